@@ -1,0 +1,53 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "StackLab",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ObjectStack", targets: ["ObjectStack"]),
+        .library(name: "ObjectStackSQLite", targets: ["ObjectStackSQLite"]),
+        .library(name: "ObjectStackLMDB", targets: ["ObjectStackLMDB"]),
+        .library(name: "StackLab", targets: ["StackLab"]),
+        .executable(name: "stacklab", targets: ["stacklab"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"])]
+        ),
+        .target(name: "ObjectStack"),
+        .target(name: "ObjectStackSQLite", dependencies: ["ObjectStack", "CSQLite"]),
+        .target(name: "ObjectStackLMDB", dependencies: ["ObjectStack", "CLMDB"]),
+        .target(
+            name: "StackLab",
+            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]
+        ),
+        .executableTarget(
+            name: "stacklab",
+            dependencies: [
+                "StackLab",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "ObjectStackTests", dependencies: ["ObjectStack"]),
+        .testTarget(name: "ObjectStackSQLiteTests", dependencies: ["ObjectStackSQLite", "CSQLite"]),
+        .testTarget(name: "ObjectStackLMDBTests", dependencies: ["ObjectStackLMDB", "CLMDB"]),
+        .testTarget(name: "StackLabTests", dependencies: ["StackLab"]),
+        // One conformance suite, parameterised over every store kind.
+        .testTarget(
+            name: "StoreConformanceTests",
+            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
