@@ -1,0 +1,159 @@
+import Foundation
+
+extension ManagedObjectContext {
+    // MARK: - Processing changes
+
+    /// Runs the delete rules of objects deleted since the last call, keeps inverses consistent, and posts
+    /// `objectsDidChangeNotification` with everything inserted, updated, deleted or refreshed since then.
+    public func processPendingChanges() {
+        assertOnQueue("processPendingChanges()")
+        propagateDeletions()
+        guard !pendingNotification.isEmpty else { return }
+        let changes = pendingNotification
+        pendingNotification = PendingChanges()
+        NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self, userInfo: changes.userInfo)
+    }
+
+    /// Applies delete rules until no deletion is left to propagate.
+    private func propagateDeletions() {
+        while !deletionsToPropagate.isEmpty {
+            let batch = deletionsToPropagate
+            deletionsToPropagate = []
+            for object in batch { applyDeleteRules(of: object) }
+        }
+        // Objects inserted and deleted before any save vanish: they never reached the store.
+        for object in deletedSet where object.insertedFlag {
+            deletedSet.remove(object)
+            insertedSet.remove(object)
+            pendingNotification.deleted.remove(object)
+            pendingNotification.inserted.remove(object)
+            object.insertedFlag = false
+            object.deletedFlag = false
+            unregister(object)
+        }
+    }
+
+    private func applyDeleteRules(of object: ManagedObject) {
+        for relationship in object.entity.relationships {
+            let destinations: [ManagedObjectID]
+            if relationship.isToMany {
+                destinations = object.toManyIDs(relationship)
+            } else {
+                destinations = object.toOneID(relationship).map { [$0] } ?? []
+            }
+            guard !destinations.isEmpty else { continue }
+            switch relationship.deleteRule {
+            case .cascade:
+                for id in destinations { delete(self.object(with: id)) }
+                nullifyInverse(of: relationship, pointingAt: object, from: destinations)
+            case .nullify:
+                nullifyInverse(of: relationship, pointingAt: object, from: destinations)
+            case .deny, .noAction:
+                // Deny is checked at save (validation); no action leaves the destinations as they are.
+                break
+            }
+        }
+    }
+
+    /// Removes a deleted object from the inverse side of each destination.
+    private func nullifyInverse(of relationship: RelationshipDescription, pointingAt object: ManagedObject, from destinations: [ManagedObjectID]) {
+        guard let inverse = relationship.inverse else { return }
+        for id in destinations {
+            let destination = self.object(with: id)
+            if destination.isInaccessible { continue }
+            if inverse.isToMany {
+                destination.changeToMany(inverse) { $0.remove(object.objectID) }
+            } else if destination.toOneID(inverse) == object.objectID {
+                destination.setToOne(inverse, to: nil, maintainInverse: false)
+            }
+        }
+    }
+
+    // MARK: - Discarding changes
+
+    /// Discards every unsaved change: inserted objects leave the context, deleted ones come back, updated
+    /// ones return to their committed values.
+    public func rollback() {
+        assertOnQueue("rollback()")
+        for object in insertedSet {
+            object.insertedFlag = false
+            unregister(object)
+        }
+        for object in deletedSet { object.deletedFlag = false }
+        var refreshed = Set(deletedSet)
+        for object in changedSet where object.hasPersistentChanges || !object.transientValues.isEmpty {
+            refreshed.insert(object)
+        }
+        for object in refreshed {
+            object.changes = [:]
+            object.toMany = [:]
+            object.transientValues = [:]
+        }
+        insertedSet = []
+        deletedSet = []
+        changedSet = []
+        deletionsToPropagate = []
+        pendingNotification = PendingChanges()
+        pendingNotification.refreshed = refreshed
+        processPendingChanges()
+    }
+
+    /// Forgets every registered object and change; the objects may no longer be used.
+    public func reset() {
+        assertOnQueue("reset()")
+        for object in registered.values {
+            object.managedObjectContext = nil
+            object.insertedFlag = false
+            object.deletedFlag = false
+        }
+        let ids = Array(registered.keys)
+        coordinatorStorage?.rowCache.withLock { cache in ids.forEach { cache.release($0) } }
+        registered = [:]
+        insertedSet = []
+        deletedSet = []
+        changedSet = []
+        deletionsToPropagate = []
+        pendingNotification = PendingChanges()
+        pendingNotification.invalidatedAll = true
+        processPendingChanges()
+    }
+
+    /// Refreshes an object from the row cache.
+    ///
+    /// With `mergeChanges: false` the object becomes a fault and its unsaved changes are lost; with `true`
+    /// it reads the newest committed values and keeps its unsaved changes on top of them.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        assertOnQueue("refresh(_:mergeChanges:)")
+        guard object.managedObjectContext === self, !object.insertedFlag else { return }
+        if mergeChanges {
+            if let fresh = try? coordinator.freshSnapshots(for: [object.objectID]).first, let fresh {
+                object.snapshot = fresh
+                object.isFault = false
+                // Changes equal to the new committed values are no longer changes.
+                for (index, value) in object.changes {
+                    if case .attribute(let a) = object.entity.properties[index], let stored = a.storedIndex,
+                        fresh.values[stored] == value
+                    {
+                        object.changes[index] = nil
+                    }
+                }
+            }
+            for index in object.toMany.keys { object.toMany[index]?.committed = nil }
+        } else {
+            object.changes = [:]
+            object.toMany = [:]
+            object.transientValues = [:]
+            object.snapshot = nil
+            object.isFault = true
+            changedSet.remove(object)
+        }
+        pendingNotification.refreshed.insert(object)
+        scheduleProcessing()
+    }
+
+    /// Turns every registered object without unsaved changes into a fault (as `refresh(_:mergeChanges: false)`).
+    public func refreshAllObjects() {
+        assertOnQueue("refreshAllObjects()")
+        for object in registered.values where !object.hasChanges { refresh(object, mergeChanges: false) }
+    }
+}

@@ -1,0 +1,262 @@
+import Foundation
+
+extension ManagedObjectContext {
+    // MARK: - Fetching
+
+    /// Fetches the objects (or IDs, or dictionaries) a request describes.
+    ///
+    /// Unsaved changes show in the results unless `includesPendingChanges` is false: inserted objects that
+    /// match are added, deleted ones removed, and changed ones matched on their current values.
+    /// - Complexity: a store fetch; with unsaved changes of the entity, also O(n log n) in the matches to
+    ///   merge and sort them in memory.
+    /// - Throws: `ObjectStackError`: `.unknownEntity`, `.unknownKeyPath`, `.typeMismatch` naming the culprit,
+    ///   or `.storeFailed` with the store's error.
+    public func fetch<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [T] {
+        assertOnQueue("fetch(_:)")
+        let plan = try FetchPlan(request: request, model: model, resultClass: T.self)
+        let results = try execute(plan)
+        switch results {
+        case .objects(let objects):
+            if T.self == ManagedObjectID.self { return objects.map { $0.objectID as! T } }
+            return try objects.map { object in
+                guard let typed = object as? T else {
+                    throw ObjectStackError.typeMismatch(
+                        "fetched \(object.entity.name) objects are \(type(of: object)), not \(T.self)")
+                }
+                return typed
+            }
+        case .objectIDs(let ids):
+            guard T.self == ManagedObjectID.self else {
+                return try ids.map { id in
+                    guard let typed = object(with: id) as? T else {
+                        throw ObjectStackError.typeMismatch("fetched \(id.entityName) objects are not \(T.self)")
+                    }
+                    return typed
+                }
+            }
+            return ids.map { $0 as! T }
+        case .dictionaries(let rows):
+            return rows.map { $0 as! T }
+        case .count(let count):
+            throw ObjectStackError(code: .invalidArgument,
+                message: "a count request returns \(count); use count(for:) for counts")
+        }
+    }
+
+    /// The number of objects a fetch would return, unsaved changes included.
+    public func count<T: FetchRequestResult>(for request: FetchRequest<T>) throws -> Int {
+        assertOnQueue("count(for:)")
+        var countRequest = request
+        countRequest.resultType = .count
+        let plan = try FetchPlan(request: countRequest, model: model, resultClass: T.self)
+        switch try execute(plan) {
+        case .count(let count): return count
+        case .objects(let objects): return objects.count
+        case .objectIDs(let ids): return ids.count
+        case .dictionaries(let rows): return rows.count
+        }
+    }
+
+    enum FetchOutcome {
+        case objects([ManagedObject])
+        case objectIDs([ManagedObjectID])
+        case dictionaries([[String: Any]])
+        case count(Int)
+    }
+
+    private func execute(_ plan: FetchPlan) throws -> FetchOutcome {
+        processPendingChanges()
+        let entity = plan.store.entity
+        let pending = plan.includesPendingChanges && plan.resultType != .dictionary && hasPendingChanges(of: entity)
+        if !pending {
+            return try fetchFromStore(plan)
+        }
+        // Unsaved changes of this entity: match everything in memory on current values, then sort and slice.
+        var storeRequest = plan.store
+        storeRequest.fetchLimit = 0
+        storeRequest.fetchOffset = 0
+        storeRequest.sortKeys = []
+        storeRequest.predicate = nil
+        storeRequest.resultType = .objects
+        let rows = try storeResult(storeRequest)
+        guard case .objects(let pairs) = rows else { return .objects([]) }
+        var candidates: [ManagedObject] = []
+        for (id, snapshot) in pairs {
+            let object = registered[id] ?? { () -> ManagedObject in
+                let created = id.entity.managedObjectClass.init(entity: id.entity, insertInto: nil)
+                created.objectID = id
+                created.isFault = true
+                register(created, snapshot: nil)
+                return created
+            }()
+            if object.isFault, !plan.returnsObjectsAsFaults { materialize(object, with: snapshot) }
+            if object.deletedFlag { continue }
+            candidates.append(object)
+        }
+        let kinds = Set(storeRequest.candidateEntities.map(ObjectIdentifier.init))
+        let insertedMatches = insertedSet.filter { !$0.deletedFlag && kinds.contains(ObjectIdentifier($0.entity)) }
+            .sorted { $0.objectID.key < $1.objectID.key }
+        candidates += insertedMatches
+        let evaluator = PredicateEvaluator(resolver: ContextResolver(context: self))
+        if let predicate = plan.store.predicate {
+            candidates = try candidates.filter { try evaluator.evaluate(predicate, on: $0) }
+        }
+        if !plan.store.sortKeys.isEmpty {
+            let keyed = try candidates.map { object in (object, try plan.store.sortKeys.map { try evaluator.value(of: $0.keyPath, on: object) }) }
+            candidates = keyed.enumerated().sorted { a, b in
+                let order = SortKeyOrder.compare(a.element.1, b.element.1, plan.store.sortKeys)
+                return order == .orderedSame ? a.offset < b.offset : order == .orderedAscending
+            }.map(\.element.0)
+        }
+        let window = Array(candidates.dropFirst(plan.store.fetchOffset).prefix(plan.store.fetchLimit > 0 ? plan.store.fetchLimit : Int.max))
+        if plan.resultType == .count { return .count(window.count) }
+        try prefetch(plan.prefetch, for: window)
+        return .objects(window)
+    }
+
+    private func hasPendingChanges(of entity: EntityDescription) -> Bool {
+        let touches = { (object: ManagedObject) in object.entity.isKind(of: entity) }
+        return insertedSet.contains(where: touches) || deletedSet.contains(where: touches)
+            || changedSet.contains { touches($0) && $0.hasPersistentChanges }
+    }
+
+    private func storeResult(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        do {
+            return try coordinator.execute(request)
+        } catch let error as StoreError {
+            throw ObjectStackError(code: .storeFailed, message: "fetch of \(request.entity.name) failed: \(error.message)", cause: error)
+        }
+    }
+
+    private func fetchFromStore(_ plan: FetchPlan) throws -> FetchOutcome {
+        switch try storeResult(plan.store) {
+        case .count(let count):
+            return .count(count)
+        case .values(let rows):
+            return .dictionaries(rows.map { values in
+                var dictionary: [String: Any] = [:]
+                for (index, value) in values.enumerated() {
+                    let (name, attribute) = plan.dictionaryKeys[index]
+                    dictionary[name] = attribute.map { $0.type.object(from: value) } ?? {
+                        if case .objectID(let id) = value { return id }
+                        return nil
+                    }()
+                }
+                return dictionary
+            })
+        case .objectIDs(let ids):
+            return .objectIDs(ids)
+        case .objects(let pairs):
+            var objects: [ManagedObject] = []
+            objects.reserveCapacity(pairs.count)
+            for (id, snapshot) in pairs {
+                if let existing = registered[id] {
+                    if existing.isFault, !plan.returnsObjectsAsFaults { materialize(existing, with: snapshot) }
+                    objects.append(existing)
+                    continue
+                }
+                let object = id.entity.managedObjectClass.init(entity: id.entity, insertInto: nil)
+                object.objectID = id
+                object.isFault = true
+                register(object, snapshot: plan.returnsObjectsAsFaults ? nil : snapshot)
+                objects.append(object)
+            }
+            try prefetch(plan.prefetch, for: objects)
+            return .objects(objects)
+        }
+    }
+
+    /// Reads the destinations of relationship key paths for many objects: one store request per step.
+    private func prefetch(_ paths: [[RelationshipDescription]], for objects: [ManagedObject]) throws {
+        for path in paths {
+            var level = objects
+            for relationship in path {
+                var next: [ManagedObjectID] = []
+                if relationship.isToMany {
+                    let unread = level.filter { $0.toMany[relationship.index]?.committed == nil && !$0.insertedFlag }
+                    let members = try coordinator.relatedObjectIDs(of: unread.map(\.objectID), through: relationship)
+                    for (object, ids) in zip(unread, members) { object.toMany[relationship.index, default: ToManyState()].committed = ids }
+                    for object in level { next += object.toManyIDs(relationship) }
+                } else {
+                    next = level.compactMap { $0.toOneID(relationship) }
+                }
+                let faults = Array(Set(next)).filter { registered[$0]?.isFault ?? true }.filter { !$0.isTemporaryID }
+                let snapshots = try faults.isEmpty ? [] : coordinator.freshSnapshots(for: faults)
+                for (id, snapshot) in zip(faults, snapshots) {
+                    guard let snapshot else { continue }
+                    let object = object(with: id)
+                    if object.isFault { materialize(object, with: snapshot) }
+                }
+                level = next.map { object(with: $0) }
+            }
+        }
+    }
+}
+
+/// A fetch request checked against the model, ready for the store.
+struct FetchPlan {
+    var store: StoreFetchRequest
+    var resultType: FetchResultType
+    var includesPendingChanges: Bool
+    var returnsObjectsAsFaults: Bool
+    var dictionaryKeys: [(String, AttributeDescription?)] = []
+    var prefetch: [[RelationshipDescription]] = []
+
+    init<T>(request: FetchRequest<T>, model: ManagedObjectModel, resultClass: T.Type) throws {
+        let entity: EntityDescription
+        if let name = request.entityName {
+            guard let found = model.entitiesByName[name] else {
+                throw ObjectStackError(code: .unknownEntity, message: "the model has no entity named '\(name)'")
+            }
+            entity = found
+        } else if let type = resultClass as? ManagedObject.Type, let found = model.entity(for: type) {
+            entity = found
+        } else {
+            throw ObjectStackError(code: .unknownEntity, message: "no entity of the model has class \(resultClass)")
+        }
+        guard request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else {
+            throw ObjectStackError(code: .invalidArgument,
+                message: "fetchLimit, fetchOffset and fetchBatchSize must not be negative (fetch of \(entity.name))")
+        }
+        let binder = PredicateBinder(entity: entity)
+        let predicate = try request.predicate.map { try binder.bind($0.node) }
+        let sortKeys = try request.sortDescriptors.map { key in
+            BoundSortKey(keyPath: try binder.bindScalarKeyPath(key.key, purpose: "sort key"),
+                ascending: key.ascending, caseInsensitive: key.caseInsensitive)
+        }
+        let resultType: StoreFetchRequest.ResultType
+        switch request.resultType {
+        case .managedObject: resultType = .objects
+        case .managedObjectID: resultType = .objectIDs
+        case .count: resultType = .count
+        case .dictionary:
+            let names = request.propertiesToFetch ?? entity.attributes.filter { !$0.isTransient }.map(\.name)
+            var paths: [BoundKeyPath] = []
+            for name in names {
+                let path = try binder.bindScalarKeyPath(name, purpose: "property to fetch")
+                if case .attribute(let attribute)? = path.steps.last, attribute.isTransient {
+                    throw ObjectStackError.unknownKeyPath(name, entity: entity.name, detail: "a transient attribute is not stored")
+                }
+                paths.append(path)
+                dictionaryKeys.append((name, path.finalAttribute))
+            }
+            resultType = .values(paths, distinct: request.returnsDistinctResults)
+        }
+        store = StoreFetchRequest(
+            entity: entity, includesSubentities: request.includesSubentities, predicate: predicate, sortKeys: sortKeys,
+            fetchLimit: request.fetchLimit, fetchOffset: request.fetchOffset, resultType: resultType)
+        self.resultType = request.resultType
+        includesPendingChanges = request.includesPendingChanges
+        returnsObjectsAsFaults = request.returnsObjectsAsFaults
+        prefetch = try request.relationshipKeyPathsForPrefetching.map { text in
+            var current = entity
+            return try text.split(separator: ".").map { component in
+                guard let relationship = current.relationshipsByName[String(component)] else {
+                    throw ObjectStackError.unknownKeyPath(text, entity: entity.name, detail: "prefetching needs relationships")
+                }
+                current = relationship.destinationEntity
+                return relationship
+            }
+        }
+    }
+}

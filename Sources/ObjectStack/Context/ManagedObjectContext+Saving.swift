@@ -1,0 +1,259 @@
+import Foundation
+
+extension ManagedObjectContext {
+    // MARK: - Saving
+
+    /// Saves every unsaved change to the store in one atomic write.
+    ///
+    /// Runs delete rules, calls `willSave()` on each changed object, computes derived attributes, validates
+    /// every changed object (all failures are reported together), gives new objects permanent IDs, and
+    /// writes. On success posts `didSaveNotification`; on failure nothing is written and the context keeps
+    /// its changes.
+    /// - Throws: `ObjectStackError`: `.validationFailed` (see `validationFailures`), `.mergeConflict` (see
+    ///   `mergeConflicts`), `.constraintConflict` (see `constraintConflicts`), or `.storeFailed`.
+    public func save() throws {
+        assertOnQueue("save()")
+        processPendingChanges()
+        guard hasChanges else { return }
+        NotificationCenter.default.post(name: Self.willSaveNotification, object: self)
+        for object in objectsToSave() { object.willSave() }
+        processPendingChanges()
+        let objects = objectsToSave()
+        computeDerivedAttributes(of: objects.filter { !$0.deletedFlag })
+        try validate(objects)
+        try obtainPermanentIDs(for: Array(insertedSet))
+        let request = saveRequest()
+        let written: [ManagedObjectID: RowSnapshot]
+        do {
+            written = try coordinator.execute(request)
+        } catch let error as StoreError {
+            throw conflictError(from: error)
+        }
+        finishSave(written: written)
+    }
+
+    /// Every object the next save writes: inserted, deleted, and changed.
+    private func objectsToSave() -> [ManagedObject] {
+        Array(insertedSet) + Array(deletedSet) + changedSet.filter { $0.hasPersistentChanges && !$0.deletedFlag }
+    }
+
+    private func computeDerivedAttributes(of objects: [ManagedObject]) {
+        let evaluator = PredicateEvaluator(resolver: ContextResolver(context: self))
+        for object in objects {
+            for attribute in object.entity.attributes {
+                guard let derivation = attribute.derivation,
+                    let value = try? evaluator.value(of: derivation, on: object),
+                    let coerced = attribute.type.coerce(value)
+                else { continue }
+                if object.attributeValue(attribute) != coerced { object.changes[attribute.index] = coerced }
+            }
+        }
+    }
+
+    // MARK: - Validation
+
+    private func validate(_ objects: [ManagedObject]) throws {
+        var failures: [ValidationFailure] = []
+        for object in objects {
+            let entity = object.entity
+            func fail(_ key: String?, _ reason: ValidationFailure.Reason, _ message: String) {
+                failures.append(ValidationFailure(objectID: object.objectID, entityName: entity.name, key: key,
+                    reason: reason, message: message))
+            }
+            if object.deletedFlag {
+                for relationship in entity.relationships where relationship.deleteRule == .deny {
+                    let remaining = (relationship.isToMany
+                        ? object.toManyIDs(relationship) : object.toOneID(relationship).map { [$0] } ?? [])
+                        .filter { registered[$0]?.deletedFlag != true }
+                    if !remaining.isEmpty {
+                        fail(relationship.name, .deleteDenied(count: remaining.count),
+                            "\(entity.name) \(object.objectID) cannot be deleted: \(relationship.name) has the deny rule and holds \(remaining.count) object(s)")
+                    }
+                }
+                do { try object.validateForDelete() } catch { fail(nil, .custom, "\(entity.name) \(object.objectID): \(error)") }
+                continue
+            }
+            for attribute in entity.attributes where !attribute.isOptional && !attribute.isTransient {
+                if object.attributeValue(attribute).isNull {
+                    fail(attribute.name, .missingValue, "\(entity.name).\(attribute.name) is required but has no value")
+                }
+            }
+            for relationship in entity.relationships where !relationship.isTransient {
+                if relationship.isToMany {
+                    let count = object.toManyIDs(relationship).count
+                    let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
+                    if count < minimum {
+                        fail(relationship.name, .tooFewObjects(count: count, minimum: minimum),
+                            "\(entity.name).\(relationship.name) holds \(count) object(s), fewer than its minimum of \(minimum)")
+                    }
+                    if relationship.maxCount > 0, count > relationship.maxCount {
+                        fail(relationship.name, .tooManyObjects(count: count, maximum: relationship.maxCount),
+                            "\(entity.name).\(relationship.name) holds \(count) object(s), more than its maximum of \(relationship.maxCount)")
+                    }
+                } else if !relationship.isOptional, object.toOneID(relationship) == nil {
+                    fail(relationship.name, .missingValue, "\(entity.name).\(relationship.name) is required but is nil")
+                }
+            }
+            do {
+                if object.insertedFlag { try object.validateForInsert() } else { try object.validateForUpdate() }
+            } catch {
+                fail(nil, .custom, "\(entity.name) \(object.objectID): \(error)")
+            }
+        }
+        guard failures.isEmpty else {
+            var error = ObjectStackError(code: .validationFailed,
+                message: "\(failures.count) validation failure(s): " + failures.map(\.message).joined(separator: "; "))
+            error.validationFailures = failures
+            throw error
+        }
+    }
+
+    // MARK: - Permanent IDs
+
+    /// Gives objects permanent IDs now, before they are saved (saving does this for new objects anyway).
+    ///
+    /// References to the objects held by other objects of the context follow the new IDs.
+    /// - Throws: `ObjectStackError` `.storeFailed` when the store cannot reserve IDs.
+    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        assertOnQueue("obtainPermanentIDs(for:)")
+        let temporary = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
+        guard !temporary.isEmpty else { return }
+        var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
+        for object in temporary { byEntity[ObjectIdentifier(object.entity), default: []].append(object) }
+        var mapping: [ManagedObjectID: ManagedObjectID] = [:]
+        do {
+            for group in byEntity.values {
+                let ids = try coordinator.newObjectIDs(for: group[0].entity, count: group.count)
+                for (object, id) in zip(group, ids) { mapping[object.objectID] = id }
+            }
+        } catch {
+            throw ObjectStackError(code: .storeFailed, message: "could not obtain permanent IDs", cause: error)
+        }
+        replaceObjectIDs(mapping)
+    }
+
+    /// Re-keys objects and every reference to them held by changed objects of the context.
+    func replaceObjectIDs(_ mapping: [ManagedObjectID: ManagedObjectID]) {
+        for (old, new) in mapping {
+            guard let object = registered.removeValue(forKey: old) else { continue }
+            object.objectID = new
+            registered[new] = object
+            coordinatorStorage?.rowCache.withLock { $0.retain(new, snapshot: nil) }
+        }
+        // Only changed objects can refer to new objects: an unchanged object's values are all committed.
+        for object in Set(insertedSet).union(changedSet).union(deletedSet) {
+            for (index, value) in object.changes {
+                if case .objectID(let id) = value, let new = mapping[id] { object.changes[index] = .objectID(new) }
+            }
+            for index in object.toMany.keys {
+                for (old, new) in mapping { object.toMany[index]?.replace(old, with: new) }
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    /// The row values of an object as it is now, by `storedIndex`.
+    func rowValues(of object: ManagedObject) -> [StoreValue] {
+        object.entity.storedProperties.map { property in
+            switch property {
+            case .attribute(let attribute): return object.attributeValue(attribute)
+            case .toOne(let relationship): return object.toOneID(relationship).map(StoreValue.objectID) ?? .null
+            }
+        }
+    }
+
+    private func saveRequest() -> StoreSaveRequest {
+        var request = StoreSaveRequest()
+        for object in insertedSet {
+            request.inserts.append((object.objectID, rowValues(of: object)))
+        }
+        for object in changedSet where object.hasPersistentChanges && !object.deletedFlag && !object.insertedFlag {
+            object.fireFault()
+            request.updates.append(.init(objectID: object.objectID, values: rowValues(of: object),
+                expectedVersion: object.snapshot?.version))
+        }
+        for object in deletedSet {
+            object.fireFault()
+            request.deletes.append(.init(objectID: object.objectID, expectedVersion: object.isInaccessible ? nil : object.snapshot?.version))
+        }
+        for object in insertedSet.union(changedSet) where !object.deletedFlag {
+            for (index, state) in object.toMany where state.hasChanges {
+                guard case .relationship(let relationship) = object.entity.properties[index],
+                    relationship.storage == .joinTable, relationship.joinTableOwner === relationship
+                else { continue }
+                let key = relationship.storageKey
+                for id in state.added { request.insertedLinks.append(.init(relationship: key, source: object.objectID, destination: id)) }
+                for id in state.removed { request.deletedLinks.append(.init(relationship: key, source: object.objectID, destination: id)) }
+            }
+        }
+        return request
+    }
+
+    private func finishSave(written: [ManagedObjectID: RowSnapshot]) {
+        let inserted = insertedSet
+        let updated = Set(changedSet.filter { $0.hasPersistentChanges && !$0.deletedFlag && !$0.insertedFlag })
+        let deleted = deletedSet
+        for object in inserted.union(updated) {
+            for index in object.toMany.keys {
+                guard case .relationship(let relationship) = object.entity.properties[index] else { continue }
+                let current = object.toManyIDs(relationship)
+                object.toMany[index] = ToManyState(committed: current)
+            }
+            if let snapshot = written[object.objectID] { object.snapshot = snapshot }
+            object.changes = [:]
+            object.insertedFlag = false
+            object.isFault = false
+        }
+        for object in deleted {
+            object.deletedFlag = false
+            unregister(object)
+        }
+        insertedSet = []
+        deletedSet = []
+        changedSet = []
+        pendingNotification = PendingChanges()
+        for object in inserted.union(updated) { object.didSave() }
+        var saved = PendingChanges()
+        saved.inserted = inserted
+        saved.updated = updated
+        saved.deleted = deleted
+        NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: saved.userInfo)
+        typealias Key = NotificationKey
+        NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: [
+            Key.insertedObjectIDs.rawValue: Set(inserted.map(\.objectID)),
+            Key.updatedObjectIDs.rawValue: Set(updated.map(\.objectID)),
+            Key.deletedObjectIDs.rawValue: Set(deleted.map(\.objectID)),
+        ])
+    }
+
+    /// Turns a store's conflict into the context's error, with the values of each side by property name.
+    private func conflictError(from error: StoreError) -> ObjectStackError {
+        if error.code == .constraintConflict {
+            var result = ObjectStackError(code: .constraintConflict, message: error.message, cause: error)
+            result.constraintConflicts = error.constraintConflicts
+            return result
+        }
+        guard error.code == .versionConflict else {
+            return ObjectStackError(code: .storeFailed, message: "save failed: \(error.message)", cause: error)
+        }
+        let conflicts = error.versionConflicts.map { conflict -> MergeConflict in
+            let object = registered[conflict.objectID]
+            let names = conflict.objectID.entity.storedProperties.map(\.name)
+            func named(_ values: [StoreValue]?) -> [String: StoreValue]? {
+                values.map { Dictionary(uniqueKeysWithValues: zip(names, $0)) }
+            }
+            return MergeConflict(
+                objectID: conflict.objectID, cachedVersion: conflict.expectedVersion,
+                storeVersion: conflict.storedSnapshot?.version,
+                cachedValues: named(object?.snapshot?.values) ?? [:],
+                storeValues: named(conflict.storedSnapshot?.values),
+                objectValues: named(object.map(rowValues(of:))) ?? [:])
+        }
+        var result = ObjectStackError(code: .mergeConflict,
+            message: "\(conflicts.count) object(s) changed in the store since they were read: "
+                + conflicts.map(\.description).joined(separator: "; "), cause: error)
+        result.mergeConflicts = conflicts
+        return result
+    }
+}

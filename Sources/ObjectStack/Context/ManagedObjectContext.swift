@@ -1,0 +1,361 @@
+import Dispatch
+import Foundation
+
+/// A scratch pad of managed objects: it fetches them, tracks their changes, and saves them to its store.
+///
+/// For example:
+/// ```swift
+/// let context = ManagedObjectContext(concurrencyType: .privateQueue)
+/// context.persistentStoreCoordinator = coordinator
+/// try context.performAndWait {
+///     let book = Book(context: context)
+///     book.title = "Dune"
+///     try context.save()
+/// }
+/// ```
+/// A `.privateQueue` context runs its blocks on its own serial queue; a `.mainQueue` context runs them on
+/// `DispatchQueue.main`, which only drains while the main thread services it: call `dispatchMain()`, run a
+/// run loop, or use the main actor from an async `main`. `performAndWait` on the context's own queue (for
+/// a main-queue context: on the main thread) runs the block inline.
+/// - warning: Not thread-safe: touch a context and its objects only inside `perform`/`performAndWait` (or on
+///   the main thread for a main-queue context). Set `STACKLAB_CONCURRENCY_DEBUG=1` to trap on a violation.
+public final class ManagedObjectContext: @unchecked Sendable {
+    // @unchecked: every mutable member below is confined to the context's queue (see the class doc); with
+    // STACKLAB_CONCURRENCY_DEBUG=1 each entry point checks that it runs there.
+
+    /// Where a context runs its blocks.
+    public enum ConcurrencyType: Sendable {
+        /// On `DispatchQueue.main`.
+        case mainQueue
+        /// On a serial queue of its own.
+        case privateQueue
+    }
+
+    /// Where the context runs its blocks.
+    public let concurrencyType: ConcurrencyType
+    /// A name for logs and concurrency messages.
+    public var name: String?
+    /// How conflicts found at save are resolved. Default `.error`, as in Core Data.
+    public var mergePolicy: MergePolicy = .error
+    /// Whether a child context refreshes its objects when its parent saves or merges changes.
+    public var automaticallyMergesChangesFromParent = false
+    /// How old (in seconds) a cached row may be when a fault fires; negative means any age.
+    public var stalenessInterval: TimeInterval = -1
+
+    let queue: DispatchQueue
+    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    var coordinatorStorage: PersistentStoreCoordinator?
+
+    /// Objects registered in the context, by ID.
+    var registered: [ManagedObjectID: ManagedObject] = [:]
+    /// Objects inserted and not yet saved.
+    var insertedSet: Set<ManagedObject> = []
+    /// Objects deleted and not yet saved.
+    var deletedSet: Set<ManagedObject> = []
+    /// Saved objects that have been changed (candidates for `updatedObjects`).
+    var changedSet: Set<ManagedObject> = []
+    /// Deleted objects whose delete rules have not run yet.
+    var deletionsToPropagate: [ManagedObject] = []
+    /// Changes since the last `objectsDidChange`.
+    var pendingNotification = PendingChanges()
+    var processingScheduled = false
+
+    /// Creates a context. Give it a coordinator (or, for a child, a parent) before using it.
+    public init(concurrencyType: ConcurrencyType) {
+        self.concurrencyType = concurrencyType
+        switch concurrencyType {
+        case .mainQueue:
+            queue = DispatchQueue.main
+        case .privateQueue:
+            queue = DispatchQueue(label: "ObjectStack.context.\(Self.counter.next())")
+            queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+        }
+    }
+
+    private static let counter = AtomicCounter()
+
+    deinit {
+        let ids = Array(registered.keys)
+        coordinatorStorage?.rowCache.withLock { cache in ids.forEach { cache.release($0) } }
+    }
+
+    /// The coordinator the context saves to. Set it once, before the context is used.
+    public var persistentStoreCoordinator: PersistentStoreCoordinator? {
+        get { coordinatorStorage }
+        set {
+            precondition(registered.isEmpty, "cannot change the coordinator of a context that has objects")
+            coordinatorStorage = newValue
+        }
+    }
+
+    /// The model of the context's coordinator.
+    public var model: ManagedObjectModel {
+        guard let coordinator = coordinatorStorage else {
+            preconditionFailure("context \(displayName) has no persistent store coordinator")
+        }
+        return coordinator.managedObjectModel
+    }
+
+    var coordinator: PersistentStoreCoordinator {
+        guard let coordinator = coordinatorStorage else {
+            preconditionFailure("context \(displayName) has no persistent store coordinator")
+        }
+        return coordinator
+    }
+
+    var displayName: String { name ?? "\(concurrencyType == .mainQueue ? "main" : "private") context" }
+
+    // MARK: - Running blocks
+
+    /// Whether the caller is on the context's queue: for a main-queue context, on the main thread or in a
+    /// block the main queue runs. (After `dispatchMain()` libdispatch may drain the main queue on a worker
+    /// thread, so `Thread.isMainThread` alone would miss it.)
+    public var isOnQueue: Bool {
+        switch concurrencyType {
+        case .mainQueue: return Self.isOnMainQueue
+        case .privateQueue: return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+        }
+    }
+
+    /// Whether the caller runs on the main thread or in a block of the main queue.
+    public static var isOnMainQueue: Bool {
+        Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true
+    }
+
+    /// Marks the main queue so blocks it runs on worker threads are recognised.
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    /// Runs a block on the context's queue and returns at once; pending changes are processed after it.
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        queue.async {
+            block()
+            self.processPendingChanges()
+        }
+    }
+
+    /// Runs a block on the context's queue and waits for it. On the context's own queue (for a main-queue
+    /// context: on the main thread) the block runs inline, so nested calls do not deadlock.
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        if isOnQueue {
+            return try block()
+        }
+        return try queue.sync {
+            defer { processPendingChanges() }
+            return try block()
+        }
+    }
+
+    /// Runs a block on the context's queue and returns its result to the awaiting task.
+    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                let result = Result { try block() }
+                self.processPendingChanges()
+                continuation.resume(with: result)
+            }
+        }
+    }
+
+    // MARK: - Concurrency checking
+
+    /// Whether `STACKLAB_CONCURRENCY_DEBUG=1` was set when the process started.
+    static let concurrencyDebug = ProcessInfo.processInfo.environment["STACKLAB_CONCURRENCY_DEBUG"] == "1"
+
+    /// With concurrency debugging on, traps when called off the context's queue.
+    @inline(__always)
+    func assertOnQueue(_ call: @autoclosure () -> String) {
+        guard Self.concurrencyDebug else { return }
+        if !isOnQueue {
+            preconditionFailure(
+                "ObjectStack concurrency violation: \(call()) on context '\(displayName)' off its queue (thread \(Thread.current))")
+        }
+    }
+
+    // MARK: - Registered objects
+
+    /// Every object registered in the context.
+    public var registeredObjects: Set<ManagedObject> { Set(registered.values) }
+    /// Objects inserted and not yet saved.
+    public var insertedObjects: Set<ManagedObject> { insertedSet }
+    /// Objects deleted and not yet saved.
+    public var deletedObjects: Set<ManagedObject> { deletedSet }
+    /// Saved objects with unsaved changes.
+    public var updatedObjects: Set<ManagedObject> { changedSet.filter { $0.isUpdated } }
+    /// Whether anything is inserted, deleted or changed.
+    public var hasChanges: Bool {
+        !insertedSet.isEmpty || !deletedSet.isEmpty || changedSet.contains { $0.hasPersistentChanges }
+    }
+
+    /// The registered object with this ID, if any; never reads the store.
+    public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
+        assertOnQueue("registeredObject(for:)")
+        return registered[objectID]
+    }
+
+    /// The object with this ID: the registered one, or a new fault (which reads the store when it fires).
+    public func object(with objectID: ManagedObjectID) -> ManagedObject {
+        assertOnQueue("object(with:)")
+        if let existing = registered[objectID] { return existing }
+        let object = objectID.entity.managedObjectClass.init(entity: objectID.entity, insertInto: nil)
+        object.objectID = objectID
+        object.isFault = true
+        register(object, snapshot: nil)
+        return object
+    }
+
+    /// The object with this ID, read from the store if it is not registered.
+    /// - Throws: `ObjectStackError` `.objectNotFound` when no such object exists.
+    public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
+        assertOnQueue("existingObject(with:)")
+        if let existing = registered[objectID], !existing.isFault, !existing.isInaccessible { return existing }
+        guard !objectID.isTemporaryID else {
+            throw ObjectStackError(code: .objectNotFound, message: "no object with temporary ID \(objectID) is registered")
+        }
+        let snapshot: RowSnapshot?
+        do {
+            snapshot = try coordinator.snapshot(for: objectID)
+        } catch {
+            throw ObjectStackError(code: .storeFailed, message: "could not read \(objectID)", cause: error)
+        }
+        guard let snapshot else {
+            throw ObjectStackError(code: .objectNotFound, message: "\(objectID.entityName) \(objectID) is not in the store")
+        }
+        let object = object(with: objectID)
+        materialize(object, with: snapshot)
+        return object
+    }
+
+    /// Registers an object read from the store (a fault when `snapshot` is nil).
+    func register(_ object: ManagedObject, snapshot: RowSnapshot?) {
+        object.managedObjectContext = self
+        registered[object.objectID] = object
+        if !object.objectID.isTemporaryID {
+            coordinatorStorage?.rowCache.withLock { $0.retain(object.objectID, snapshot: snapshot) }
+        }
+        if let snapshot { materialize(object, with: snapshot) }
+    }
+
+    /// Forgets an object (after it is saved as deleted, or on reset).
+    func unregister(_ object: ManagedObject) {
+        guard registered.removeValue(forKey: object.objectID) != nil else { return }
+        if !object.objectID.isTemporaryID {
+            coordinatorStorage?.rowCache.withLock { $0.release(object.objectID) }
+        }
+        object.managedObjectContext = nil
+    }
+
+    /// Gives a fault its values.
+    func materialize(_ object: ManagedObject, with snapshot: RowSnapshot) {
+        let wasFault = object.isFault || object.snapshot == nil
+        object.snapshot = snapshot
+        object.isFault = false
+        object.isInaccessible = false
+        if wasFault { object.awakeFromFetch() }
+    }
+
+    /// Fires a fault from the row cache, or the store on a miss.
+    func fulfillFault(_ object: ManagedObject) {
+        object.isFault = false
+        let snapshot: RowSnapshot?
+        do {
+            snapshot = try coordinator.snapshot(for: object.objectID)
+        } catch {
+            snapshot = nil
+        }
+        if let snapshot {
+            materialize(object, with: snapshot)
+        } else {
+            // The row is gone (deleted elsewhere): as with Core Data's shouldDeleteInaccessibleFaults, the
+            // object reads as nil values instead of trapping.
+            object.isInaccessible = true
+            object.snapshot = RowSnapshot(values: Array(repeating: .null, count: object.entity.storedProperties.count), version: 0)
+        }
+    }
+
+    /// The committed members of a to-many relationship of an object.
+    func committedToMany(of object: ManagedObject, _ relationship: RelationshipDescription) -> [ManagedObjectID] {
+        (try? coordinator.relatedObjectIDs(of: [object.objectID], through: relationship).first) ?? []
+    }
+
+    // MARK: - Inserting and deleting
+
+    /// Inserts a new object; it gets its attributes' default values and `awakeFromInsert()` is called.
+    public func insert(_ object: ManagedObject) {
+        assertOnQueue("insert(_:)")
+        if object.managedObjectContext === self, registered[object.objectID] != nil {
+            if object.deletedFlag { undelete(object) }
+            return
+        }
+        precondition(object.managedObjectContext == nil, "\(object) already belongs to another context")
+        precondition(object.objectID.isTemporaryID, "\(object) is a saved object of another context")
+        object.managedObjectContext = self
+        registered[object.objectID] = object
+        object.insertedFlag = true
+        insertedSet.insert(object)
+        for attribute in object.entity.attributes where !attribute.defaultValue.isNull && attribute.derivationExpression == nil {
+            if attribute.isTransient {
+                object.transientValues[attribute.index] = attribute.defaultValue
+            } else {
+                object.changes[attribute.index] = attribute.defaultValue
+            }
+        }
+        pendingNotification.inserted.insert(object)
+        scheduleProcessing()
+        object.awakeFromInsert()
+    }
+
+    /// Inserts a new object of the named entity.
+    /// - Throws: `ObjectStackError` `.unknownEntity` when the model has no such entity (or it is abstract).
+    @discardableResult
+    public func insertNewObject(forEntityName name: String) throws -> ManagedObject {
+        guard let entity = model.entitiesByName[name] else {
+            throw ObjectStackError(code: .unknownEntity, message: "the model has no entity named '\(name)'")
+        }
+        guard !entity.isAbstract else {
+            throw ObjectStackError(code: .invalidArgument, message: "entity \(name) is abstract and cannot have objects")
+        }
+        return entity.managedObjectClass.init(entity: entity, insertInto: self)
+    }
+
+    /// Marks an object deleted; its delete rules run at the next `processPendingChanges()` (or save).
+    public func delete(_ object: ManagedObject) {
+        assertOnQueue("delete(_:)")
+        guard object.managedObjectContext === self, !object.deletedFlag else { return }
+        object.deletedFlag = true
+        deletedSet.insert(object)
+        deletionsToPropagate.append(object)
+        pendingNotification.deleted.insert(object)
+        pendingNotification.inserted.remove(object)
+        scheduleProcessing()
+    }
+
+    private func undelete(_ object: ManagedObject) {
+        object.deletedFlag = false
+        deletedSet.remove(object)
+        pendingNotification.deleted.remove(object)
+    }
+
+    /// Records that an object changed.
+    func objectDidChange(_ object: ManagedObject) {
+        guard !object.insertedFlag, !object.deletedFlag else { return }
+        changedSet.insert(object)
+        pendingNotification.updated.insert(object)
+        scheduleProcessing()
+    }
+
+    /// A main-queue context processes pending changes at the end of the current main-queue turn, as Core
+    /// Data does at the end of a run-loop event; a private context does it after each `perform` block.
+    func scheduleProcessing() {
+        guard concurrencyType == .mainQueue, !processingScheduled else { return }
+        processingScheduled = true
+        DispatchQueue.main.async { [weak self] in
+            guard let self else { return }
+            self.processingScheduled = false
+            self.processPendingChanges()
+        }
+    }
+}

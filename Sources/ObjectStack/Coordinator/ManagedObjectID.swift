@@ -1,0 +1,95 @@
+import Foundation
+
+/// The identity of a managed object: its entity, its store and its primary key.
+///
+/// A new object has a temporary ID until it is saved (or `obtainPermanentIDs(for:)` is called); then it
+/// gets a permanent one. IDs are values: two IDs for the same row are equal, across contexts and across
+/// coordinators on the same store.
+///
+/// For example:
+/// ```swift
+/// let uri = object.objectID.uriRepresentation()          // x-objectstack://<store>/Book/p12
+/// let same = coordinator.managedObjectID(forURIRepresentation: uri)
+/// ```
+/// - Note: Immutable and thread-safe: pass IDs, not objects, between contexts.
+public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
+    /// The object's entity (its concrete entity, never an abstract parent).
+    public let entity: EntityDescription
+    /// The identifier of the store that holds the object; empty for a temporary ID.
+    public let storeIdentifier: String
+    /// The primary key for a permanent ID; for a temporary ID, a process-unique number.
+    public let key: Int64
+    /// Whether the ID is temporary (the object has not been saved or given a permanent ID yet).
+    public let isTemporaryID: Bool
+    private let hashCache: Int
+
+    /// Creates a permanent ID for a row of a store.
+    public init(entity: EntityDescription, storeIdentifier: String, primaryKey: Int64) {
+        self.entity = entity
+        self.storeIdentifier = storeIdentifier
+        self.key = primaryKey
+        self.isTemporaryID = false
+        self.hashCache = Self.hash(entity.name, primaryKey, false)
+    }
+
+    private init(temporaryFor entity: EntityDescription, number: Int64) {
+        self.entity = entity
+        self.storeIdentifier = ""
+        self.key = number
+        self.isTemporaryID = true
+        self.hashCache = Self.hash(entity.name, number, true)
+    }
+
+    private static let temporaryCounter = AtomicCounter()
+
+    /// A new temporary ID, unique in this process.
+    static func temporary(for entity: EntityDescription) -> ManagedObjectID {
+        ManagedObjectID(temporaryFor: entity, number: temporaryCounter.next())
+    }
+
+    private static func hash(_ name: String, _ key: Int64, _ temporary: Bool) -> Int {
+        var hasher = Hasher()
+        hasher.combine(name)
+        hasher.combine(key)
+        hasher.combine(temporary)
+        return hasher.finalize()
+    }
+
+    /// The entity's name.
+    public var entityName: String { entity.name }
+
+    /// The primary key of a permanent ID, nil for a temporary one.
+    public var primaryKey: Int64? { isTemporaryID ? nil : key }
+
+    /// A URI that names the object, for storing a reference outside the stack.
+    ///
+    /// `x-objectstack://STORE/Entity/pKEY` for a permanent ID; `x-objectstack:///Entity/tKEY` for a
+    /// temporary one (which only its own process can resolve, and only until the object is saved).
+    public func uriRepresentation() -> URL {
+        let name = entity.name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? entity.name
+        let text = isTemporaryID
+            ? "x-objectstack:///\(name)/t\(key)"
+            : "x-objectstack://\(storeIdentifier)/\(name)/p\(key)"
+        // Both forms are valid URLs by construction (the store identifier is a UUID string).
+        return URL(string: text)!
+    }
+
+    public var description: String {
+        isTemporaryID ? "<\(entity.name) t\(key)>" : "<\(entity.name) p\(key)>"
+    }
+
+    public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
+        lhs === rhs
+            || (lhs.key == rhs.key && lhs.isTemporaryID == rhs.isTemporaryID && lhs.entity.name == rhs.entity.name
+                && lhs.storeIdentifier == rhs.storeIdentifier)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(hashCache)
+    }
+}
+
+extension ManagedObjectID: PredicateArgumentConvertible {
+    /// An object ID in a predicate compares against to-one relationships and `SELF`.
+    public var predicateArgument: StoreValue { .objectID(self) }
+}

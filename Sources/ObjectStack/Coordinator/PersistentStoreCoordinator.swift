@@ -1,0 +1,199 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Connects contexts to stores: it opens stores, routes each request to the store that holds the entity,
+/// serialises access to its stores, and keeps the row cache every context on it shares.
+///
+/// For example:
+/// ```swift
+/// let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+/// try coordinator.addPersistentStore(type: .inMemory, at: URL(string: "memory://main")!)
+/// let context = ManagedObjectContext(concurrencyType: .privateQueue)
+/// context.persistentStoreCoordinator = coordinator
+/// ```
+/// - Note: Thread-safe. Every store request takes the coordinator's lock, so contexts that share a
+///   coordinator wait for each other's store work (the "shared coordinator" stack design).
+public final class PersistentStoreCoordinator: Sendable {
+    /// The model every store of the coordinator holds.
+    public let managedObjectModel: ManagedObjectModel
+    private let stores = Mutex<[any PersistentStore]>([])
+    let rowCache = Mutex(RowCache())
+
+    /// Creates a coordinator with no stores.
+    public init(managedObjectModel: ManagedObjectModel) {
+        self.managedObjectModel = managedObjectModel
+    }
+
+    // MARK: - Stores
+
+    /// The stores added so far.
+    public var persistentStores: [any PersistentStore] {
+        stores.withLock { $0 }
+    }
+
+    /// Opens a store and adds it.
+    ///
+    /// For example:
+    /// ```swift
+    /// let store = try coordinator.addPersistentStore(type: .sqlite, at: url, options: ["synchronous": "FULL"])
+    /// ```
+    /// - Parameters:
+    ///   - configuration: the model configuration the store holds, or nil for every entity.
+    /// - Throws: `StoreError` when the store cannot be opened or was written with another model.
+    @discardableResult
+    public func addPersistentStore(
+        type: StoreType, configuration: String? = nil, at url: URL, options: [String: String] = [:]
+    ) throws -> any PersistentStore {
+        if let configuration, managedObjectModel.configurations[configuration] == nil {
+            throw StoreError(code: .invalidOption, message: "the model has no configuration named \(configuration)", url: url)
+        }
+        let store = try type.open(StoreOpenRequest(
+            model: managedObjectModel, configurationName: configuration, url: url, options: options))
+        stores.withLock { $0.append(store) }
+        return store
+    }
+
+    /// Opens a store on a background queue and calls back there when it is added or has failed.
+    ///
+    /// The caller's thread is free at once: this is how a launch keeps a slow store open (or a migration)
+    /// off the main thread.
+    public func addPersistentStore(
+        type: StoreType, configuration: String? = nil, at url: URL, options: [String: String] = [:],
+        completionHandler: @escaping @Sendable (Result<any PersistentStore, any Error>) -> Void
+    ) {
+        DispatchQueue.global(qos: .userInitiated).async {
+            completionHandler(Result { try self.addPersistentStore(type: type, configuration: configuration, at: url, options: options) })
+        }
+    }
+
+    /// Removes a store; its objects can no longer be fetched or saved through this coordinator.
+    public func remove(_ store: any PersistentStore) throws {
+        let removed = stores.withLock { stores in
+            guard let index = stores.firstIndex(where: { $0 === store }) else { return false }
+            stores.remove(at: index)
+            return true
+        }
+        guard removed else {
+            throw StoreError(code: .invalidOption, message: "the store is not one of this coordinator's", url: store.url)
+        }
+        store.close()
+    }
+
+    /// The metadata of one of the coordinator's stores.
+    public func metadata(for store: any PersistentStore) -> StoreMetadata {
+        store.metadata
+    }
+
+    /// The ID a URI from `ManagedObjectID.uriRepresentation()` names, or nil if no store here holds it.
+    public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
+        guard uri.scheme == "x-objectstack", let storeIdentifier = uri.host, !storeIdentifier.isEmpty else { return nil }
+        let parts = uri.path.split(separator: "/").map(String.init)
+        guard parts.count == 2, parts[1].hasPrefix("p"), let key = Int64(parts[1].dropFirst()),
+            let entity = managedObjectModel.entitiesByName[parts[0]],
+            persistentStores.contains(where: { $0.identifier == storeIdentifier })
+        else { return nil }
+        return ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, primaryKey: key)
+    }
+
+    /// The number of rows in the row cache (for diagnostics: it follows what contexts hold).
+    public var cachedRowCount: Int {
+        rowCache.withLock { $0.count }
+    }
+
+    // MARK: - Requests from contexts
+
+    /// The store that holds an entity's objects: the first store whose configuration includes it.
+    func store(for entity: EntityDescription) throws -> any PersistentStore {
+        let found = stores.withLock { stores in
+            stores.first { store in
+                guard let configuration = store.configurationName else { return true }
+                return managedObjectModel.configurations[configuration]?.contains(entity.name) ?? false
+            }
+        }
+        guard let found else {
+            throw StoreError(code: .unsupported, message: "no store of the coordinator holds entity \(entity.name)")
+        }
+        return found
+    }
+
+    private func store(for id: ManagedObjectID) throws -> any PersistentStore {
+        if let found = stores.withLock({ $0.first { $0.identifier == id.storeIdentifier } }) { return found }
+        throw StoreError(code: .closed, message: "the store holding \(id) is not added to this coordinator")
+    }
+
+    /// Runs store work under the coordinator's lock, so one coordinator's stores see one request at a time.
+    func withStoreAccess<T>(_ body: () throws -> T) rethrows -> T {
+        try storeAccess.withLock { _ in try body() }
+    }
+    private let storeAccess = Mutex(())
+
+    /// Runs a fetch on the entity's store and caches the rows it returns.
+    func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        let store = try store(for: request.entity)
+        let result = try withStoreAccess { try store.execute(request) }
+        if case .objects(let rows) = result {
+            rowCache.withLock { cache in
+                for (id, snapshot) in rows { cache.store(snapshot, for: id) }
+            }
+        }
+        return result
+    }
+
+    /// The row of an object: from the cache, or the store on a miss (then cached).
+    func snapshot(for id: ManagedObjectID, maximumAge: Int64? = nil) throws -> RowSnapshot? {
+        if let cached = rowCache.withLock({ $0.snapshot(for: id) }) { return cached }
+        return try freshSnapshots(for: [id])[0]
+    }
+
+    /// Rows read from the store, bypassing the cache, then cached.
+    func freshSnapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot?] {
+        guard let first = ids.first else { return [] }
+        let store = try store(for: first)
+        let rows = try withStoreAccess { try store.snapshots(for: ids) }
+        rowCache.withLock { cache in
+            for (id, row) in zip(ids, rows) {
+                if let row { cache.store(row, for: id) } else { cache.remove(id) }
+            }
+        }
+        return rows
+    }
+
+    /// The members of a to-many relationship in the store, for each object (none for a temporary ID).
+    func relatedObjectIDs(of ids: [ManagedObjectID], through relationship: RelationshipDescription) throws
+        -> [[ManagedObjectID]]
+    {
+        let saved = ids.filter { !$0.isTemporaryID }
+        guard let first = saved.first else { return ids.map { _ in [] } }
+        let store = try store(for: first)
+        let found = try withStoreAccess { try store.relatedObjectIDs(of: saved, through: relationship) }
+        let byID = Dictionary(zip(saved, found), uniquingKeysWith: { a, _ in a })
+        return ids.map { byID[$0] ?? [] }
+    }
+
+    /// Reserves permanent IDs for new objects, entity by entity.
+    func newObjectIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID] {
+        let store = try store(for: entity)
+        return try withStoreAccess { try store.newObjectIDs(for: entity, count: count) }
+    }
+
+    /// Saves atomically and updates the row cache with the rows written.
+    func execute(_ request: StoreSaveRequest) throws -> [ManagedObjectID: RowSnapshot] {
+        guard !request.isEmpty else { return [:] }
+        let anyID = request.inserts.first?.objectID ?? request.updates.first?.objectID ?? request.deletes.first?.objectID
+            ?? request.insertedLinks.first?.source ?? request.deletedLinks.first?.source
+        // A save reaches one store; a request spanning several stores would need two-phase commit.
+        let store = try anyID.map { try self.store(for: $0) } ?? persistentStores[0]
+        let versions = try withStoreAccess { try store.execute(request) }
+        var written: [ManagedObjectID: RowSnapshot] = [:]
+        for insert in request.inserts { written[insert.objectID] = RowSnapshot(values: insert.values, version: versions[insert.objectID] ?? 1) }
+        for update in request.updates {
+            written[update.objectID] = RowSnapshot(values: update.values, version: versions[update.objectID] ?? 1)
+        }
+        rowCache.withLock { cache in
+            for (id, snapshot) in written { cache.store(snapshot, for: id) }
+            for delete in request.deletes { cache.remove(delete.objectID) }
+        }
+        return written
+    }
+}

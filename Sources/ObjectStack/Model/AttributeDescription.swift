@@ -1,0 +1,83 @@
+import Foundation
+
+/// An attribute of an entity: its name, type, optionality, default and storage options.
+///
+/// For example:
+/// ```swift
+/// let name = AttributeDescription(name: "name", type: .string, isOptional: false)
+/// let rating = AttributeDescription(name: "rating", type: .double, defaultValue: 0)
+/// ```
+/// - Note: Immutable once its model is built; safe to share between threads.
+public final class AttributeDescription: @unchecked Sendable {
+    // @unchecked: `index` and `entity` are set once while the model is built, before it is published.
+
+    /// The attribute's name, the key used by `value(forKey:)` and in predicates.
+    public let name: String
+    /// The attribute's type.
+    public let type: AttributeType
+    /// Whether a nil value is valid at save.
+    public let isOptional: Bool
+    /// Whether the value lives only in memory and is never stored.
+    public let isTransient: Bool
+    /// The value a newly inserted object gets, already of the attribute's type.
+    public private(set) var defaultValue: StoreValue
+    /// For `.transformable`: the name of the registered transformer.
+    public let valueTransformerName: String?
+    /// For a derived attribute: the expression computed at save (`books.@count`, `author.name`).
+    public let derivationExpression: String?
+    /// The attribute's former name, for migration.
+    public let renamingIdentifier: String?
+    /// Changes the version hash without changing the schema.
+    public let versionHashModifier: String?
+    /// Whether the attribute is indexed on its own.
+    public let isIndexed: Bool
+
+    /// The attribute's position in its entity's `properties` (the same in every sub-entity).
+    public internal(set) var index: Int = -1
+    /// The position of its value in a stored row, or nil when transient.
+    public internal(set) var storedIndex: Int?
+    /// The bound derivation, set when the model is built.
+    var derivation: BoundExpression?
+
+    /// Creates an attribute.
+    /// - Parameters:
+    ///   - defaultValue: converted to the attribute's type when the model is built.
+    public init(
+        name: String,
+        type: AttributeType,
+        isOptional: Bool = true,
+        isTransient: Bool = false,
+        defaultValue: StoreValue = .null,
+        valueTransformerName: String? = nil,
+        derivationExpression: String? = nil,
+        renamingIdentifier: String? = nil,
+        versionHashModifier: String? = nil,
+        isIndexed: Bool = false
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.isTransient = isTransient
+        self.defaultValue = defaultValue
+        self.valueTransformerName = valueTransformerName
+        self.derivationExpression = derivationExpression
+        self.renamingIdentifier = renamingIdentifier
+        self.versionHashModifier = versionHashModifier
+        self.isIndexed = isIndexed
+    }
+
+    /// Converts the default value to the attribute's type; called once when the model is built.
+    func resolveDefault(entityName: String) throws {
+        guard !defaultValue.isNull else { return }
+        guard let coerced = type.coerce(defaultValue) else {
+            throw ObjectStackError.invalidModel(
+                "default value \(defaultValue) of \(entityName).\(name) is not a \(type.rawValue)")
+        }
+        defaultValue = coerced
+    }
+
+    /// The text the entity's version hash is computed from.
+    var versionHashText: String {
+        "A:\(name):\(type.rawValue):\(isOptional):\(isTransient):\(versionHashModifier ?? "")"
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// An entity: a kind of managed object, with its attributes, relationships, constraints and indexes.
+///
+/// For example:
+/// ```swift
+/// let author = EntityDescription(
+///     name: "Author",
+///     managedObjectClass: Author.self,
+///     attributes: [AttributeDescription(name: "name", type: .string, isOptional: false)],
+///     relationships: [RelationshipDescription(name: "books", destination: "Book", inverse: "author", isToMany: true)],
+///     uniquenessConstraints: [["name"]])
+/// ```
+/// A sub-entity names its parent with `parent:`; it inherits the parent's properties, which come first in
+/// `properties`, so a property has the same index in every entity of a hierarchy.
+/// - Note: Immutable once its model is built; safe to share between threads.
+public final class EntityDescription: @unchecked Sendable {
+    // @unchecked: the resolved members below are set once in `ManagedObjectModel.init`, before the
+    // model is published; after that nothing mutates.
+
+    /// The entity's name.
+    public let name: String
+    /// The class instantiated for objects of this entity.
+    public let managedObjectClass: ManagedObject.Type
+    /// Whether the entity has no instances of its own (only of its sub-entities).
+    public let isAbstract: Bool
+    /// The parent entity's name, for a sub-entity.
+    public let parentName: String?
+    /// The attributes declared by this entity (not the inherited ones).
+    public let declaredAttributes: [AttributeDescription]
+    /// The relationships declared by this entity (not the inherited ones).
+    public let declaredRelationships: [RelationshipDescription]
+    /// Sets of attribute names whose values must be unique among the entity's objects.
+    public let uniquenessConstraints: [[String]]
+    /// Compound indexes declared on the entity.
+    public let indexes: [IndexDescription]
+    /// The entity's former name, for migration.
+    public let renamingIdentifier: String?
+    /// Changes the version hash without changing the schema.
+    public let versionHashModifier: String?
+
+    /// The parent entity, for a sub-entity.
+    public internal(set) var superentity: EntityDescription?
+    /// The direct sub-entities.
+    public internal(set) var subentities: [EntityDescription] = []
+    /// Every attribute, inherited ones first.
+    public internal(set) var attributes: [AttributeDescription] = []
+    /// Every relationship, inherited ones first.
+    public internal(set) var relationships: [RelationshipDescription] = []
+    /// Attributes by name, inherited ones included.
+    public internal(set) var attributesByName: [String: AttributeDescription] = [:]
+    /// Relationships by name, inherited ones included.
+    public internal(set) var relationshipsByName: [String: RelationshipDescription] = [:]
+    /// Every property by `index`: the parent's first, then the declared attributes and relationships.
+    public internal(set) var properties: [Property] = []
+    /// The properties a stored row holds, by `storedIndex`: stored attributes and to-one relationships.
+    public internal(set) var storedProperties: [StoredProperty] = []
+    /// A hash of everything that decides the entity's stored shape; stores compare it to detect migration.
+    public internal(set) var versionHash = ""
+    /// Unique constraints and inherited ones, resolved to attributes.
+    public internal(set) var resolvedUniquenessConstraints: [[AttributeDescription]] = []
+    /// The entity's position in its model's `entities`.
+    public internal(set) var modelIndex = -1
+
+    /// Creates an entity description.
+    public init(
+        name: String,
+        managedObjectClass: ManagedObject.Type = ManagedObject.self,
+        parent: String? = nil,
+        isAbstract: Bool = false,
+        attributes: [AttributeDescription] = [],
+        relationships: [RelationshipDescription] = [],
+        uniquenessConstraints: [[String]] = [],
+        indexes: [IndexDescription] = [],
+        renamingIdentifier: String? = nil,
+        versionHashModifier: String? = nil
+    ) {
+        self.name = name
+        self.managedObjectClass = managedObjectClass
+        self.parentName = parent
+        self.isAbstract = isAbstract
+        self.declaredAttributes = attributes
+        self.declaredRelationships = relationships
+        self.uniquenessConstraints = uniquenessConstraints
+        self.indexes = indexes
+        self.renamingIdentifier = renamingIdentifier
+        self.versionHashModifier = versionHashModifier
+    }
+
+    /// The top of the entity's inheritance hierarchy (itself when it has no parent).
+    public var rootEntity: EntityDescription {
+        var entity = self
+        while let parent = entity.superentity { entity = parent }
+        return entity
+    }
+
+    /// Whether `self` is `entity` or one of its descendants.
+    public func isKind(of entity: EntityDescription) -> Bool {
+        var current: EntityDescription? = self
+        while let candidate = current {
+            if candidate === entity { return true }
+            current = candidate.superentity
+        }
+        return false
+    }
+
+    /// The entity and all its descendants, parents before children.
+    public var selfAndDescendants: [EntityDescription] {
+        [self] + subentities.flatMap(\.selfAndDescendants)
+    }
+
+    /// The attribute or relationship with the given name.
+    public func property(named name: String) -> Property? {
+        if let attribute = attributesByName[name] { return .attribute(attribute) }
+        if let relationship = relationshipsByName[name] { return .relationship(relationship) }
+        return nil
+    }
+
+    /// The number of properties.
+    public var propertyCount: Int { properties.count }
+}
+
+/// An attribute or a relationship of an entity.
+public enum Property: Sendable {
+    case attribute(AttributeDescription)
+    case relationship(RelationshipDescription)
+
+    /// The property's name.
+    public var name: String {
+        switch self {
+        case .attribute(let a): return a.name
+        case .relationship(let r): return r.name
+        }
+    }
+
+    /// The property's index in its entity's properties.
+    public var index: Int {
+        switch self {
+        case .attribute(let a): return a.index
+        case .relationship(let r): return r.index
+        }
+    }
+}
+
+/// A property held in a stored row: a stored attribute or a to-one relationship.
+public enum StoredProperty: Sendable {
+    case attribute(AttributeDescription)
+    case toOne(RelationshipDescription)
+
+    /// The property's name.
+    public var name: String {
+        switch self {
+        case .attribute(let a): return a.name
+        case .toOne(let r): return r.name
+        }
+    }
+}
+
+/// An index over one or more attributes of an entity, for stores that can use it.
+public struct IndexDescription: Sendable, Hashable {
+    /// The index's name.
+    public let name: String
+    /// The indexed attributes, in order.
+    public let attributeNames: [String]
+
+    /// Creates an index description.
+    public init(name: String, attributeNames: [String]) {
+        self.name = name
+        self.attributeNames = attributeNames
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Synchronization
+
+/// Turns the value of a transformable attribute into data for the store, and back.
+///
+/// For example:
+/// ```swift
+/// struct TagsTransformer: AttributeValueTransformer {
+///     func transformedValue(_ value: Any) throws -> Data { try JSONEncoder().encode(value as! [String]) }
+///     func reverseTransformedValue(_ data: Data) throws -> Any { try JSONDecoder().decode([String].self, from: data) }
+/// }
+/// ValueTransformerRegistry.register(TagsTransformer(), forName: "TagsTransformer")
+/// ```
+public protocol AttributeValueTransformer: Sendable {
+    /// The data stored for a value.
+    func transformedValue(_ value: Any) throws -> Data
+    /// The value stored data stands for.
+    func reverseTransformedValue(_ data: Data) throws -> Any
+}
+
+/// The process-wide table of value transformers, by the name a transformable attribute gives.
+///
+/// Foundation's `ValueTransformer` does not exist on Linux; this plays its part for transformable attributes.
+/// - Note: Thread-safe.
+public enum ValueTransformerRegistry {
+    private static let transformers = Mutex<[String: any AttributeValueTransformer]>([:])
+
+    /// Registers (or replaces) the transformer for `name`.
+    public static func register(_ transformer: any AttributeValueTransformer, forName name: String) {
+        transformers.withLock { $0[name] = transformer }
+    }
+
+    /// The transformer registered for `name`, if any.
+    public static func transformer(named name: String) -> (any AttributeValueTransformer)? {
+        transformers.withLock { $0[name] }
+    }
+}

@@ -1,0 +1,72 @@
+/// A typed property of a `ManagedObject` subclass backed by the attribute it names.
+///
+/// For example:
+/// ```swift
+/// final class Book: ManagedObject {
+///     @Attribute("title") var title: String
+///     @Attribute("subtitle") var subtitle: String?
+///     @Attribute("pages") var pages: Int
+/// }
+/// ```
+/// Reading fires the object's fault; writing records the change like `setValue(_:forKey:)`. A nil stored
+/// value reads as 0 / false for numbers and booleans (as Core Data's scalar properties do).
+/// - Precondition: the entity has an attribute with that name whose type fits `Value`.
+@propertyWrapper
+public struct Attribute<Value: AttributeValueConvertible> {
+    /// The attribute's name.
+    public let key: String
+
+    /// Names the attribute this property reads and writes.
+    public init(_ key: String) {
+        self.key = key
+    }
+
+    @available(*, unavailable, message: "@Attribute is only available on ManagedObject subclasses")
+    public var wrappedValue: Value {
+        get { preconditionFailure("@Attribute used outside a ManagedObject") }
+        set { preconditionFailure("@Attribute used outside a ManagedObject") }
+    }
+
+    /// Reads and writes the value through the enclosing object.
+    public static subscript<Object: ManagedObject>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Value {
+        get {
+            let key = object[keyPath: storageKeyPath].key
+            let attribute = object.typedAttribute(key)
+            let stored = object.attributeValue(attribute)
+            if let value = Value(storeValue: stored) { return value }
+            if stored.isNull, let fallback = Value.valueForNil { return fallback }
+            preconditionFailure("\(object.entity.name).\(key) holds \(stored), which does not read as \(Value.self)")
+        }
+        set {
+            let attribute = object.typedAttribute(object[keyPath: storageKeyPath].key)
+            guard let value = attribute.type.coerce(newValue.storeValue) else {
+                preconditionFailure("\(object.entity.name).\(attribute.name) is \(attribute.type.rawValue); it cannot hold \(newValue)")
+            }
+            object.setAttribute(attribute, value)
+        }
+    }
+}
+
+extension ManagedObject {
+    /// The attribute a typed property names; a missing one is a programming error.
+    func typedAttribute(_ key: String) -> AttributeDescription {
+        managedObjectContext?.assertOnQueue("@Attribute(\"\(key)\")")
+        guard let attribute = entity.attributesByName[key] else {
+            preconditionFailure("entity \(entity.name) has no attribute named '\(key)'")
+        }
+        return attribute
+    }
+
+    /// The relationship a typed property names; a missing one is a programming error.
+    func typedRelationship(_ key: String) -> RelationshipDescription {
+        managedObjectContext?.assertOnQueue("@Relationship(\"\(key)\")")
+        guard let relationship = entity.relationshipsByName[key] else {
+            preconditionFailure("entity \(entity.name) has no relationship named '\(key)'")
+        }
+        return relationship
+    }
+}

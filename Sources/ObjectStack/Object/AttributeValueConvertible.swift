@@ -1,0 +1,125 @@
+import Foundation
+
+/// A Swift type a typed `@Attribute` property can have: it converts to and from a store value.
+public protocol AttributeValueConvertible {
+    /// The value for a store value; nil when the store value is nil or of another kind.
+    init?(storeValue: StoreValue)
+    /// The store value for this value.
+    var storeValue: StoreValue { get }
+    /// What a nil stored value reads as for a non-optional property (numbers: 0, as Core Data's scalars).
+    static var valueForNil: Self? { get }
+}
+
+extension AttributeValueConvertible {
+    public static var valueForNil: Self? { nil }
+}
+
+extension Optional: AttributeValueConvertible where Wrapped: AttributeValueConvertible {
+    public init?(storeValue: StoreValue) {
+        self = storeValue.isNull ? .none : Wrapped(storeValue: storeValue)
+    }
+    public var storeValue: StoreValue { self?.storeValue ?? .null }
+    public static var valueForNil: Self? { .some(.none) }
+}
+
+/// Integers of every width read from `.integer` (and booleans); a value that does not fit reads as nil.
+extension AttributeValueConvertible where Self: FixedWidthInteger {
+    public init?(storeValue: StoreValue) {
+        switch storeValue {
+        case .integer(let v): guard let exact = Self(exactly: v) else { return nil }; self = exact
+        case .boolean(let v): self = v ? 1 : 0
+        case .double(let v): guard let exact = Self(exactly: v) else { return nil }; self = exact
+        default: return nil
+        }
+    }
+    public var storeValue: StoreValue { .integer(Int64(self)) }
+    public static var valueForNil: Self? { 0 }
+}
+
+extension Int: AttributeValueConvertible {}
+extension Int16: AttributeValueConvertible {}
+extension Int32: AttributeValueConvertible {}
+extension Int64: AttributeValueConvertible {}
+
+extension Double: AttributeValueConvertible {
+    public init?(storeValue: StoreValue) {
+        guard let number = storeValue.numericValue else { return nil }
+        self = number
+    }
+    public var storeValue: StoreValue { .double(self) }
+    public static var valueForNil: Double? { 0 }
+}
+
+extension Float: AttributeValueConvertible {
+    public init?(storeValue: StoreValue) {
+        guard let number = storeValue.numericValue else { return nil }
+        self = Float(number)
+    }
+    public var storeValue: StoreValue { .double(Double(self)) }
+    public static var valueForNil: Float? { 0 }
+}
+
+extension Bool: AttributeValueConvertible {
+    public init?(storeValue: StoreValue) {
+        switch storeValue {
+        case .boolean(let v): self = v
+        case .integer(let v): self = v != 0
+        default: return nil
+        }
+    }
+    public var storeValue: StoreValue { .boolean(self) }
+    public static var valueForNil: Bool? { false }
+}
+
+extension Decimal: AttributeValueConvertible {
+    public init?(storeValue: StoreValue) {
+        switch storeValue {
+        case .decimal(let v): self = v
+        case .integer(let v): self = Decimal(v)
+        case .double(let v): self = Decimal(v)
+        default: return nil
+        }
+    }
+    public var storeValue: StoreValue { .decimal(self) }
+    public static var valueForNil: Decimal? { 0 }
+}
+
+extension String: AttributeValueConvertible {
+    public init?(storeValue: StoreValue) {
+        guard case .string(let v) = storeValue else { return nil }
+        self = v
+    }
+    public var storeValue: StoreValue { .string(self) }
+}
+
+extension Date: AttributeValueConvertible {
+    public init?(storeValue: StoreValue) {
+        guard case .date(let v) = storeValue else { return nil }
+        self = v
+    }
+    public var storeValue: StoreValue { .date(self) }
+}
+
+extension Data: AttributeValueConvertible {
+    public init?(storeValue: StoreValue) {
+        guard case .data(let v) = storeValue else { return nil }
+        self = v
+    }
+    public var storeValue: StoreValue { .data(self) }
+}
+
+extension UUID: AttributeValueConvertible {
+    public init?(storeValue: StoreValue) {
+        guard case .uuid(let v) = storeValue else { return nil }
+        self = v
+    }
+    public var storeValue: StoreValue { .uuid(self) }
+}
+
+extension URL: AttributeValueConvertible {
+    public init?(storeValue: StoreValue) {
+        guard case .uri(let v) = storeValue else { return nil }
+        self = v
+    }
+    public var storeValue: StoreValue { .uri(self) }
+}

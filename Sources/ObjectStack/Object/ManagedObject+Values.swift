@@ -1,0 +1,323 @@
+import Foundation
+
+extension ManagedObject {
+    // MARK: - Key-value access
+
+    /// The value of a property: an attribute's value, the object of a to-one relationship, or a to-many's
+    /// objects (`Set<ManagedObject>`, or `[ManagedObject]` when ordered).
+    ///
+    /// Numbers come back as `NSNumber`, so `as? Int` and `as? Double` both work, as in Core Data.
+    /// - Precondition: the entity has a property named `key` (a misspelt key is a programming error,
+    ///   as in Core Data); use `entity.property(named:)` to ask first.
+    public func value(forKey key: String) -> Any? {
+        managedObjectContext?.assertOnQueue("value(forKey: \"\(key)\")")
+        guard let property = entity.property(named: key) else {
+            preconditionFailure("entity \(entity.name) has no property named '\(key)'")
+        }
+        switch property {
+        case .attribute(let attribute):
+            return attributeObject(attribute)
+        case .relationship(let relationship) where relationship.isToMany:
+            let objects = toManyIDs(relationship).compactMap { managedObjectContext?.object(with: $0) }
+            return relationship.isOrdered ? objects as Any : Set(objects) as Any
+        case .relationship(let relationship):
+            return toOneID(relationship).flatMap { managedObjectContext?.object(with: $0) }
+        }
+    }
+
+    /// Sets a property: an attribute's value, a to-one's object (or nil), or a to-many's objects (a `Set` or
+    /// an array of objects). Inverse relationships are kept consistent on both sides at once.
+    ///
+    /// For example:
+    /// ```swift
+    /// try book.setValue("Dune", forKey: "title")
+    /// try book.setValue(author, forKey: "author")   // author.books now holds book
+    /// ```
+    /// - Throws: `ObjectStackError` `.unknownKey` for a key the entity does not have, `.typeMismatch` for a
+    ///   value that is not of the attribute's type (or does not fit its width), naming the entity and key.
+    public func setValue(_ value: Any?, forKey key: String) throws {
+        managedObjectContext?.assertOnQueue("setValue(_:forKey: \"\(key)\")")
+        guard let property = entity.property(named: key) else {
+            throw ObjectStackError(code: .unknownKey, message: "entity \(entity.name) has no property named '\(key)'")
+        }
+        switch property {
+        case .attribute(let attribute):
+            guard attribute.derivationExpression == nil else {
+                throw ObjectStackError(code: .invalidArgument,
+                    message: "\(entity.name).\(key) is derived from '\(attribute.derivationExpression!)' and cannot be set")
+            }
+            setAttribute(attribute, try storeValue(for: value, attribute: attribute))
+        case .relationship(let relationship) where relationship.isToMany:
+            let objects: [ManagedObject]
+            switch value {
+            case nil: objects = []
+            case let set as Set<ManagedObject>: objects = Array(set)
+            case let array as [ManagedObject]: objects = array
+            case let sequence as any Sequence:
+                let items = Self.elements(of: sequence)
+                let typed = items.compactMap { $0 as? ManagedObject }
+                guard typed.count == items.count else { throw relationshipMismatch(relationship, value) }
+                objects = typed
+            default: throw relationshipMismatch(relationship, value)
+            }
+            try checkDestination(objects, relationship)
+            replaceToMany(relationship, with: objects)
+        case .relationship(let relationship):
+            guard value == nil || value is ManagedObject else { throw relationshipMismatch(relationship, value) }
+            let object = value as? ManagedObject
+            try checkDestination(object.map { [$0] } ?? [], relationship)
+            setToOne(relationship, to: object?.objectID, maintainInverse: true)
+        }
+    }
+
+    /// The properties changed since the object was last saved or fetched, with their new values.
+    ///
+    /// Attributes map to their values (`NSNull()` for nil), to-ones to objects, to-manys to sets.
+    public func changedValues() -> [String: Any] {
+        var result: [String: Any] = [:]
+        for (index, _) in changes {
+            let name = entity.properties[index].name
+            result[name] = value(forKey: name) ?? NSNull()
+        }
+        for (index, state) in toMany where state.hasChanges {
+            let name = entity.properties[index].name
+            result[name] = value(forKey: name) ?? NSNull()
+        }
+        return result
+    }
+
+    /// The values last saved or fetched, for the given keys (nil for every stored property).
+    ///
+    /// To-ones come back as object IDs, to-manys as arrays of object IDs; nil values as `NSNull()`.
+    public func committedValues(forKeys keys: [String]?) -> [String: Any] {
+        fireFault()
+        let names = keys ?? entity.properties.map(\.name)
+        var result: [String: Any] = [:]
+        for name in names {
+            switch entity.property(named: name) {
+            case .attribute(let attribute)?:
+                guard let stored = attribute.storedIndex else { continue }
+                let value = snapshot.map { $0.values[stored] } ?? .null
+                result[name] = attributeObject(attribute, value) ?? NSNull()
+            case .relationship(let relationship)? where relationship.isToMany:
+                result[name] = committedToMany(relationship)
+            case .relationship(let relationship)?:
+                if let stored = relationship.storedIndex, case .objectID(let id)? = snapshot?.values[stored] {
+                    result[name] = id
+                } else {
+                    result[name] = NSNull()
+                }
+            case nil:
+                continue
+            }
+        }
+        return result
+    }
+
+    // MARK: - Attributes
+
+    /// The current store value of an attribute, firing the fault if needed.
+    func attributeValue(_ attribute: AttributeDescription) -> StoreValue {
+        if attribute.isTransient { return transientValues[attribute.index] ?? attribute.defaultValue }
+        if let changed = changes[attribute.index] { return changed }
+        fireFault()
+        guard let stored = attribute.storedIndex, let snapshot, stored < snapshot.values.count else { return .null }
+        return snapshot.values[stored]
+    }
+
+    private func attributeObject(_ attribute: AttributeDescription, _ given: StoreValue? = nil) -> Any? {
+        let value = given ?? attributeValue(attribute)
+        guard attribute.type == .transformable, case .data(let data) = value else {
+            return attribute.type.object(from: value)
+        }
+        guard let name = attribute.valueTransformerName, let transformer = ValueTransformerRegistry.transformer(named: name) else {
+            preconditionFailure(
+                "value transformer '\(attribute.valueTransformerName ?? "")' of \(entity.name).\(attribute.name) is not registered")
+        }
+        return try? transformer.reverseTransformedValue(data)
+    }
+
+    /// Converts a Swift value for an attribute, throwing an error that names the culprit.
+    func storeValue(for value: Any?, attribute: AttributeDescription) throws -> StoreValue {
+        if attribute.type == .transformable, let value, !(value is NSNull) {
+            guard let name = attribute.valueTransformerName, let transformer = ValueTransformerRegistry.transformer(named: name) else {
+                throw ObjectStackError(code: .transformerMissing,
+                    message: "value transformer '\(attribute.valueTransformerName ?? "")' of \(entity.name).\(attribute.name) is not registered")
+            }
+            do {
+                return .data(try transformer.transformedValue(value))
+            } catch {
+                throw ObjectStackError(code: .typeMismatch,
+                    message: "transformer '\(name)' could not transform the value for \(entity.name).\(attribute.name)", cause: error)
+            }
+        }
+        guard let converted = attribute.type.storeValue(from: value) else {
+            throw ObjectStackError.typeMismatch(
+                "\(entity.name).\(attribute.name) is a \(attribute.type.rawValue) attribute and cannot hold \(Swift.type(of: value!)) value \(value!)")
+        }
+        return converted
+    }
+
+    /// Sets an attribute's store value and records the change.
+    func setAttribute(_ attribute: AttributeDescription, _ value: StoreValue) {
+        if attribute.isTransient {
+            transientValues[attribute.index] = value
+            managedObjectContext?.objectDidChange(self)
+            return
+        }
+        setStored(index: attribute.index, storedIndex: attribute.storedIndex, value)
+    }
+
+    private func setStored(index: Int, storedIndex: Int?, _ value: StoreValue) {
+        fireFault()
+        let committed = storedIndex.flatMap { stored in snapshot.map { $0.values[stored] } }
+        if !insertedFlag, let committed, committed == value {
+            changes[index] = nil
+        } else {
+            changes[index] = value
+        }
+        managedObjectContext?.objectDidChange(self)
+    }
+
+    /// Fires the fault: loads the object's row from its context (row cache, then store).
+    func fireFault() {
+        guard isFault else { return }
+        managedObjectContext?.fulfillFault(self)
+    }
+
+    // MARK: - Relationships
+
+    /// The ID a to-one relationship refers to now.
+    func toOneID(_ relationship: RelationshipDescription) -> ManagedObjectID? {
+        let value: StoreValue
+        if let changed = changes[relationship.index] {
+            value = changed
+        } else {
+            fireFault()
+            guard let stored = relationship.storedIndex, let snapshot, stored < snapshot.values.count else { return nil }
+            value = snapshot.values[stored]
+        }
+        if case .objectID(let id) = value { return id }
+        return nil
+    }
+
+    /// The IDs a to-many relationship holds now, reading the committed members if needed.
+    func toManyIDs(_ relationship: RelationshipDescription) -> [ManagedObjectID] {
+        toMany[relationship.index, default: ToManyState()].current(committed: committedToMany(relationship))
+    }
+
+    /// The committed members of a to-many relationship, read once from the context's parent store.
+    func committedToMany(_ relationship: RelationshipDescription) -> [ManagedObjectID] {
+        if let committed = toMany[relationship.index]?.committed { return committed }
+        let committed = insertedFlag ? [] : (managedObjectContext?.committedToMany(of: self, relationship) ?? [])
+        toMany[relationship.index, default: ToManyState()].committed = committed
+        return committed
+    }
+
+    /// Sets a to-one relationship, keeping the inverse consistent on the old and new destinations.
+    func setToOne(_ relationship: RelationshipDescription, to newID: ManagedObjectID?, maintainInverse: Bool) {
+        let oldID = toOneID(relationship)
+        guard oldID != newID else { return }
+        setStored(index: relationship.index, storedIndex: relationship.storedIndex, newID.map(StoreValue.objectID) ?? .null)
+        guard maintainInverse, let inverse = relationship.inverse, let context = managedObjectContext else { return }
+        if let oldID {
+            let old = context.object(with: oldID)
+            if inverse.isToMany {
+                old.changeToMany(inverse) { $0.remove(objectID) }
+            } else if old.toOneID(inverse) == objectID {
+                old.setToOne(inverse, to: nil, maintainInverse: false)
+            }
+        }
+        if let newID {
+            let new = context.object(with: newID)
+            if inverse.isToMany {
+                new.changeToMany(inverse) { $0.add(objectID) }
+            } else {
+                // One-to-one: the new destination's previous partner loses it.
+                if let previous = new.toOneID(inverse), previous != objectID {
+                    context.object(with: previous).setToOne(relationship, to: nil, maintainInverse: false)
+                }
+                new.setToOne(inverse, to: objectID, maintainInverse: false)
+            }
+        }
+    }
+
+    /// Adds an object to a to-many relationship, keeping the inverse consistent.
+    public func addObject(_ object: ManagedObject, toRelationship key: String) {
+        let relationship = toManyRelationship(key)
+        precondition((try? checkDestination([object], relationship)) != nil,
+            "\(object.entity.name) cannot be added to \(entity.name).\(key) (destination \(relationship.destinationName))")
+        add(object, to: relationship)
+    }
+
+    /// Removes an object from a to-many relationship, keeping the inverse consistent.
+    public func removeObject(_ object: ManagedObject, fromRelationship key: String) {
+        remove(object, from: toManyRelationship(key))
+    }
+
+    private func toManyRelationship(_ key: String) -> RelationshipDescription {
+        managedObjectContext?.assertOnQueue("to-many access \"\(key)\"")
+        guard let relationship = entity.relationshipsByName[key], relationship.isToMany else {
+            preconditionFailure("entity \(entity.name) has no to-many relationship named '\(key)'")
+        }
+        return relationship
+    }
+
+    func add(_ object: ManagedObject, to relationship: RelationshipDescription) {
+        if let inverse = relationship.inverse, !inverse.isToMany {
+            // The inverse to-one's setter moves the object from its old owner and adds it here.
+            object.setToOne(inverse, to: objectID, maintainInverse: true)
+            return
+        }
+        changeToMany(relationship) { $0.add(object.objectID) }
+        if let inverse = relationship.inverse { object.changeToMany(inverse) { $0.add(objectID) } }
+    }
+
+    func remove(_ object: ManagedObject, from relationship: RelationshipDescription) {
+        if let inverse = relationship.inverse, !inverse.isToMany, object.toOneID(inverse) == objectID {
+            object.setToOne(inverse, to: nil, maintainInverse: true)
+            return
+        }
+        changeToMany(relationship) { $0.remove(object.objectID) }
+        if let inverse = relationship.inverse, inverse.isToMany { object.changeToMany(inverse) { $0.remove(objectID) } }
+    }
+
+    /// Replaces the members of a to-many relationship, adding and removing through the inverse.
+    func replaceToMany(_ relationship: RelationshipDescription, with objects: [ManagedObject]) {
+        let current = toManyIDs(relationship)
+        let wanted = Set(objects.map(\.objectID))
+        for id in current where !wanted.contains(id) {
+            if let context = managedObjectContext { remove(context.object(with: id), from: relationship) }
+        }
+        let present = Set(current)
+        for object in objects where !present.contains(object.objectID) { add(object, to: relationship) }
+    }
+
+    /// Changes a to-many's deltas and records the change with the context.
+    func changeToMany(_ relationship: RelationshipDescription, _ change: (inout ToManyState) -> Void) {
+        // Only deltas are recorded: a fault's committed members are read if someone asks for them.
+        change(&toMany[relationship.index, default: ToManyState()])
+        managedObjectContext?.objectDidChange(self)
+    }
+
+    private func checkDestination(_ objects: [ManagedObject], _ relationship: RelationshipDescription) throws {
+        for object in objects where !object.entity.isKind(of: relationship.destinationEntity) {
+            throw ObjectStackError.typeMismatch(
+                "\(entity.name).\(relationship.name) holds \(relationship.destinationName) objects, not \(object.entity.name)")
+        }
+        for object in objects where object.managedObjectContext !== managedObjectContext {
+            throw ObjectStackError(code: .invalidArgument,
+                message: "\(object.entity.name) \(object.objectID) belongs to another context than \(entity.name) \(objectID)")
+        }
+    }
+
+    private static func elements(of sequence: some Sequence) -> [Any] {
+        sequence.map { $0 as Any }
+    }
+
+    private func relationshipMismatch(_ relationship: RelationshipDescription, _ value: Any?) -> ObjectStackError {
+        let given = value.map { "\(Swift.type(of: $0))" } ?? "nil"
+        let expected = relationship.isToMany ? "a set or array of \(relationship.destinationName) objects" : "a \(relationship.destinationName) object or nil"
+        return ObjectStackError.typeMismatch("\(entity.name).\(relationship.name) takes \(expected), not \(given)")
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// An object of the graph: an instance of an entity, owned by a context.
+///
+/// Use it through key-value access, or subclass it with property wrappers that name their keys:
+/// ```swift
+/// final class Book: ManagedObject {
+///     @Attribute("title") var title: String
+///     @Relationship("author") var author: Author?
+/// }
+/// let book = Book(context: context)
+/// book.title = "Dune"
+/// try book.setValue(412, forKey: "pages")
+/// ```
+/// A fetched object is a fault until a property is read; reading fires it from the coordinator's row cache
+/// (or the store on a miss).
+/// - warning: Not thread-safe: use an object only on its context's queue (inside `perform`), and pass
+///   `objectID`s between contexts.
+open class ManagedObject: Hashable, CustomStringConvertible {
+    /// The object's entity.
+    public let entity: EntityDescription
+    /// The object's identity; temporary until the object is saved or given a permanent ID.
+    public internal(set) var objectID: ManagedObjectID
+    /// The context that owns the object, nil after it is deleted and saved or its context is gone.
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// Whether the object's values have not been read yet.
+    public internal(set) var isFault = false
+    /// The committed row (nil for a new object or a fault).
+    var snapshot: RowSnapshot?
+    /// Unsaved values of attributes and to-one relationships, by property index.
+    var changes: [Int: StoreValue] = [:]
+    /// Values of transient attributes, by property index.
+    var transientValues: [Int: StoreValue] = [:]
+    /// To-many relationships read or changed so far, by property index.
+    var toMany: [Int: ToManyState] = [:]
+    /// Set while a context inserts the object and until it is saved.
+    var insertedFlag = false
+    /// Set while a context deletes the object and until it is saved.
+    var deletedFlag = false
+    /// Set when a fault could not be fulfilled because the row is gone from the store.
+    var isInaccessible = false
+
+    /// Creates an object of `entity` and inserts it into `context` (if given).
+    ///
+    /// Subclasses inherit this initializer; the stack also uses it to create fetched objects (with a nil
+    /// context), so a subclass's own stored properties need initial values.
+    public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
+        precondition(!entity.isAbstract, "cannot create an object of abstract entity \(entity.name)")
+        self.entity = entity
+        self.objectID = ManagedObjectID.temporary(for: entity)
+        if let context { context.insert(self) }
+    }
+
+    /// Creates an object of the entity whose class is this class, inserted into `context`.
+    ///
+    /// For example: `let book = Book(context: context)`.
+    public convenience init(context: ManagedObjectContext) {
+        guard let entity = context.model.entity(for: Self.self) else {
+            preconditionFailure("no entity of the context's model has class \(Self.self)")
+        }
+        self.init(entity: entity, insertInto: context)
+    }
+
+    // MARK: - State
+
+    /// Whether the object is inserted and not yet saved.
+    public var isInserted: Bool { insertedFlag }
+    /// Whether the object is deleted and not yet saved.
+    public var isDeleted: Bool { deletedFlag }
+    /// Whether a saved object has unsaved changes.
+    public var isUpdated: Bool { !insertedFlag && !deletedFlag && hasPersistentChanges }
+    /// Whether the object has unsaved changes of any kind (inserted, deleted or updated).
+    public var hasChanges: Bool { insertedFlag || deletedFlag || hasPersistentChanges }
+
+    var hasPersistentChanges: Bool {
+        !changes.isEmpty || toMany.values.contains { $0.hasChanges }
+    }
+
+    /// Called once when the object is first inserted into a context: set initial values here.
+    open func awakeFromInsert() {}
+    /// Called when a fetched object's values are first read.
+    open func awakeFromFetch() {}
+    /// Called before the object is saved; changes made here are saved too.
+    open func willSave() {}
+    /// Called after the object was saved.
+    open func didSave() {}
+    /// Validates an inserted object at save; throw to reject it (the message becomes a validation failure).
+    open func validateForInsert() throws {}
+    /// Validates an updated object at save.
+    open func validateForUpdate() throws {}
+    /// Validates a deleted object at save.
+    open func validateForDelete() throws {}
+
+    // MARK: - Hashable
+
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    open var description: String {
+        let state = isFault ? "fault" : (isInserted ? "inserted" : (isDeleted ? "deleted" : (hasChanges ? "updated" : "saved")))
+        return "<\(entity.name) \(objectID) \(state)>"
+    }
+}
+
+extension ManagedObject: PredicateArgumentConvertible {
+    /// An object in a predicate stands for its ID.
+    public var predicateArgument: StoreValue { .objectID(objectID) }
+}

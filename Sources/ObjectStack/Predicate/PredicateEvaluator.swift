@@ -1,0 +1,256 @@
+import Foundation
+
+/// Reads what a predicate needs from rows: one store's rows, or a context's objects.
+///
+/// The evaluator walks key paths through it, so one evaluator serves the in-memory store, the LMDB store
+/// and a context's unsaved changes with the same semantics.
+protocol PredicateResolver {
+    /// A row or object the resolver can read.
+    associatedtype Row
+
+    /// The row of an object, or nil when it does not exist (a dangling reference reads as nil).
+    func row(for objectID: ManagedObjectID) throws -> Row?
+    /// The ID of a row.
+    func objectID(of row: Row) -> ManagedObjectID
+    /// An attribute's value.
+    func value(of attribute: AttributeDescription, in row: Row) throws -> StoreValue
+    /// The object a to-one relationship refers to.
+    func destination(of relationship: RelationshipDescription, in row: Row) throws -> ManagedObjectID?
+    /// The objects a to-many relationship holds.
+    func destinations(of relationship: RelationshipDescription, in row: Row) throws -> [ManagedObjectID]
+}
+
+/// Evaluates bound predicates, sort keys and key paths over a resolver's rows.
+///
+/// Semantics are those of `ValueComparison`; `ANY` is false and `ALL` true on an empty collection.
+struct PredicateEvaluator<Resolver: PredicateResolver> {
+    typealias Row = Resolver.Row
+    let resolver: Resolver
+
+    /// The value of one operand: a single value or a collection.
+    private enum Operand {
+        case single(StoreValue)
+        case collection([StoreValue])
+    }
+
+    private typealias Scope = [(name: String, row: Row)]
+
+    /// Whether `row` matches the predicate.
+    func evaluate(_ predicate: BoundPredicate, on row: Row) throws -> Bool {
+        try evaluate(predicate, row, [])
+    }
+
+    /// The value of a key path without to-many steps (a sort key or a property to fetch).
+    func value(of path: BoundKeyPath, on row: Row) throws -> StoreValue {
+        switch try operand(of: .keyPath(path), row, []) {
+        case .single(let value): return value
+        case .collection(let values): return values.first ?? .null
+        }
+    }
+
+    /// The value of a lone expression (a derived attribute), collections reduced to their count.
+    func value(of expression: BoundExpression, on row: Row) throws -> StoreValue {
+        switch try operand(of: expression, row, []) {
+        case .single(let value): return value
+        case .collection(let values): return .integer(Int64(values.count))
+        }
+    }
+
+    /// Orders two rows by sort keys; nil when they tie on every key.
+    func order(_ a: Row, _ b: Row, by keys: [BoundSortKey]) throws -> ComparisonResult {
+        for key in keys {
+            let result = ValueComparison.sortOrder(
+                try value(of: key.keyPath, on: a), try value(of: key.keyPath, on: b), caseInsensitive: key.caseInsensitive)
+            if result != .orderedSame {
+                return key.ascending ? result : (result == .orderedAscending ? .orderedDescending : .orderedAscending)
+            }
+        }
+        return .orderedSame
+    }
+
+    // MARK: - Predicates
+
+    private func evaluate(_ predicate: BoundPredicate, _ row: Row, _ scope: Scope) throws -> Bool {
+        switch predicate {
+        case .constant(let value): return value
+        case .and(let parts):
+            for part in parts where try !evaluate(part, row, scope) { return false }
+            return true
+        case .or(let parts):
+            for part in parts where try evaluate(part, row, scope) { return true }
+            return false
+        case .not(let inner): return try !evaluate(inner, row, scope)
+        case .comparison(let comparison): return try evaluate(comparison, row, scope)
+        }
+    }
+
+    private func evaluate(_ comparison: BoundComparison, _ row: Row, _ scope: Scope) throws -> Bool {
+        let lhs = try operand(of: comparison.lhs, row, scope)
+        let rhs = try operand(of: comparison.rhs, row, scope)
+        switch (comparison.quantifier, lhs) {
+        case (.direct, .single(let value)):
+            return compare(value, comparison, rhs)
+        case (.direct, .collection(let values)):
+            // A collection on the left with CONTAINS: membership.
+            guard case .single(let needle) = rhs else { return false }
+            return values.contains { ValueComparison.equal($0, needle, comparison.options) }
+        case (.any, .collection(let values)):
+            return values.contains { compare($0, comparison, rhs) }
+        case (.all, .collection(let values)):
+            return values.allSatisfy { compare($0, comparison, rhs) }
+        case (.none, .collection(let values)):
+            return !values.contains { compare($0, comparison, rhs) }
+        case (_, .single(let value)):
+            // Binding only lets a quantifier through with a collection; treat a lone value as one element.
+            let hit = compare(value, comparison, rhs)
+            return comparison.quantifier == .none ? !hit : hit
+        }
+    }
+
+    private func compare(_ value: StoreValue, _ comparison: BoundComparison, _ rhs: Operand) -> Bool {
+        let options = comparison.options
+        switch comparison.op {
+        case .in:
+            switch rhs {
+            case .collection(let values): return values.contains { ValueComparison.equal(value, $0, options) }
+            case .single(.string(let haystack)):
+                guard case .string(let needle) = value else { return false }
+                return ValueComparison.fold(haystack, options).contains(ValueComparison.fold(needle, options))
+            case .single: return false
+            }
+        case .between:
+            guard case .collection(let bounds) = rhs, bounds.count == 2,
+                let low = ValueComparison.order(value, bounds[0], options),
+                let high = ValueComparison.order(value, bounds[1], options)
+            else { return false }
+            return low != .orderedAscending && high != .orderedDescending
+        default:
+            guard case .single(let other) = rhs else { return false }
+            return compare(value, comparison.op, other, options, comparison.regex)
+        }
+    }
+
+    private func compare(
+        _ a: StoreValue, _ op: PredicateOperator, _ b: StoreValue, _ options: PredicateOptions, _ regex: RegexBox?
+    ) -> Bool {
+        switch op {
+        case .equal: return ValueComparison.equal(a, b, options)
+        case .notEqual: return !ValueComparison.equal(a, b, options)
+        case .lessThan: return ValueComparison.order(a, b, options) == .orderedAscending
+        case .lessThanOrEqual: return ValueComparison.order(a, b, options).map { $0 != .orderedDescending } ?? false
+        case .greaterThan: return ValueComparison.order(a, b, options) == .orderedDescending
+        case .greaterThanOrEqual: return ValueComparison.order(a, b, options).map { $0 != .orderedAscending } ?? false
+        case .beginsWith, .endsWith, .contains, .like, .matches:
+            guard case .string(let text) = a, case .string(let pattern) = b else { return false }
+            switch op {
+            case .beginsWith:
+                return ValueComparison.fold(text, options).utf8.starts(with: ValueComparison.fold(pattern, options).utf8)
+            case .endsWith:
+                return ValueComparison.fold(text, options).utf8.reversed()
+                    .starts(with: ValueComparison.fold(pattern, options).utf8.reversed())
+            case .contains:
+                let needle = ValueComparison.fold(pattern, options)
+                return needle.isEmpty || ValueComparison.fold(text, options).contains(needle)
+            case .like:
+                return ValueComparison.like(text, pattern, options)
+            default:
+                let subject = options.contains(.diacriticInsensitive) ? ValueComparison.fold(text, [.diacriticInsensitive]) : text
+                if let regex { return regex.matches(subject) }
+                return (try? RegexBox(pattern: pattern, options: options))?.matches(subject) ?? false
+            }
+        case .in, .between:
+            return false
+        }
+    }
+
+    // MARK: - Operands
+
+    private func operand(of expression: BoundExpression, _ row: Row, _ scope: Scope) throws -> Operand {
+        switch expression {
+        case .constant(let value): return .single(value)
+        case .list(let values): return .collection(values)
+        case .keyPath(let path): return try walk(path, row, scope)
+        case .subquery(let subquery):
+            guard case .collection(let members) = try walk(subquery.collection, row, scope) else { return .collection([]) }
+            var matches: [StoreValue] = []
+            for member in members {
+                guard case .objectID(let id) = member, let memberRow = try resolver.row(for: id) else { continue }
+                if try evaluate(subquery.predicate, memberRow, scope + [(subquery.variable, memberRow)]) {
+                    matches.append(member)
+                }
+            }
+            return .collection(matches)
+        case .aggregate(let function, let inner):
+            let values: [StoreValue]
+            switch try operand(of: inner, row, scope) {
+            case .single(let value): values = value.isNull ? [] : [value]
+            case .collection(let all): values = all
+            }
+            return .single(aggregate(function, values))
+        }
+    }
+
+    private func aggregate(_ function: AggregateFunction, _ values: [StoreValue]) -> StoreValue {
+        let present = values.filter { !$0.isNull }
+        switch function {
+        case .count:
+            return .integer(Int64(values.count))
+        case .sum, .avg:
+            if present.allSatisfy({ if case .integer = $0 { return true } else { return false } }), function == .sum {
+                return .integer(present.reduce(0) { total, value in
+                    if case .integer(let v) = value { return total &+ v }
+                    return total
+                })
+            }
+            let total = present.compactMap(\.numericValue).reduce(0, +)
+            if function == .sum { return .double(total) }
+            return present.isEmpty ? .null : .double(total / Double(present.count))
+        case .min:
+            return present.min { ValueComparison.sortOrder($0, $1, caseInsensitive: false) == .orderedAscending } ?? .null
+        case .max:
+            return present.max { ValueComparison.sortOrder($0, $1, caseInsensitive: false) == .orderedAscending } ?? .null
+        }
+    }
+
+    /// Follows a key path from a row (or a subquery variable), collecting every value it reaches.
+    private func walk(_ path: BoundKeyPath, _ row: Row, _ scope: Scope) throws -> Operand {
+        var start = row
+        if let variable = path.variable {
+            guard let bound = scope.last(where: { $0.name == variable }) else { return .single(.null) }
+            start = bound.row
+        }
+        if path.steps.isEmpty { return .single(.objectID(resolver.objectID(of: start))) }
+        var rows = [start]
+        var values: [StoreValue] = []
+        for (position, step) in path.steps.enumerated() {
+            let isLast = position == path.steps.count - 1
+            var next: [Row] = []
+            for current in rows {
+                switch step {
+                case .attribute(let attribute):
+                    values.append(try resolver.value(of: attribute, in: current))
+                case .toOne(let relationship):
+                    let target = try resolver.destination(of: relationship, in: current)
+                    if isLast {
+                        values.append(target.map(StoreValue.objectID) ?? .null)
+                    } else if let target, let targetRow = try resolver.row(for: target) {
+                        next.append(targetRow)
+                    } else if !path.isCollection {
+                        return .single(.null)
+                    }
+                case .toMany(let relationship):
+                    let targets = try resolver.destinations(of: relationship, in: current)
+                    if isLast {
+                        values.append(contentsOf: targets.map(StoreValue.objectID))
+                    } else {
+                        for target in targets {
+                            if let targetRow = try resolver.row(for: target) { next.append(targetRow) }
+                        }
+                    }
+                }
+            }
+            rows = next
+        }
+        return path.isCollection ? .collection(values) : .single(values.first ?? .null)
+    }
+}

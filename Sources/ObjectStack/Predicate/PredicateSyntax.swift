@@ -1,0 +1,120 @@
+import Foundation
+
+/// The syntax tree of a predicate, as parsed from an NSPredicate-style format string or built in code.
+///
+/// It names key paths by string; `PredicateBinder` checks them against an entity and produces the
+/// bound form that stores evaluate or compile. Constants are already `StoreValue`s: format arguments
+/// (`%@`, `%d`, `%f`) are converted when the predicate is parsed, so a predicate is `Sendable`.
+indirect enum PredicateNode: Sendable, Hashable {
+    /// `TRUEPREDICATE` / `FALSEPREDICATE`.
+    case constant(Bool)
+    case comparison(PredicateComparison)
+    case and([PredicateNode])
+    case or([PredicateNode])
+    case not(PredicateNode)
+}
+
+/// One comparison: `lhs op rhs`, with an optional `ANY`/`ALL`/`NONE` quantifier and `[cd]` options.
+struct PredicateComparison: Sendable, Hashable {
+    var quantifier: PredicateQuantifier
+    var lhs: PredicateExpression
+    var op: PredicateOperator
+    var rhs: PredicateExpression
+    var options: PredicateOptions
+
+    init(
+        _ lhs: PredicateExpression,
+        _ op: PredicateOperator,
+        _ rhs: PredicateExpression,
+        quantifier: PredicateQuantifier = .direct,
+        options: PredicateOptions = []
+    ) {
+        self.quantifier = quantifier
+        self.lhs = lhs
+        self.op = op
+        self.rhs = rhs
+        self.options = options
+    }
+}
+
+/// `ANY` (also spelled `SOME`), `ALL`, `NONE`, or none of them.
+enum PredicateQuantifier: String, Sendable, Hashable {
+    case direct = ""
+    case any = "ANY"
+    case all = "ALL"
+    case none = "NONE"
+}
+
+/// The comparison operators of the format-string language.
+public enum PredicateOperator: String, Sendable, Hashable, CaseIterable {
+    case equal = "=="
+    case notEqual = "!="
+    case lessThan = "<"
+    case lessThanOrEqual = "<="
+    case greaterThan = ">"
+    case greaterThanOrEqual = ">="
+    case `in` = "IN"
+    case between = "BETWEEN"
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case contains = "CONTAINS"
+    case like = "LIKE"
+    case matches = "MATCHES"
+
+    /// Whether the operator works on strings only.
+    var isStringOperator: Bool {
+        switch self {
+        case .beginsWith, .endsWith, .like, .matches: return true
+        default: return false
+        }
+    }
+}
+
+/// String comparison options: `[c]` case-insensitive, `[d]` diacritic-insensitive, `[n]` normalized.
+public struct PredicateOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// `[c]`
+    public static let caseInsensitive = PredicateOptions(rawValue: 1)
+    /// `[d]`
+    public static let diacriticInsensitive = PredicateOptions(rawValue: 2)
+    /// `[n]`: accepted for compatibility; strings are compared as given.
+    public static let normalized = PredicateOptions(rawValue: 4)
+}
+
+/// An expression: a constant, a key path, a variable, an aggregate or a subquery.
+indirect enum PredicateExpression: Sendable, Hashable {
+    /// A literal or an argument: `'abc'`, `42`, `3.5`, `TRUE`, `NIL`, `%@`, `%d`…
+    case constant(StoreValue)
+    /// An aggregate literal `{1, 2, 3}` or an array/set argument (for `IN` and `BETWEEN`).
+    case list([PredicateExpression])
+    /// `SELF`, or a key path from the evaluated object: `author.name` is `["author", "name"]`.
+    /// `SELF` alone is an empty array. Collection operators stay in the path as components
+    /// (`books.@count` is `["books", "@count"]`, `books.@sum.pages` is `["books", "@sum", "pages"]`).
+    case keyPath([String])
+    /// `$name`, optionally followed by a key path: `$b.pages` is `.variable("b", ["pages"])`.
+    case variable(String, [String])
+    /// `SUBQUERY(collection, $var, predicate)`, optionally followed by a key path such as `@count`.
+    case subquery(collection: PredicateExpression, variable: String, predicate: PredicateNode, path: [String])
+}
+
+/// A predicate syntax error: what is wrong, and where (a character offset into the format string).
+public struct PredicateSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The format string as given.
+    public let format: String
+    /// Offset in characters from the start of `format` where the problem was found.
+    public let position: Int
+    /// What is wrong, e.g. "expected an operator after 'name'".
+    public let reason: String
+
+    public init(format: String, position: Int, reason: String) {
+        self.format = format
+        self.position = position
+        self.reason = reason
+    }
+
+    public var description: String {
+        "malformed predicate at position \(position): \(reason) in \"\(format)\""
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// How values compare, in predicates and in sorting, the same way on every store.
+///
+/// - Numbers (integers, doubles, decimals, booleans as 0 and 1) compare by value across types.
+/// - Strings compare by Unicode code point (the order of their UTF-8 bytes: SQLite's BINARY collation and
+///   LMDB's memcmp order), after folding for `[c]` (case) and `[d]` (diacritics).
+/// - `nil` equals only `nil`; an ordering comparison (`<`, `BETWEEN`…) with `nil` is false. In sorting,
+///   `nil` comes before every value.
+/// - Values of unlike kinds are unequal and unordered (binding rejects most such comparisons).
+enum ValueComparison {
+    /// Whether two values are equal under the options.
+    static func equal(_ a: StoreValue, _ b: StoreValue, _ options: PredicateOptions = []) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)):
+            return options.isEmpty ? x.utf8.elementsEqual(y.utf8) : fold(x, options).utf8.elementsEqual(fold(y, options).utf8)
+        case (.null, .null): return true
+        case (.null, _), (_, .null): return false
+        default:
+            return order(a, b, options) == .orderedSame
+        }
+    }
+
+    /// The order of two values, or nil when either is nil or they are of unlike kinds.
+    static func order(_ a: StoreValue, _ b: StoreValue, _ options: PredicateOptions = []) -> ComparisonResult? {
+        switch (a, b) {
+        case (.integer(let x), .integer(let y)): return compare(x, y)
+        case (.decimal(let x), .decimal(let y)): return compare(x, y)
+        case (.string(let x), .string(let y)):
+            return options.isEmpty ? compareCodePoints(x, y) : compareCodePoints(fold(x, options), fold(y, options))
+        case (.date(let x), .date(let y)): return compare(x, y)
+        case (.data(let x), .data(let y)): return compareBytes(x, y)
+        case (.uuid(let x), .uuid(let y)): return compareCodePoints(x.uuidString, y.uuidString)
+        case (.uri(let x), .uri(let y)): return compareCodePoints(x.absoluteString, y.absoluteString)
+        case (.objectID(let x), .objectID(let y)): return x == y ? .orderedSame : compareIDs(x, y)
+        default:
+            guard let x = a.numericValue, let y = b.numericValue else { return nil }
+            return compare(x, y)
+        }
+    }
+
+    /// A total order for sorting: nil first, then by `order`; unlike kinds by kind.
+    static func sortOrder(_ a: StoreValue, _ b: StoreValue, caseInsensitive: Bool) -> ComparisonResult {
+        switch (a.isNull, b.isNull) {
+        case (true, true): return .orderedSame
+        case (true, false): return .orderedAscending
+        case (false, true): return .orderedDescending
+        default: break
+        }
+        if let result = order(a, b, caseInsensitive ? .caseInsensitive : []) { return result }
+        return compare(kindRank(a), kindRank(b))
+    }
+
+    /// The string folded as the options ask: `[c]` case folding, `[d]` diacritics removed.
+    static func fold(_ text: String, _ options: PredicateOptions) -> String {
+        let caseless = options.contains(.caseInsensitive)
+        let diacriticless = options.contains(.diacriticInsensitive)
+        guard caseless || diacriticless else { return text }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII has no diacritics and folds by lowercasing: skip Foundation's slower path.
+            return caseless ? text.lowercased() : text
+        }
+        var foldOptions: String.CompareOptions = []
+        if caseless { foldOptions.insert(.caseInsensitive) }
+        if diacriticless { foldOptions.insert(.diacriticInsensitive) }
+        return text.folding(options: foldOptions, locale: nil)
+    }
+
+    /// `LIKE`: `*` matches any run of characters, `?` any one character; the whole string must match.
+    static func like(_ text: String, _ pattern: String, _ options: PredicateOptions) -> Bool {
+        let subject = Array(fold(text, options))
+        let glob = Array(fold(pattern, options))
+        var s = 0, p = 0
+        var starP = -1, starS = 0
+        while s < subject.count {
+            if p < glob.count, glob[p] == "?" || (glob[p] != "*" && glob[p] == subject[s]) {
+                s += 1
+                p += 1
+            } else if p < glob.count, glob[p] == "*" {
+                starP = p
+                starS = s
+                p += 1
+            } else if starP >= 0 {
+                p = starP + 1
+                starS += 1
+                s = starS
+            } else {
+                return false
+            }
+        }
+        while p < glob.count, glob[p] == "*" { p += 1 }
+        return p == glob.count
+    }
+
+    static func compareCodePoints(_ x: String, _ y: String) -> ComparisonResult {
+        var left = x.utf8.makeIterator()
+        var right = y.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return .orderedSame
+            case (nil, _): return .orderedAscending
+            case (_, nil): return .orderedDescending
+            case (let l?, let r?):
+                if l != r { return l < r ? .orderedAscending : .orderedDescending }
+            }
+        }
+    }
+
+    private static func compareBytes(_ x: Data, _ y: Data) -> ComparisonResult {
+        if x == y { return .orderedSame }
+        return x.lexicographicallyPrecedes(y) ? .orderedAscending : .orderedDescending
+    }
+
+    private static func compareIDs(_ x: ManagedObjectID, _ y: ManagedObjectID) -> ComparisonResult {
+        if x.isTemporaryID != y.isTemporaryID { return x.isTemporaryID ? .orderedDescending : .orderedAscending }
+        if x.key != y.key { return compare(x.key, y.key) }
+        return compareCodePoints(x.entityName, y.entityName)
+    }
+
+    static func compare<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult {
+        x < y ? .orderedAscending : (x == y ? .orderedSame : .orderedDescending)
+    }
+
+    private static func kindRank(_ value: StoreValue) -> Int {
+        switch value {
+        case .null: return 0
+        case .boolean, .integer, .double, .decimal: return 1
+        case .string: return 2
+        case .date: return 3
+        case .data: return 4
+        case .uuid: return 5
+        case .uri: return 6
+        case .objectID: return 7
+        }
+    }
+}

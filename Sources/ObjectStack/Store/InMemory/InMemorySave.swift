@@ -1,0 +1,176 @@
+import Foundation
+
+/// One save into an in-memory backing: checked in full first, then applied, so it lands whole or not at all.
+struct InMemorySave {
+    private struct RowKey: Hashable {
+        let root: String
+        let key: Int64
+    }
+
+    let request: StoreSaveRequest
+    let url: URL
+
+    static func relationshipKey(_ relationship: RelationshipDescription) -> String {
+        relationship.storageKey
+    }
+
+    static func constraintKey(_ entity: EntityDescription, _ attributes: [AttributeDescription]) -> String {
+        "\(entity.name):" + attributes.map(\.name).joined(separator: ",")
+    }
+
+    /// Throws a version or constraint conflict if the save cannot apply; changes nothing.
+    func validate(against state: InMemoryBacking.State) throws {
+        var conflicts: [StoreVersionConflict] = []
+        func check(_ id: ManagedObjectID, _ expected: Int64?) {
+            let row = state.tables[id.entity.rootEntity.name]?.rows[id.key]
+            guard let expected else { return }
+            if row?.snapshot.version != expected {
+                conflicts.append(StoreVersionConflict(objectID: id, expectedVersion: expected, storedSnapshot: row?.snapshot))
+            }
+        }
+        for update in request.updates { check(update.objectID, update.expectedVersion) }
+        for delete in request.deletes { check(delete.objectID, delete.expectedVersion) }
+        for update in request.updates where update.expectedVersion == nil
+            && state.tables[update.objectID.entity.rootEntity.name]?.rows[update.objectID.key] == nil {
+            conflicts.append(StoreVersionConflict(objectID: update.objectID, expectedVersion: 0, storedSnapshot: nil))
+        }
+        if !conflicts.isEmpty {
+            var error = StoreError(code: .versionConflict,
+                message: "\(conflicts.count) object(s) changed in the store since they were read", url: url)
+            error.versionConflicts = conflicts
+            throw error
+        }
+        try checkUniqueness(against: state)
+    }
+
+    private func checkUniqueness(against state: InMemoryBacking.State) throws {
+        // An owner that is deleted or rewritten by this save gives up its values; a rewritten owner that keeps
+        // them claims them again below, so a clash with it is still found.
+        func rowKey(_ id: ManagedObjectID) -> RowKey { RowKey(root: id.entity.rootEntity.name, key: id.key) }
+        let leaving = Set(request.deletes.map { rowKey($0.objectID) } + request.updates.map { rowKey($0.objectID) })
+        let newValues: [(ManagedObjectID, [StoreValue])] =
+            request.inserts.map { ($0.objectID, $0.values) } + request.updates.map { ($0.objectID, $0.values) }
+        var conflicts: [ConstraintConflict] = []
+        var claimed: [String: [[StoreValue]: ManagedObjectID]] = [:]
+        for (id, values) in newValues {
+            for (declaring, constraint) in Self.constraints(of: id.entity) {
+                let combination = constraint.map { values[$0.storedIndex!] }
+                if combination.contains(where: \.isNull) { continue }
+                let key = Self.constraintKey(declaring, constraint)
+                let names = constraint.map(\.name)
+                if let other = claimed[key]?[combination] {
+                    conflicts.append(ConstraintConflict(entityName: declaring.name, attributeNames: names, values: combination,
+                        conflictingObjectIDs: [other, id], existingObjectID: nil))
+                    continue
+                }
+                claimed[key, default: [:]][combination] = id
+                let table = state.tables[id.entity.rootEntity.name]
+                guard let ownerKey = table?.unique[key]?[combination], ownerKey != id.key,
+                    let owner = table?.rows[ownerKey]
+                else { continue }
+                if leaving.contains(RowKey(root: id.entity.rootEntity.name, key: ownerKey)) { continue }
+                let existing = id.entity.rootEntity.selfAndDescendants.first { $0.name == owner.entityName }
+                    .map { ManagedObjectID(entity: $0, storeIdentifier: id.storeIdentifier, primaryKey: ownerKey) } ?? id
+                conflicts.append(ConstraintConflict(entityName: declaring.name, attributeNames: names, values: combination,
+                    conflictingObjectIDs: [id], existingObjectID: existing))
+            }
+        }
+        if !conflicts.isEmpty {
+            var error = StoreError(code: .constraintConflict,
+                message: conflicts.map(\.description).joined(separator: "; "), url: url)
+            error.constraintConflicts = conflicts
+            throw error
+        }
+    }
+
+    /// The uniqueness constraints that apply to an entity, each with the entity that declares it.
+    static func constraints(of entity: EntityDescription) -> [(EntityDescription, [AttributeDescription])] {
+        var result: [(EntityDescription, [AttributeDescription])] = []
+        var current: EntityDescription? = entity
+        while let declaring = current {
+            for names in declaring.uniquenessConstraints {
+                result.append((declaring, names.compactMap { declaring.attributesByName[$0] }))
+            }
+            current = declaring.superentity
+        }
+        return result
+    }
+
+    /// Applies a validated save; returns the new version of each written row.
+    func apply(to state: inout InMemoryBacking.State) -> [ManagedObjectID: Int64] {
+        var versions: [ManagedObjectID: Int64] = [:]
+        for delete in request.deletes {
+            let id = delete.objectID
+            let root = id.entity.rootEntity.name
+            guard let old = state.tables[root]?.rows.removeValue(forKey: id.key) else { continue }
+            unindex(id, old.snapshot.values, in: &state.tables[root, default: .init()])
+            for (name, var links) in state.links {
+                if let targets = links.forward.removeValue(forKey: id) {
+                    for target in targets { links.backward[target]?.removeAll { $0 == id } }
+                }
+                if let sources = links.backward.removeValue(forKey: id) {
+                    for source in sources { links.forward[source]?.removeAll { $0 == id } }
+                }
+                state.links[name] = links
+            }
+        }
+        for update in request.updates {
+            let id = update.objectID
+            let root = id.entity.rootEntity.name
+            guard let old = state.tables[root]?.rows[id.key] else { continue }
+            unindex(id, old.snapshot.values, in: &state.tables[root, default: .init()])
+            let snapshot = RowSnapshot(values: update.values, version: old.snapshot.version + 1)
+            state.tables[root, default: .init()].rows[id.key] = .init(entityName: id.entityName, snapshot: snapshot)
+            index(id, update.values, in: &state.tables[root, default: .init()])
+            versions[id] = snapshot.version
+        }
+        for insert in request.inserts {
+            let id = insert.objectID
+            let root = id.entity.rootEntity.name
+            state.tables[root, default: .init()].rows[id.key] =
+                .init(entityName: id.entityName, snapshot: RowSnapshot(values: insert.values, version: 1))
+            index(id, insert.values, in: &state.tables[root, default: .init()])
+            state.tables[root, default: .init()].lastKey = max(state.tables[root]?.lastKey ?? 0, id.key)
+            versions[id] = 1
+        }
+        for link in request.deletedLinks {
+            state.links[link.relationship]?.forward[link.source]?.removeAll { $0 == link.destination }
+            state.links[link.relationship]?.backward[link.destination]?.removeAll { $0 == link.source }
+        }
+        for link in request.insertedLinks {
+            var links = state.links[link.relationship] ?? .init()
+            if !(links.forward[link.source]?.contains(link.destination) ?? false) {
+                links.forward[link.source, default: []].append(link.destination)
+                links.backward[link.destination, default: []].append(link.source)
+            }
+            state.links[link.relationship] = links
+        }
+        return versions
+    }
+
+    private func index(_ id: ManagedObjectID, _ values: [StoreValue], in table: inout InMemoryBacking.Table) {
+        for (declaring, constraint) in Self.constraints(of: id.entity) {
+            let combination = constraint.map { values[$0.storedIndex!] }
+            if combination.contains(where: \.isNull) { continue }
+            table.unique[Self.constraintKey(declaring, constraint), default: [:]][combination] = id.key
+        }
+        for case .toOne(let relationship) in id.entity.storedProperties {
+            if case .objectID(let target) = values[relationship.storedIndex!] {
+                table.referrers[Self.relationshipKey(relationship), default: [:]][target, default: []].insert(id.key)
+            }
+        }
+    }
+
+    private func unindex(_ id: ManagedObjectID, _ values: [StoreValue], in table: inout InMemoryBacking.Table) {
+        for (declaring, constraint) in Self.constraints(of: id.entity) {
+            let combination = constraint.map { values[$0.storedIndex!] }
+            let key = Self.constraintKey(declaring, constraint)
+            if table.unique[key]?[combination] == id.key { table.unique[key]?[combination] = nil }
+        }
+        for case .toOne(let relationship) in id.entity.storedProperties {
+            if case .objectID(let target) = values[relationship.storedIndex!] {
+                table.referrers[Self.relationshipKey(relationship)]?[target]?.remove(id.key)
+            }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Synchronization
+
+extension StoreType {
+    /// A store that keeps its rows in memory. Stores opened on the same `memory://NAME` URL share one backing
+    /// for as long as one of them is open; any other URL gets a private backing.
+    public static let inMemory = StoreType(name: "InMemory") { request in try InMemoryStore(request) }
+}
+
+/// A persistent store whose rows live in memory, with the same semantics as the file stores.
+///
+/// Saves are atomic and isolated; uniqueness constraints and row versions are checked inside the save.
+/// - Note: Thread-safe: the backing's lock serialises saves, and fetches work on a consistent copy.
+public final class InMemoryStore: PersistentStore {
+    public let url: URL
+    public let configurationName: String?
+    public let metadata: StoreMetadata
+    public var type: StoreType { .inMemory }
+    public var identifier: String { metadata.identifier }
+
+    let model: ManagedObjectModel
+    private let entities: [String: EntityDescription]
+    private let backing: InMemoryBacking
+    private let isClosed = Atomic<Bool>(false)
+
+    /// Opens (or creates) the store described by `request`.
+    /// - Throws: `StoreError.incompatibleModel` when the shared backing was written with another model.
+    public init(_ request: StoreOpenRequest) throws {
+        url = request.url
+        configurationName = request.configurationName
+        model = request.model
+        entities = Dictionary(uniqueKeysWithValues: request.entities.map { ($0.name, $0) })
+        backing = InMemoryBacking.backing(for: request.url)
+        let hashes = Dictionary(uniqueKeysWithValues: request.entities.map { ($0.name, $0.versionHash) })
+        let url = request.url
+        metadata = try backing.state.withLock { state in
+            if let existing = state.metadata {
+                let differing = Set(existing.entityVersionHashes.keys).union(hashes.keys)
+                    .filter { existing.entityVersionHashes[$0] != hashes[$0] }.sorted()
+                guard differing.isEmpty else {
+                    throw StoreError(code: .incompatibleModel,
+                        message: "the store was written with another model; entities that differ: \(differing.joined(separator: ", "))",
+                        url: url)
+                }
+                return existing
+            }
+            let created = StoreMetadata(identifier: UUID().uuidString, storeType: "InMemory", entityVersionHashes: hashes)
+            state.metadata = created
+            return created
+        }
+    }
+
+    public func close() {
+        isClosed.store(true, ordering: .releasing)
+    }
+
+    private func checkOpen() throws {
+        if isClosed.load(ordering: .acquiring) {
+            throw StoreError(code: .closed, message: "the store was removed from its coordinator", url: url)
+        }
+    }
+
+    // MARK: - Reading
+
+    public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        try checkOpen()
+        let state = backing.state.withLock { $0 }
+        let resolver = InMemoryResolver(state: state, entities: entities, storeIdentifier: identifier)
+        let evaluator = PredicateEvaluator(resolver: resolver)
+        let candidateNames = Set(request.candidateEntities.map(\.name))
+        let table = state.tables[request.entity.rootEntity.name] ?? InMemoryBacking.Table()
+        var matches: [InMemoryResolver.Row] = []
+        for key in table.rows.keys.sorted() {
+            guard let row = table.rows[key], candidateNames.contains(row.entityName),
+                let entity = entities[row.entityName]
+            else { continue }
+            let candidate = InMemoryResolver.Row(entity: entity, key: key, snapshot: row.snapshot)
+            if let predicate = request.predicate, try !evaluator.evaluate(predicate, on: candidate) { continue }
+            matches.append(candidate)
+        }
+        if !request.sortKeys.isEmpty {
+            // Sort keys are read once per row, not once per comparison.
+            let keyed = try matches.map { row in (row, try request.sortKeys.map { try evaluator.value(of: $0.keyPath, on: row) }) }
+            matches = keyed.sorted { a, b in
+                let order = SortKeyOrder.compare(a.1, b.1, request.sortKeys)
+                return order == .orderedSame ? a.0.key < b.0.key : order == .orderedAscending
+            }.map(\.0)
+        }
+        if case .count = request.resultType, request.fetchOffset == 0, request.fetchLimit == 0 {
+            return .count(matches.count)
+        }
+        let window = matches.dropFirst(request.fetchOffset).prefix(request.fetchLimit > 0 ? request.fetchLimit : Int.max)
+        switch request.resultType {
+        case .count:
+            return .count(window.count)
+        case .objectIDs:
+            return .objectIDs(window.map { resolver.objectID(of: $0) })
+        case .objects:
+            return .objects(window.map { (resolver.objectID(of: $0), $0.snapshot) })
+        case .values(let paths, let distinct):
+            var rows: [[StoreValue]] = []
+            var seen: Set<[StoreValue]> = []
+            for row in window {
+                let values = try paths.map { try evaluator.value(of: $0, on: row) }
+                if distinct, !seen.insert(values).inserted { continue }
+                rows.append(values)
+            }
+            return .values(rows)
+        }
+    }
+
+    public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [RowSnapshot?] {
+        try checkOpen()
+        return backing.state.withLock { state in
+            objectIDs.map { id in
+                guard let row = state.tables[id.entity.rootEntity.name]?.rows[id.key], row.entityName == id.entityName,
+                    !id.isTemporaryID
+                else { return nil }
+                return row.snapshot
+            }
+        }
+    }
+
+    public func relatedObjectIDs(of objectIDs: [ManagedObjectID], through relationship: RelationshipDescription) throws
+        -> [[ManagedObjectID]]
+    {
+        try checkOpen()
+        let state = backing.state.withLock { $0 }
+        let resolver = InMemoryResolver(state: state, entities: entities, storeIdentifier: identifier)
+        return objectIDs.map { resolver.related($0, through: relationship) }
+    }
+
+    // MARK: - Writing
+
+    public func newObjectIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID] {
+        try checkOpen()
+        let root = entity.rootEntity.name
+        let first = backing.state.withLock { state in
+            let first = state.tables[root, default: InMemoryBacking.Table()].lastKey + 1
+            state.tables[root, default: InMemoryBacking.Table()].lastKey += Int64(count)
+            return first
+        }
+        return (0..<Int64(count)).map { ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: first + $0) }
+    }
+
+    public func execute(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
+        try checkOpen()
+        let url = self.url
+        return try backing.state.withLock { state in
+            var save = InMemorySave(request: request, url: url)
+            try save.validate(against: state)
+            return save.apply(to: &state)
+        }
+    }
+}
+
+/// Orders rows by precomputed sort-key values.
+enum SortKeyOrder {
+    static func compare(_ a: [StoreValue], _ b: [StoreValue], _ keys: [BoundSortKey]) -> ComparisonResult {
+        for (index, key) in keys.enumerated() {
+            let result = ValueComparison.sortOrder(a[index], b[index], caseInsensitive: key.caseInsensitive)
+            if result != .orderedSame {
+                return key.ascending ? result : (result == .orderedAscending ? .orderedDescending : .orderedAscending)
+            }
+        }
+        return .orderedSame
+    }
+}

@@ -1,0 +1,69 @@
+/// A save as a store receives it: whole rows to insert and update, rows to delete, join-table links.
+public struct StoreSaveRequest: Sendable {
+    /// A row to write over an existing one.
+    public struct Update: Sendable {
+        /// The object.
+        public var objectID: ManagedObjectID
+        /// The new values, by `storedIndex`.
+        public var values: [StoreValue]
+        /// The version the saving context read; nil to write whatever the store has (overwrite).
+        public var expectedVersion: Int64?
+
+        /// Creates an update.
+        public init(objectID: ManagedObjectID, values: [StoreValue], expectedVersion: Int64?) {
+            self.objectID = objectID
+            self.values = values
+            self.expectedVersion = expectedVersion
+        }
+    }
+
+    /// A row to delete.
+    public struct Delete: Sendable {
+        /// The object.
+        public var objectID: ManagedObjectID
+        /// The version the saving context read; nil for no check.
+        public var expectedVersion: Int64?
+
+        /// Creates a delete.
+        public init(objectID: ManagedObjectID, expectedVersion: Int64?) {
+            self.objectID = objectID
+            self.expectedVersion = expectedVersion
+        }
+    }
+
+    /// A link of a join-table relationship, added or removed.
+    public struct Link: Sendable, Hashable {
+        /// The relationship that owns the join table (`RelationshipDescription.joinTableOwner`).
+        public var relationship: String
+        /// The owning side's object.
+        public var source: ManagedObjectID
+        /// The other side's object.
+        public var destination: ManagedObjectID
+
+        /// Creates a link.
+        public init(relationship: String, source: ManagedObjectID, destination: ManagedObjectID) {
+            self.relationship = relationship
+            self.source = source
+            self.destination = destination
+        }
+    }
+
+    /// New rows (each ID permanent and reserved through `newObjectIDs`), values by `storedIndex`.
+    public var inserts: [(objectID: ManagedObjectID, values: [StoreValue])] = []
+    /// Changed rows.
+    public var updates: [Update] = []
+    /// Deleted rows; the store also removes their join-table links.
+    public var deletes: [Delete] = []
+    /// Links to add.
+    public var insertedLinks: [Link] = []
+    /// Links to remove.
+    public var deletedLinks: [Link] = []
+
+    /// Creates an empty save request.
+    public init() {}
+
+    /// Whether the request changes nothing.
+    public var isEmpty: Bool {
+        inserts.isEmpty && updates.isEmpty && deletes.isEmpty && insertedLinks.isEmpty && deletedLinks.isEmpty
+    }
+}
