@@ -1,0 +1,149 @@
+import Foundation
+import ObjectStack
+import Testing
+
+/// Sorting, limits, result types, pending changes, sub-entities and prefetching.
+@Suite("Fetching")
+struct FetchTests {
+    /// Saves books with the given titles (pages = position) and returns the stack.
+    private func stack(_ kind: StoreKind, titles: [String?]) throws -> TestStack {
+        let stack = try TestStack(kind)
+        let context = stack.newContext()
+        try context.performAndWait { () throws in
+            let author = Author(context: context)
+            author.name = "Author"
+            for (index, title) in titles.enumerated() {
+                let book = Book(context: context)
+                book.title = "t\(index)"
+                try book.setValue(title, forKey: "subtitle")
+                book.pages = index
+                book.author = index % 2 == 0 ? author : nil
+            }
+            try context.save()
+        }
+        return stack
+    }
+
+    @Test("strings sort by code point, nil first; case-insensitive and descending keys; ties by insertion", arguments: StoreKind.allCases)
+    func sortOrder(kind: StoreKind) throws {
+        let stack = try stack(kind, titles: ["b", "B", nil, "a", "é", "A", "b"])
+        let context = stack.newContext()
+        try context.performAndWait { () throws in
+            var request = FetchRequest<Book>(entityName: "Book")
+            request.sortDescriptors = [SortKey("subtitle")]
+            #expect(try context.fetch(request).map(\.subtitle) == [nil, "A", "B", "a", "b", "b", "é"])
+            #expect(try context.fetch(request).filter { $0.subtitle == "b" }.map(\.pages) == [0, 6], "ties keep insertion order")
+            request.sortDescriptors = [SortKey("subtitle", ascending: false)]
+            #expect(try context.fetch(request).map(\.subtitle) == ["é", "b", "b", "a", "B", "A", nil])
+            request.sortDescriptors = [SortKey("subtitle", caseInsensitive: true), SortKey("pages", ascending: false)]
+            #expect(try context.fetch(request).map(\.pages) == [2, 5, 3, 6, 1, 0, 4])
+            request.sortDescriptors = [SortKey("author.name"), SortKey("pages")]
+            #expect(try context.fetch(request).map(\.pages) == [1, 3, 5, 0, 2, 4, 6])
+        }
+    }
+
+    @Test("limit, offset, count, object IDs and dictionaries", arguments: StoreKind.allCases)
+    func limitsAndResultTypes(kind: StoreKind) throws {
+        let stack = try stack(kind, titles: ["e", "d", "c", "b", "a"])
+        let context = stack.newContext()
+        try context.performAndWait { () throws in
+            var request = FetchRequest<Book>(entityName: "Book")
+            request.sortDescriptors = [SortKey("subtitle")]
+            request.fetchOffset = 1
+            request.fetchLimit = 2
+            #expect(try context.fetch(request).map(\.subtitle) == ["b", "c"])
+            #expect(try context.count(for: request) == 2)
+            var all = FetchRequest<Book>(entityName: "Book")
+            all.predicate = try FetchPredicate(format: "pages >= 2")
+            #expect(try context.count(for: all) == 3)
+            var ids = FetchRequest<ManagedObjectID>(entityName: "Book")
+            ids.sortDescriptors = [SortKey("pages", ascending: false)]
+            let fetchedIDs = try context.fetch(ids)
+            #expect(fetchedIDs.count == 5 && fetchedIDs.allSatisfy { !$0.isTemporaryID })
+            #expect(context.registeredObject(for: fetchedIDs[0]) == nil, "an ID fetch registers no objects")
+            var dictionaries = FetchRequest<[String: Any]>(entityName: "Book")
+            dictionaries.propertiesToFetch = ["subtitle", "pages", "author.name"]
+            dictionaries.sortDescriptors = [SortKey("pages")]
+            let rows = try context.fetch(dictionaries)
+            #expect(rows.count == 5)
+            #expect(rows[0]["subtitle"] as? String == "e" && rows[0]["pages"] as? Int == 0)
+            #expect(rows[0]["author.name"] as? String == "Author" && rows[1]["author.name"] == nil)
+            var distinct = FetchRequest<[String: Any]>(entityName: "Book")
+            distinct.propertiesToFetch = ["author"]
+            distinct.returnsDistinctResults = true
+            #expect(try context.fetch(distinct).count == 2, "the author and nil")
+        }
+    }
+
+    @Test("unsaved inserts, updates and deletes show in fetches and counts unless excluded", arguments: StoreKind.allCases)
+    func pendingChanges(kind: StoreKind) throws {
+        let stack = try stack(kind, titles: ["a", "b", "c"])
+        let context = stack.newContext()
+        try context.performAndWait { () throws in
+            var request = FetchRequest<Book>(entityName: "Book")
+            request.predicate = try FetchPredicate(format: "subtitle IN %@", ["a", "b", "z"])
+            request.sortDescriptors = [SortKey("subtitle")]
+            let books = try context.fetch(request)
+            #expect(books.map(\.subtitle) == ["a", "b"])
+            books[0].subtitle = "y"  // no longer matches
+            context.delete(books[1])
+            let inserted = Book(context: context)
+            inserted.title = "new"
+            inserted.subtitle = "z"
+            let extra = try #require(try context.all(Book.self, "Book", where: "subtitle == 'c'").first)
+            extra.subtitle = "a"  // now matches
+            #expect(try context.fetch(request).map(\.subtitle) == ["a", "z"])
+            #expect(try context.count(for: request) == 2)
+            request.fetchLimit = 1
+            #expect(try context.fetch(request).map(\.subtitle) == ["a"])
+            request.fetchLimit = 0
+            request.includesPendingChanges = false
+            #expect(try context.fetch(request).map { $0.committedValues(forKeys: ["subtitle"])["subtitle"] as? String } == ["a", "b"])
+        }
+    }
+
+    @Test("a fetch of an abstract parent returns its sub-entities' objects", arguments: StoreKind.allCases)
+    func subentities(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
+        let context = stack.newContext()
+        try context.performAndWait { () throws in
+            let dog = Dog(context: context)
+            dog.name = "Rex"
+            dog.breed = "Collie"
+            let cat = Cat(context: context)
+            cat.name = "Tom"
+            #expect(cat.lives == 9)
+            try context.save()
+            context.reset()
+            var request = FetchRequest<Animal>(entityName: "Animal")
+            request.sortDescriptors = [SortKey("name")]
+            let animals = try context.fetch(request)
+            #expect(animals.map(\.name) == ["Rex", "Tom"])
+            #expect(animals[0] is Dog && animals[1] is Cat)
+            #expect((animals[0] as? Dog)?.breed == "Collie")
+            #expect(try context.all(Animal.self, "Animal", where: "name BEGINSWITH 'T'").map(\.name) == ["Tom"])
+            var dogsOnly = FetchRequest<ManagedObject>(entityName: "Dog")
+            dogsOnly.includesSubentities = false
+            #expect(try context.count(for: dogsOnly) == 1)
+            #expect(throws: ObjectStackError.self) { try context.insertNewObject(forEntityName: "Animal") }
+        }
+    }
+
+    @Test("prefetching reads relationship destinations with the results; batch size changes nothing", arguments: StoreKind.allCases)
+    func prefetchingAndBatches(kind: StoreKind) throws {
+        let stack = try stack(kind, titles: ["a", "b", "c", "d"])
+        let context = stack.newContext()
+        try context.performAndWait { () throws in
+            var request = FetchRequest<Author>(entityName: "Author")
+            request.relationshipKeyPathsForPrefetching = ["books"]
+            let author = try #require(try context.fetch(request).first)
+            let books = try #require(author.value(forKey: "books") as? Set<ManagedObject>)
+            #expect(books.count == 2)
+            #expect(books.allSatisfy { !$0.isFault }, "prefetched books are not faults")
+            var batched = FetchRequest<Book>(entityName: "Book")
+            batched.fetchBatchSize = 2
+            batched.sortDescriptors = [SortKey("pages")]
+            #expect(try context.fetch(batched).map(\.pages) == [0, 1, 2, 3])
+        }
+    }
+}
