@@ -42,6 +42,24 @@ struct FetchTests {
         }
     }
 
+    @Test("without sort keys, objects saved together come back in the order they were inserted", arguments: StoreKind.allCases)
+    func insertionOrder(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
+        let context = stack.newContext()
+        let titles = (0..<40).map { "book \(($0 * 17) % 40)" }
+        try context.performAndWait { () throws in
+            for title in titles {
+                let book = Book(context: context)
+                book.title = title
+            }
+            try context.save()
+        }
+        let reader = stack.newContext()
+        try reader.performAndWait { () throws in
+            #expect(try reader.all(Book.self, "Book").map(\.title) == titles)
+        }
+    }
+
     @Test("limit, offset, count, object IDs and dictionaries", arguments: StoreKind.allCases)
     func limitsAndResultTypes(kind: StoreKind) throws {
         let stack = try stack(kind, titles: ["e", "d", "c", "b", "a"])

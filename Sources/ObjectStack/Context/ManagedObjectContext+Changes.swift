@@ -109,6 +109,7 @@ extension ManagedObjectContext {
         let ids = Array(registered.keys)
         coordinatorStorage?.rowCache.withLock { cache in ids.forEach { cache.release($0) } }
         registered = [:]
+        permanentIDs = [:]
         insertedSet = []
         deletedSet = []
         changedSet = []
@@ -126,19 +127,9 @@ extension ManagedObjectContext {
         assertOnQueue("refresh(_:mergeChanges:)")
         guard object.managedObjectContext === self, !object.insertedFlag else { return }
         if mergeChanges {
-            if let fresh = try? coordinator.freshSnapshots(for: [object.objectID]).first, let fresh {
-                object.snapshot = fresh
-                object.isFault = false
-                // Changes equal to the new committed values are no longer changes.
-                for (index, value) in object.changes {
-                    if case .attribute(let a) = object.entity.properties[index], let stored = a.storedIndex,
-                        fresh.values[stored] == value
-                    {
-                        object.changes[index] = nil
-                    }
-                }
+            if let fresh = try? parentSnapshots(for: [object.objectID], fresh: true).first, let fresh {
+                adopt(fresh, into: object)
             }
-            for index in object.toMany.keys { object.toMany[index]?.committed = nil }
         } else {
             object.changes = [:]
             object.toMany = [:]
@@ -155,5 +146,24 @@ extension ManagedObjectContext {
     public func refreshAllObjects() {
         assertOnQueue("refreshAllObjects()")
         for object in registered.values where !object.hasChanges { refresh(object, mergeChanges: false) }
+    }
+}
+
+extension ManagedObjectContext {
+    /// Takes a newer committed row for an object, keeping its unsaved changes on top.
+    func adopt(_ fresh: RowSnapshot, into object: ManagedObject) {
+        object.snapshot = fresh
+        object.isFault = false
+        object.isInaccessible = false
+        // Changes equal to the new committed values are no longer changes.
+        for (index, value) in object.changes {
+            let stored: Int?
+            switch object.entity.properties[index] {
+            case .attribute(let attribute): stored = attribute.storedIndex
+            case .relationship(let relationship): stored = relationship.storedIndex
+            }
+            if let stored, fresh.values[stored] == value { object.changes[index] = nil }
+        }
+        for index in object.toMany.keys { object.toMany[index]?.committed = nil }
     }
 }

@@ -64,7 +64,7 @@ extension ManagedObjectContext {
         case count(Int)
     }
 
-    private func execute(_ plan: FetchPlan) throws -> FetchOutcome {
+    func execute(_ plan: FetchPlan) throws -> FetchOutcome {
         processPendingChanges()
         let entity = plan.store.entity
         let pending = plan.includesPendingChanges && plan.resultType != .dictionary && hasPendingChanges(of: entity)
@@ -121,11 +121,7 @@ extension ManagedObjectContext {
     }
 
     private func storeResult(_ request: StoreFetchRequest) throws -> StoreFetchResult {
-        do {
-            return try coordinator.execute(request)
-        } catch let error as StoreError {
-            throw ObjectStackError(code: .storeFailed, message: "fetch of \(request.entity.name) failed: \(error.message)", cause: error)
-        }
+        try parentFetch(request)
     }
 
     private func fetchFromStore(_ plan: FetchPlan) throws -> FetchOutcome {
@@ -174,14 +170,14 @@ extension ManagedObjectContext {
                 var next: [ManagedObjectID] = []
                 if relationship.isToMany {
                     let unread = level.filter { $0.toMany[relationship.index]?.committed == nil && !$0.insertedFlag }
-                    let members = try coordinator.relatedObjectIDs(of: unread.map(\.objectID), through: relationship)
+                    let members = try parentRelatedObjectIDs(of: unread.map(\.objectID), through: relationship)
                     for (object, ids) in zip(unread, members) { object.toMany[relationship.index, default: ToManyState()].committed = ids }
                     for object in level { next += object.toManyIDs(relationship) }
                 } else {
                     next = level.compactMap { $0.toOneID(relationship) }
                 }
                 let faults = Array(Set(next)).filter { registered[$0]?.isFault ?? true }.filter { !$0.isTemporaryID }
-                let snapshots = try faults.isEmpty ? [] : coordinator.freshSnapshots(for: faults)
+                let snapshots = try faults.isEmpty ? [] : parentSnapshots(for: faults, fresh: false)
                 for (id, snapshot) in zip(faults, snapshots) {
                     guard let snapshot else { continue }
                     let object = object(with: id)
@@ -201,6 +197,19 @@ struct FetchPlan {
     var returnsObjectsAsFaults: Bool
     var dictionaryKeys: [(String, AttributeDescription?)] = []
     var prefetch: [[RelationshipDescription]] = []
+
+    /// A plan for a request that is already bound (a child's fetch reaching its parent).
+    init(store: StoreFetchRequest) {
+        self.store = store
+        switch store.resultType {
+        case .objects: resultType = .managedObject
+        case .objectIDs: resultType = .managedObjectID
+        case .values: resultType = .dictionary
+        case .count: resultType = .count
+        }
+        includesPendingChanges = true
+        returnsObjectsAsFaults = true
+    }
 
     init<T>(request: FetchRequest<T>, model: ManagedObjectModel, resultClass: T.Type) throws {
         let entity: EntityDescription

@@ -21,15 +21,31 @@ extension ManagedObjectContext {
         let objects = objectsToSave()
         computeDerivedAttributes(of: objects.filter { !$0.deletedFlag })
         try validate(objects)
-        try obtainPermanentIDs(for: Array(insertedSet))
-        let request = saveRequest()
-        let written: [ManagedObjectID: RowSnapshot]
-        do {
-            written = try coordinator.execute(request)
-        } catch let error as StoreError {
-            throw conflictError(from: error)
+        if let parent = parentStorage {
+            try saveIntoParent(parent)
+            return
         }
-        finishSave(written: written)
+        try obtainPermanentIDs(for: Array(insertedSet))
+        var attempts = 0
+        while true {
+            do {
+                let written = try coordinator.execute(saveRequest())
+                finishSave(written: written)
+                return
+            } catch let error as StoreError {
+                // Under a merging policy a conflict is resolved and the save tried again; concurrent writers
+                // can make it recur, so the retries are bounded.
+                guard mergePolicy != .error, attempts < 8,
+                    error.code == .versionConflict || error.code == .constraintConflict
+                else { throw conflictError(from: error) }
+                attempts += 1
+                if error.code == .versionConflict {
+                    resolveVersionConflicts(error.versionConflicts)
+                } else {
+                    try resolveConstraintConflicts(error.constraintConflicts, error)
+                }
+            }
+        }
     }
 
     /// Every object the next save writes: inserted, deleted, and changed.
@@ -116,7 +132,9 @@ extension ManagedObjectContext {
     /// - Throws: `ObjectStackError` `.storeFailed` when the store cannot reserve IDs.
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         assertOnQueue("obtainPermanentIDs(for:)")
+        // Temporary keys grow with every insert, so sorting by them hands out primary keys in insertion order.
         let temporary = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
+            .sorted { $0.objectID.key < $1.objectID.key }
         guard !temporary.isEmpty else { return }
         var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
         for object in temporary { byEntity[ObjectIdentifier(object.entity), default: []].append(object) }
@@ -130,10 +148,14 @@ extension ManagedObjectContext {
             throw ObjectStackError(code: .storeFailed, message: "could not obtain permanent IDs", cause: error)
         }
         replaceObjectIDs(mapping)
+        forwardPermanentIDs(mapping)
     }
 
     /// Re-keys objects and every reference to them held by changed objects of the context.
     func replaceObjectIDs(_ mapping: [ManagedObjectID: ManagedObjectID]) {
+        // Only children can still name the old IDs (in a later save or fault); without children the map
+        // would just grow with every insert.
+        if children.withLock({ !$0.isEmpty }) { permanentIDs.merge(mapping) { _, new in new } }
         for (old, new) in mapping {
             guard let object = registered.removeValue(forKey: old) else { continue }
             object.objectID = new
@@ -190,7 +212,7 @@ extension ManagedObjectContext {
         return request
     }
 
-    private func finishSave(written: [ManagedObjectID: RowSnapshot]) {
+    func finishSave(written: [ManagedObjectID: RowSnapshot]) {
         let inserted = insertedSet
         let updated = Set(changedSet.filter { $0.hasPersistentChanges && !$0.deletedFlag && !$0.insertedFlag })
         let deleted = deletedSet
@@ -219,16 +241,19 @@ extension ManagedObjectContext {
         saved.updated = updated
         saved.deleted = deleted
         NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: saved.userInfo)
+        let ids = ContextDidSave(
+            inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)), deleted: Set(deleted.map(\.objectID)))
         typealias Key = NotificationKey
         NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: [
-            Key.insertedObjectIDs.rawValue: Set(inserted.map(\.objectID)),
-            Key.updatedObjectIDs.rawValue: Set(updated.map(\.objectID)),
-            Key.deletedObjectIDs.rawValue: Set(deleted.map(\.objectID)),
+            Key.insertedObjectIDs.rawValue: ids.insertedObjectIDs,
+            Key.updatedObjectIDs.rawValue: ids.updatedObjectIDs,
+            Key.deletedObjectIDs.rawValue: ids.deletedObjectIDs,
         ])
+        announce(ids, except: nil)
     }
 
     /// Turns a store's conflict into the context's error, with the values of each side by property name.
-    private func conflictError(from error: StoreError) -> ObjectStackError {
+    func conflictError(from error: StoreError) -> ObjectStackError {
         if error.code == .constraintConflict {
             var result = ObjectStackError(code: .constraintConflict, message: error.message, cause: error)
             result.constraintConflicts = error.constraintConflicts

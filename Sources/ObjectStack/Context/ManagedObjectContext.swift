@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A scratch pad of managed objects: it fetches them, tracks their changes, and saves them to its store.
 ///
@@ -37,14 +38,31 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var name: String?
     /// How conflicts found at save are resolved. Default `.error`, as in Core Data.
     public var mergePolicy: MergePolicy = .error
-    /// Whether a child context refreshes its objects when its parent saves or merges changes.
-    public var automaticallyMergesChangesFromParent = false
+    /// Whether the context merges changes saved by other contexts on its coordinator (a root context) or
+    /// saved into and by its parent (a child context), as `mergeChanges(fromContextDidSave:)` does.
+    public var automaticallyMergesChangesFromParent: Bool {
+        get { automaticMergeStorage }
+        set {
+            automaticMergeStorage = newValue
+            if let coordinator = coordinatorStorage {
+                coordinator.setAutomaticMerging(newValue, for: self)
+            }
+        }
+    }
     /// How old (in seconds) a cached row may be when a fault fires; negative means any age.
     public var stalenessInterval: TimeInterval = -1
 
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    /// The coordinator of a root context (nil for a child).
     var coordinatorStorage: PersistentStoreCoordinator?
+    /// The parent of a child context.
+    var parentStorage: ManagedObjectContext?
+    /// Child contexts, for ID changes and automatic merges; shared with the children's queues, so locked.
+    let children = Mutex<[WeakContext]>([])
+    /// Temporary IDs this context (or its parent) replaced with permanent ones, so late references resolve.
+    var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    var automaticMergeStorage = false
 
     /// Objects registered in the context, by ID.
     var registered: [ManagedObjectID: ManagedObject] = [:]
@@ -79,26 +97,41 @@ public final class ManagedObjectContext: @unchecked Sendable {
         coordinatorStorage?.rowCache.withLock { cache in ids.forEach { cache.release($0) } }
     }
 
-    /// The coordinator the context saves to. Set it once, before the context is used.
+    /// The coordinator the context's changes reach: its own, or (for a child) its root ancestor's.
+    /// Set it once, before the context is used; a context has a coordinator or a parent, not both.
     public var persistentStoreCoordinator: PersistentStoreCoordinator? {
-        get { coordinatorStorage }
+        get { coordinatorStorage ?? parentStorage?.persistentStoreCoordinator }
         set {
             precondition(registered.isEmpty, "cannot change the coordinator of a context that has objects")
+            precondition(parentStorage == nil, "context \(displayName) has a parent; it cannot also have a coordinator")
             coordinatorStorage = newValue
+            if automaticMergeStorage { newValue?.setAutomaticMerging(true, for: self) }
+        }
+    }
+
+    /// The parent of a child context: its saves go to the parent, and its fetches see the parent's unsaved
+    /// state. Set it once, before the context is used.
+    public var parent: ManagedObjectContext? {
+        get { parentStorage }
+        set {
+            precondition(registered.isEmpty, "cannot change the parent of a context that has objects")
+            precondition(coordinatorStorage == nil, "context \(displayName) has a coordinator; it cannot also have a parent")
+            precondition(newValue !== self, "a context cannot be its own parent")
+            parentStorage?.children.withLock { $0.removeAll { $0.context === self || $0.context == nil } }
+            parentStorage = newValue
+            newValue?.children.withLock { $0.append(WeakContext(context: self)) }
         }
     }
 
     /// The model of the context's coordinator.
     public var model: ManagedObjectModel {
-        guard let coordinator = coordinatorStorage else {
-            preconditionFailure("context \(displayName) has no persistent store coordinator")
-        }
-        return coordinator.managedObjectModel
+        coordinator.managedObjectModel
     }
 
+    /// The root coordinator (for a child: its root ancestor's).
     var coordinator: PersistentStoreCoordinator {
-        guard let coordinator = coordinatorStorage else {
-            preconditionFailure("context \(displayName) has no persistent store coordinator")
+        guard let coordinator = persistentStoreCoordinator else {
+            preconditionFailure("context \(displayName) has neither a persistent store coordinator nor a parent")
         }
         return coordinator
     }
@@ -111,6 +144,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// block the main queue runs. (After `dispatchMain()` libdispatch may drain the main queue on a worker
     /// thread, so `Thread.isMainThread` alone would miss it.)
     public var isOnQueue: Bool {
+        if ContextExecutionStack.contains(ObjectIdentifier(self)) { return true }
         switch concurrencyType {
         case .mainQueue: return Self.isOnMainQueue
         case .privateQueue: return DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
@@ -132,8 +166,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Runs a block on the context's queue and returns at once; pending changes are processed after it.
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async {
-            block()
-            self.processPendingChanges()
+            ContextExecutionStack.run(for: ObjectIdentifier(self)) {
+                block()
+                self.processPendingChanges()
+            }
         }
     }
 
@@ -144,8 +180,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
             return try block()
         }
         return try queue.sync {
-            defer { processPendingChanges() }
-            return try block()
+            try ContextExecutionStack.run(for: ObjectIdentifier(self)) {
+                defer { processPendingChanges() }
+                return try block()
+            }
         }
     }
 
@@ -153,8 +191,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                let result = Result { try block() }
-                self.processPendingChanges()
+                let result = ContextExecutionStack.run(for: ObjectIdentifier(self)) {
+                    defer { self.processPendingChanges() }
+                    return Result { try block() }
+                }
                 continuation.resume(with: result)
             }
         }
@@ -193,12 +233,18 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The registered object with this ID, if any; never reads the store.
     public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
         assertOnQueue("registeredObject(for:)")
-        return registered[objectID]
+        return registered[resolved(objectID)]
+    }
+
+    /// The permanent ID a temporary one was replaced with, if any.
+    func resolved(_ objectID: ManagedObjectID) -> ManagedObjectID {
+        objectID.isTemporaryID ? permanentIDs[objectID] ?? objectID : objectID
     }
 
     /// The object with this ID: the registered one, or a new fault (which reads the store when it fires).
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
         assertOnQueue("object(with:)")
+        let objectID = resolved(objectID)
         if let existing = registered[objectID] { return existing }
         let object = objectID.entity.managedObjectClass.init(entity: objectID.entity, insertInto: nil)
         object.objectID = objectID
@@ -211,13 +257,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// - Throws: `ObjectStackError` `.objectNotFound` when no such object exists.
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
         assertOnQueue("existingObject(with:)")
+        let objectID = resolved(objectID)
         if let existing = registered[objectID], !existing.isFault, !existing.isInaccessible { return existing }
-        guard !objectID.isTemporaryID else {
+        guard !objectID.isTemporaryID || parentStorage != nil else {
             throw ObjectStackError(code: .objectNotFound, message: "no object with temporary ID \(objectID) is registered")
         }
         let snapshot: RowSnapshot?
         do {
-            snapshot = try coordinator.snapshot(for: objectID)
+            snapshot = try parentSnapshots(for: [objectID], fresh: false)[0]
         } catch {
             throw ObjectStackError(code: .storeFailed, message: "could not read \(objectID)", cause: error)
         }
@@ -260,12 +307,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Fires a fault from the row cache, or the store on a miss.
     func fulfillFault(_ object: ManagedObject) {
         object.isFault = false
-        let snapshot: RowSnapshot?
-        do {
-            snapshot = try coordinator.snapshot(for: object.objectID)
-        } catch {
-            snapshot = nil
-        }
+        let snapshot = (try? parentSnapshots(for: [object.objectID], fresh: false))?[0]
         if let snapshot {
             materialize(object, with: snapshot)
         } else {
@@ -278,25 +320,30 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The committed members of a to-many relationship of an object.
     func committedToMany(of object: ManagedObject, _ relationship: RelationshipDescription) -> [ManagedObjectID] {
-        (try? coordinator.relatedObjectIDs(of: [object.objectID], through: relationship).first) ?? []
+        (try? parentRelatedObjectIDs(of: [object.objectID], through: relationship).first) ?? []
     }
 
     // MARK: - Inserting and deleting
 
     /// Inserts a new object; it gets its attributes' default values and `awakeFromInsert()` is called.
     public func insert(_ object: ManagedObject) {
+        insert(object, awake: true)
+    }
+
+    /// Inserts an object; a copy pushed from a child keeps the child's values and is not awakened again.
+    func insert(_ object: ManagedObject, awake: Bool) {
         assertOnQueue("insert(_:)")
         if object.managedObjectContext === self, registered[object.objectID] != nil {
             if object.deletedFlag { undelete(object) }
             return
         }
         precondition(object.managedObjectContext == nil, "\(object) already belongs to another context")
-        precondition(object.objectID.isTemporaryID, "\(object) is a saved object of another context")
+        precondition(object.objectID.isTemporaryID || !awake, "\(object) is a saved object of another context")
         object.managedObjectContext = self
         registered[object.objectID] = object
         object.insertedFlag = true
         insertedSet.insert(object)
-        for attribute in object.entity.attributes where !attribute.defaultValue.isNull && attribute.derivationExpression == nil {
+        for attribute in object.entity.attributes where awake && !attribute.defaultValue.isNull && attribute.derivationExpression == nil {
             if attribute.isTransient {
                 object.transientValues[attribute.index] = attribute.defaultValue
             } else {
@@ -305,7 +352,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
         pendingNotification.inserted.insert(object)
         scheduleProcessing()
-        object.awakeFromInsert()
+        if awake { object.awakeFromInsert() }
     }
 
     /// Inserts a new object of the named entity.
@@ -358,4 +405,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
             self.processPendingChanges()
         }
     }
+}
+
+/// A weak reference to a context, for lists that must not keep contexts alive.
+struct WeakContext: Sendable {
+    weak var context: ManagedObjectContext?
 }

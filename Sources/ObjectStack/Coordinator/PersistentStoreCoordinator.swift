@@ -19,6 +19,7 @@ public final class PersistentStoreCoordinator: Sendable {
     public let managedObjectModel: ManagedObjectModel
     private let stores = Mutex<[any PersistentStore]>([])
     let rowCache = Mutex(RowCache())
+    let mergingContexts = Mutex<[WeakContext]>([])
 
     /// Creates a coordinator with no stores.
     public init(managedObjectModel: ManagedObjectModel) {
@@ -141,8 +142,8 @@ public final class PersistentStoreCoordinator: Sendable {
     }
 
     /// The row of an object: from the cache, or the store on a miss (then cached).
-    func snapshot(for id: ManagedObjectID, maximumAge: Int64? = nil) throws -> RowSnapshot? {
-        if let cached = rowCache.withLock({ $0.snapshot(for: id) }) { return cached }
+    func snapshot(for id: ManagedObjectID, maximumAge: Double? = nil) throws -> RowSnapshot? {
+        if let cached = rowCache.withLock({ $0.snapshot(for: id, maximumAge: maximumAge) }) { return cached }
         return try freshSnapshots(for: [id])[0]
     }
 

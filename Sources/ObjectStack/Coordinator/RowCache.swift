@@ -6,13 +6,17 @@ struct RowCache {
     private struct Entry {
         var snapshot: RowSnapshot
         var references: Int
+        /// When the row was read or written, for `stalenessInterval`.
+        var storedAt: ContinuousClock.Instant
     }
 
     private var entries: [ManagedObjectID: Entry] = [:]
 
-    /// The cached row of an object.
-    func snapshot(for id: ManagedObjectID) -> RowSnapshot? {
-        entries[id]?.snapshot
+    /// The cached row of an object, if it is no older than `maximumAge` seconds (any age for nil).
+    func snapshot(for id: ManagedObjectID, maximumAge: Double? = nil) -> RowSnapshot? {
+        guard let entry = entries[id] else { return nil }
+        if let maximumAge, entry.storedAt.duration(to: .now) > .seconds(maximumAge) { return nil }
+        return entry.snapshot
     }
 
     /// The number of cached rows.
@@ -21,9 +25,12 @@ struct RowCache {
     /// Stores a row that was just read or written; an older version never replaces a newer one.
     mutating func store(_ snapshot: RowSnapshot, for id: ManagedObjectID) {
         if let existing = entries[id] {
-            if existing.snapshot.version <= snapshot.version { entries[id]?.snapshot = snapshot }
+            if existing.snapshot.version <= snapshot.version {
+                entries[id]?.snapshot = snapshot
+                entries[id]?.storedAt = .now
+            }
         } else {
-            entries[id] = Entry(snapshot: snapshot, references: 0)
+            entries[id] = Entry(snapshot: snapshot, references: 0, storedAt: .now)
         }
     }
 

@@ -1,0 +1,117 @@
+import Foundation
+
+extension ManagedObjectContext {
+    // MARK: - Resolving conflicts at save
+
+    /// Resolves rows that changed in the store since they were read, as the merge policy says, so the
+    /// save can be tried again. Never called under `.error`.
+    func resolveVersionConflicts(_ conflicts: [StoreVersionConflict]) {
+        for conflict in conflicts {
+            guard let object = registered[conflict.objectID] else { continue }
+            guard let stored = conflict.storedSnapshot else {
+                // Deleted in the store: there is nothing left to update or delete.
+                insertedSet.remove(object)
+                changedSet.remove(object)
+                deletedSet.remove(object)
+                object.deletedFlag = false
+                unregister(object)
+                pendingNotification.deleted.insert(object)
+                continue
+            }
+            let cached = object.snapshot?.values
+            switch mergePolicy {
+            case .error:
+                return
+            case .mergeByPropertyObjectTrump:
+                adopt(stored, into: object)
+            case .mergeByPropertyStoreTrump:
+                for index in object.changes.keys {
+                    guard let position = storedIndex(of: index, in: object.entity) else { continue }
+                    if cached?[position] != stored.values[position] { object.changes[index] = nil }
+                }
+                adopt(stored, into: object)
+            case .overwrite:
+                let current = rowValues(of: object)
+                adopt(stored, into: object)
+                for (position, property) in object.entity.storedProperties.enumerated() where stored.values[position] != current[position] {
+                    object.changes[propertyIndex(of: property)] = current[position]
+                }
+            case .rollback:
+                object.changes = [:]
+                object.toMany = [:]
+                adopt(stored, into: object)
+                changedSet.remove(object)
+                if object.deletedFlag {
+                    object.deletedFlag = false
+                    deletedSet.remove(object)
+                }
+            }
+            pendingNotification.refreshed.insert(object)
+        }
+    }
+
+    /// Resolves uniqueness clashes as the merge policy says: each new duplicate is merged into the object that
+    /// keeps the values (the one in the store, or the first new one) and leaves the context. The by-property
+    /// and overwrite policies take the duplicate's values; store-trump only fills the survivor's nil values;
+    /// rollback keeps the survivor as it is.
+    /// - Throws: the original error when a clash involves an object that is not new (two saved rows).
+    func resolveConstraintConflicts(_ conflicts: [ConstraintConflict], _ original: StoreError) throws {
+        for conflict in conflicts {
+            let survivorID = conflict.existingObjectID ?? conflict.conflictingObjectIDs[0]
+            let survivor = object(with: survivorID)
+            survivor.fireFault()
+            for loserID in conflict.conflictingObjectIDs where loserID != survivorID {
+                guard let loser = registered[loserID], loser.insertedFlag else { throw conflictError(from: original) }
+                merge(loser, into: survivor)
+            }
+        }
+    }
+
+    private func merge(_ loser: ManagedObject, into survivor: ManagedObject) {
+        let entity = loser.entity
+        for attribute in entity.attributes where !attribute.isTransient && attribute.derivationExpression == nil {
+            guard survivor.entity.attributesByName[attribute.name] === attribute else { continue }
+            let value = loser.attributeValue(attribute)
+            switch mergePolicy {
+            case .mergeByPropertyObjectTrump, .overwrite, .error:
+                if !value.isNull || mergePolicy == .overwrite { survivor.setAttribute(attribute, value) }
+            case .mergeByPropertyStoreTrump:
+                if survivor.attributeValue(attribute).isNull { survivor.setAttribute(attribute, value) }
+            case .rollback:
+                break
+            }
+        }
+        for relationship in entity.relationships where survivor.entity.relationshipsByName[relationship.name] === relationship {
+            if relationship.isToMany {
+                for id in loser.toManyIDs(relationship) {
+                    let member = object(with: id)
+                    loser.remove(member, from: relationship)
+                    survivor.add(member, to: relationship)
+                }
+            } else if let target = loser.toOneID(relationship) {
+                loser.setToOne(relationship, to: nil, maintainInverse: true)
+                if survivor.toOneID(relationship) == nil || mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite {
+                    survivor.setToOne(relationship, to: target, maintainInverse: true)
+                }
+            }
+        }
+        insertedSet.remove(loser)
+        loser.insertedFlag = false
+        pendingNotification.inserted.remove(loser)
+        unregister(loser)
+    }
+
+    private func storedIndex(of propertyIndex: Int, in entity: EntityDescription) -> Int? {
+        switch entity.properties[propertyIndex] {
+        case .attribute(let attribute): return attribute.storedIndex
+        case .relationship(let relationship): return relationship.storedIndex
+        }
+    }
+
+    private func propertyIndex(of property: StoredProperty) -> Int {
+        switch property {
+        case .attribute(let attribute): return attribute.index
+        case .toOne(let relationship): return relationship.index
+        }
+    }
+}
