@@ -11,7 +11,10 @@ struct StackLabCommand: AsyncParsableCommand {
         commandName: "stacklab",
         abstract: "Measure and compare Core Data stack designs on ObjectStack (SQLite, LMDB, in-memory).",
         discussion: "Exit status: 0 ok, 1 a regression or failed check, 2 bad input.",
-        subcommands: [Demo.self, Run.self, List.self, Compare.self, Serve.self, SeedStore.self, Model.self, Versions.self])
+        subcommands: [
+            Demo.self, Run.self, List.self, Compare.self, Serve.self, SeedStore.self, Model.self, Versions.self,
+            ConcurrencyProbe.self, MergeCost.self,
+        ])
 }
 
 /// Verbs whose implementation arrives with a later issue say so plainly and exit 2.
@@ -81,6 +84,27 @@ extension StackLabCommand {
         static let configuration = CommandConfiguration(abstract: "Describe an Xcode model file (.xcdatamodel or .xcdatamodeld).")
         @Argument(help: "The model file.") var path: String
         func run() throws { try notYetAvailable("model") }
+    }
+
+    /// Hidden: used by the tests to show the concurrency check trapping in a child process.
+    struct ConcurrencyProbe: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "concurrency-probe", abstract: "Touch a context off its queue (for tests).", shouldDisplay: false)
+        func run() throws { print(try ConcurrencyViolationProbe.run()) }
+    }
+
+    /// Hidden until the lab's merge-cost workload replaces it: merge cost against registered objects.
+    struct MergeCost: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "merge-cost", abstract: "Time mergeChanges of C changes into contexts holding R objects.",
+            shouldDisplay: false)
+        @Option(help: "Changes per merge.") var changes = 1_000
+        @Option(parsing: .upToNextOption, help: "Registered objects in the receiving context.") var registered: [Int] = [1_000, 100_000]
+        @Option(help: "Repetitions per cell.") var repetitions = 5
+        func run() throws {
+            let results = try MergeCostBenchmark(changes: changes, registeredCounts: registered, repetitions: repetitions).run()
+            print(MergeCostBenchmark.table(results))
+        }
     }
 
     struct Versions: ParsableCommand {

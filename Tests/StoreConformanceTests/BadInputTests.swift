@@ -113,3 +113,18 @@ struct BadInputTests {
         #expect(dog.superentity === animal && animal.subentities.map(\.name) == ["Dog", "Cat"])
     }
 }
+
+@Suite("Bad input: SUBQUERY scope")
+struct SubqueryScopeTests {
+    @Test("inside a SUBQUERY a bare key path belongs to the member, so an outer-only key is unknown", arguments: StoreKind.allCases)
+    func memberScope(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
+        let context = stack.newContext()
+        try context.performAndWait { () throws in
+            var request = FetchRequest<Author>(entityName: "Author")
+            request.predicate = try FetchPredicate(format: "SUBQUERY(books, $b, name == 'x').@count > 0")
+            let error = try #require(throws: ObjectStackError.self) { try context.fetch(request) }
+            #expect(error.code == .unknownKeyPath && error.message.contains("Book has no property 'name'"))
+        }
+    }
+}

@@ -107,11 +107,7 @@ struct MergeTests {
         }
         let mine = try stack.separateStack().newContext()
         mine.mergePolicy = policy
-        let book = mine.performAndWait { () -> Book in
-            let book = mine.object(with: id) as! Book
-            _ = book.title
-            return book
-        }
+        let book = mine.performAndWait { mine.materialized(id, as: Book.self) }
         let theirs = try stack.separateStack().newContext()
         try theirs.performAndWait { () throws in
             let other = theirs.object(with: id) as! Book

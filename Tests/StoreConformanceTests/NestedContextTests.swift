@@ -127,11 +127,7 @@ struct NestedContextTests {
         }
         let watcher = child(of: root)
         watcher.automaticallyMergesChangesFromParent = true
-        let book = watcher.performAndWait { () -> Book in
-            let book = watcher.object(with: id) as! Book
-            _ = book.title
-            return book
-        }
+        let book = watcher.performAndWait { watcher.materialized(id, as: Book.self) }
         let sibling = child(of: root)
         try sibling.performAndWait { () throws in
             (sibling.object(with: id) as! Book).title = "v2 from a sibling"
@@ -156,11 +152,7 @@ struct NestedContextTests {
             return book.objectID
         }
         let child = child(of: root)
-        let book = child.performAndWait { () -> Book in
-            let book = child.object(with: id) as! Book
-            _ = book.title
-            return book
-        }
+        let book = child.performAndWait { child.materialized(id, as: Book.self) }
         root.performAndWait {
             let parentBook = root.object(with: id) as! Book
             parentBook.title = "Parent"

@@ -157,12 +157,9 @@ extension ManagedObjectContext {
         object.isInaccessible = false
         // Changes equal to the new committed values are no longer changes.
         for (index, value) in object.changes {
-            let stored: Int?
-            switch object.entity.properties[index] {
-            case .attribute(let attribute): stored = attribute.storedIndex
-            case .relationship(let relationship): stored = relationship.storedIndex
+            if let stored = object.entity.storedIndex(ofProperty: index), fresh.values[stored] == value {
+                object.changes[index] = nil
             }
-            if let stored, fresh.values[stored] == value { object.changes[index] = nil }
         }
         for index in object.toMany.keys { object.toMany[index]?.committed = nil }
     }

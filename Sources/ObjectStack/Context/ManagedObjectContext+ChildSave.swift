@@ -39,12 +39,7 @@ extension ManagedObjectContext {
         for object in insertedSet { save.inserts.append((object.objectID, rowValues(of: object))) }
         for object in changedSet where object.hasPersistentChanges && !object.deletedFlag && !object.insertedFlag {
             object.fireFault()
-            let changed = object.changes.keys.compactMap { index -> Int? in
-                switch object.entity.properties[index] {
-                case .attribute(let attribute): return attribute.storedIndex
-                case .relationship(let relationship): return relationship.storedIndex
-                }
-            }
+            let changed = object.changes.keys.compactMap(object.entity.storedIndex(ofProperty:))
             save.updates.append(.init(objectID: object.objectID, values: rowValues(of: object),
                 cached: object.snapshot?.values, changed: changed))
         }

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A scratch pad of managed objects: it fetches them, tracks their changes, and saves them to its store.
 ///
@@ -59,7 +58,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The parent of a child context.
     var parentStorage: ManagedObjectContext?
     /// Child contexts, for ID changes and automatic merges; shared with the children's queues, so locked.
-    let children = Mutex<[WeakContext]>([])
+    let children = LockedValue<[WeakContext]>([])
     /// Temporary IDs this context (or its parent) replaced with permanent ones, so late references resolve.
     var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
     var automaticMergeStorage = false

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Connects contexts to stores: it opens stores, routes each request to the store that holds the entity,
 /// serialises access to its stores, and keeps the row cache every context on it shares.
@@ -17,9 +16,9 @@ import Synchronization
 public final class PersistentStoreCoordinator: Sendable {
     /// The model every store of the coordinator holds.
     public let managedObjectModel: ManagedObjectModel
-    private let stores = Mutex<[any PersistentStore]>([])
-    let rowCache = Mutex(RowCache())
-    let mergingContexts = Mutex<[WeakContext]>([])
+    private let stores = LockedValue<[any PersistentStore]>([])
+    let rowCache = LockedValue(RowCache())
+    let mergingContexts = LockedValue<[WeakContext]>([])
 
     /// Creates a coordinator with no stores.
     public init(managedObjectModel: ManagedObjectModel) {
@@ -127,7 +126,7 @@ public final class PersistentStoreCoordinator: Sendable {
     func withStoreAccess<T>(_ body: () throws -> T) rethrows -> T {
         try storeAccess.withLock { _ in try body() }
     }
-    private let storeAccess = Mutex(())
+    private let storeAccess = LockedValue(())
 
     /// Runs a fetch on the entity's store and caches the rows it returns.
     func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {

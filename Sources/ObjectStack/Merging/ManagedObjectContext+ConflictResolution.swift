@@ -26,7 +26,7 @@ extension ManagedObjectContext {
                 adopt(stored, into: object)
             case .mergeByPropertyStoreTrump:
                 for index in object.changes.keys {
-                    guard let position = storedIndex(of: index, in: object.entity) else { continue }
+                    guard let position = object.entity.storedIndex(ofProperty: index) else { continue }
                     if cached?[position] != stored.values[position] { object.changes[index] = nil }
                 }
                 adopt(stored, into: object)
@@ -34,7 +34,7 @@ extension ManagedObjectContext {
                 let current = rowValues(of: object)
                 adopt(stored, into: object)
                 for (position, property) in object.entity.storedProperties.enumerated() where stored.values[position] != current[position] {
-                    object.changes[propertyIndex(of: property)] = current[position]
+                    object.changes[property.index] = current[position]
                 }
             case .rollback:
                 object.changes = [:]
@@ -99,19 +99,5 @@ extension ManagedObjectContext {
         loser.insertedFlag = false
         pendingNotification.inserted.remove(loser)
         unregister(loser)
-    }
-
-    private func storedIndex(of propertyIndex: Int, in entity: EntityDescription) -> Int? {
-        switch entity.properties[propertyIndex] {
-        case .attribute(let attribute): return attribute.storedIndex
-        case .relationship(let relationship): return relationship.storedIndex
-        }
-    }
-
-    private func propertyIndex(of property: StoredProperty) -> Int {
-        switch property {
-        case .attribute(let attribute): return attribute.index
-        case .toOne(let relationship): return relationship.index
-        }
     }
 }

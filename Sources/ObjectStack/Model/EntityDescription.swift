@@ -118,6 +118,14 @@ public final class EntityDescription: @unchecked Sendable {
 
     /// The number of properties.
     public var propertyCount: Int { properties.count }
+
+    /// The position in a stored row of the property at `index`, nil for transient and to-many properties.
+    public func storedIndex(ofProperty index: Int) -> Int? {
+        switch properties[index] {
+        case .attribute(let attribute): return attribute.storedIndex
+        case .relationship(let relationship): return relationship.storedIndex
+        }
+    }
 }
 
 /// An attribute or a relationship of an entity.
@@ -146,6 +154,14 @@ public enum Property: Sendable {
 public enum StoredProperty: Sendable {
     case attribute(AttributeDescription)
     case toOne(RelationshipDescription)
+
+    /// The property's index in its entity's properties.
+    public var index: Int {
+        switch self {
+        case .attribute(let a): return a.index
+        case .toOne(let r): return r.index
+        }
+    }
 
     /// The property's name.
     public var name: String {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Turns the value of a transformable attribute into data for the store, and back.
 ///
@@ -23,7 +22,7 @@ public protocol AttributeValueTransformer: Sendable {
 /// Foundation's `ValueTransformer` does not exist on Linux; this plays its part for transformable attributes.
 /// - Note: Thread-safe.
 public enum ValueTransformerRegistry {
-    private static let transformers = Mutex<[String: any AttributeValueTransformer]>([:])
+    private static let transformers = LockedValue<[String: any AttributeValueTransformer]>([:])
 
     /// Registers (or replaces) the transformer for `name`.
     public static func register(_ transformer: any AttributeValueTransformer, forName name: String) {

@@ -188,7 +188,10 @@ struct PredicateBinder {
                 throw ObjectStackError.typeMismatch(
                     "SUBQUERY needs a to-many relationship as its collection, not '\(collection.predicateFormat)' (entity \(entity.name))")
             }
-            var inner = self
+            // Inside a SUBQUERY the evaluated object is the member, as in NSPredicate: plain key paths start
+            // from the member's entity; the outer object is reachable only through outer variables.
+            var inner = PredicateBinder(entity: last.destinationEntity)
+            inner.variables = variables
             inner.variables[variable] = last.destinationEntity
             let subquery = BoundExpression.subquery(BoundSubquery(
                 collection: collectionPath, variable: variable, entity: last.destinationEntity,

@@ -45,3 +45,19 @@ extension ManagedObjectContext {
         return try count(for: request)
     }
 }
+
+extension ManagedObjectContext {
+    /// The object with an ID, with its values read (not a fault).
+    func materialized<T: ManagedObject>(_ id: ManagedObjectID, as type: T.Type) -> T {
+        let object = object(with: id) as! T
+        object.fireFaultForTesting()
+        return object
+    }
+}
+
+extension ManagedObject {
+    /// Reads one value so the fault fires.
+    func fireFaultForTesting() {
+        if let first = entity.attributes.first { _ = value(forKey: first.name) }
+    }
+}

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The data of an in-memory store, shared by every store opened on the same `memory://NAME` URL.
 ///
@@ -36,9 +35,9 @@ final class InMemoryBacking: Sendable {
         var links: [String: LinkTable] = [:]
     }
 
-    let state = Mutex(State())
+    let state = LockedValue(State())
 
-    private static let registry = Mutex<[String: WeakBacking]>([:])
+    private static let registry = LockedValue<[String: WeakBacking]>([:])
 
     private struct WeakBacking {
         weak var backing: InMemoryBacking?
