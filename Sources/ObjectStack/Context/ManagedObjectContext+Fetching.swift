@@ -104,7 +104,7 @@ extension ManagedObjectContext {
         if !plan.store.sortKeys.isEmpty {
             let keyed = try candidates.map { object in (object, try plan.store.sortKeys.map { try evaluator.value(of: $0.keyPath, on: object) }) }
             candidates = keyed.enumerated().sorted { a, b in
-                let order = SortKeyOrder.compare(a.element.1, b.element.1, plan.store.sortKeys)
+                let order = ValueComparison.compareSortKeys(a.element.1, b.element.1, plan.store.sortKeys)
                 return order == .orderedSame ? a.offset < b.offset : order == .orderedAscending
             }.map(\.element.0)
         }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The evaluator walks key paths through it, so one evaluator serves the in-memory store, the LMDB store
 /// and a context's unsaved changes with the same semantics.
-protocol PredicateResolver {
+public protocol PredicateResolver {
     /// A row or object the resolver can read.
     associatedtype Row
 
@@ -23,9 +23,14 @@ protocol PredicateResolver {
 /// Evaluates bound predicates, sort keys and key paths over a resolver's rows.
 ///
 /// Semantics are those of `ValueComparison`; `ANY` is false and `ALL` true on an empty collection.
-struct PredicateEvaluator<Resolver: PredicateResolver> {
-    typealias Row = Resolver.Row
+public struct PredicateEvaluator<Resolver: PredicateResolver> {
+    public typealias Row = Resolver.Row
     let resolver: Resolver
+
+    /// Creates an evaluator over a resolver's rows.
+    public init(resolver: Resolver) {
+        self.resolver = resolver
+    }
 
     /// The value of one operand: a single value or a collection.
     private enum Operand {
@@ -36,12 +41,12 @@ struct PredicateEvaluator<Resolver: PredicateResolver> {
     private typealias Scope = [(name: String, row: Row)]
 
     /// Whether `row` matches the predicate.
-    func evaluate(_ predicate: BoundPredicate, on row: Row) throws -> Bool {
+    public func evaluate(_ predicate: BoundPredicate, on row: Row) throws -> Bool {
         try evaluate(predicate, row, [])
     }
 
     /// The value of a key path without to-many steps (a sort key or a property to fetch).
-    func value(of path: BoundKeyPath, on row: Row) throws -> StoreValue {
+    public func value(of path: BoundKeyPath, on row: Row) throws -> StoreValue {
         switch try operand(of: .keyPath(path), row, []) {
         case .single(let value): return value
         case .collection(let values): return values.first ?? .null
@@ -49,15 +54,15 @@ struct PredicateEvaluator<Resolver: PredicateResolver> {
     }
 
     /// The value of a lone expression (a derived attribute), collections reduced to their count.
-    func value(of expression: BoundExpression, on row: Row) throws -> StoreValue {
+    public func value(of expression: BoundExpression, on row: Row) throws -> StoreValue {
         switch try operand(of: expression, row, []) {
         case .single(let value): return value
         case .collection(let values): return .integer(Int64(values.count))
         }
     }
 
-    /// Orders two rows by sort keys; nil when they tie on every key.
-    func order(_ a: Row, _ b: Row, by keys: [BoundSortKey]) throws -> ComparisonResult {
+    /// Orders two rows by sort keys (`.orderedSame` when they tie on every key).
+    public func order(_ a: Row, _ b: Row, by keys: [BoundSortKey]) throws -> ComparisonResult {
         for key in keys {
             let result = ValueComparison.sortOrder(
                 try value(of: key.keyPath, on: a), try value(of: key.keyPath, on: b), caseInsensitive: key.caseInsensitive)

@@ -8,9 +8,9 @@ import Foundation
 /// - `nil` equals only `nil`; an ordering comparison (`<`, `BETWEEN`…) with `nil` is false. In sorting,
 ///   `nil` comes before every value.
 /// - Values of unlike kinds are unequal and unordered (binding rejects most such comparisons).
-enum ValueComparison {
+public enum ValueComparison {
     /// Whether two values are equal under the options.
-    static func equal(_ a: StoreValue, _ b: StoreValue, _ options: PredicateOptions = []) -> Bool {
+    public static func equal(_ a: StoreValue, _ b: StoreValue, _ options: PredicateOptions = []) -> Bool {
         switch (a, b) {
         case (.string(let x), .string(let y)):
             return options.isEmpty ? x.utf8.elementsEqual(y.utf8) : fold(x, options).utf8.elementsEqual(fold(y, options).utf8)
@@ -22,7 +22,7 @@ enum ValueComparison {
     }
 
     /// The order of two values, or nil when either is nil or they are of unlike kinds.
-    static func order(_ a: StoreValue, _ b: StoreValue, _ options: PredicateOptions = []) -> ComparisonResult? {
+    public static func order(_ a: StoreValue, _ b: StoreValue, _ options: PredicateOptions = []) -> ComparisonResult? {
         switch (a, b) {
         case (.integer(let x), .integer(let y)): return compare(x, y)
         case (.decimal(let x), .decimal(let y)): return compare(x, y)
@@ -40,7 +40,7 @@ enum ValueComparison {
     }
 
     /// A total order for sorting: nil first, then by `order`; unlike kinds by kind.
-    static func sortOrder(_ a: StoreValue, _ b: StoreValue, caseInsensitive: Bool) -> ComparisonResult {
+    public static func sortOrder(_ a: StoreValue, _ b: StoreValue, caseInsensitive: Bool) -> ComparisonResult {
         switch (a.isNull, b.isNull) {
         case (true, true): return .orderedSame
         case (true, false): return .orderedAscending
@@ -52,7 +52,7 @@ enum ValueComparison {
     }
 
     /// The string folded as the options ask: `[c]` case folding, `[d]` diacritics removed.
-    static func fold(_ text: String, _ options: PredicateOptions) -> String {
+    public static func fold(_ text: String, _ options: PredicateOptions) -> String {
         let caseless = options.contains(.caseInsensitive)
         let diacriticless = options.contains(.diacriticInsensitive)
         guard caseless || diacriticless else { return text }
@@ -67,7 +67,7 @@ enum ValueComparison {
     }
 
     /// `LIKE`: `*` matches any run of characters, `?` any one character; the whole string must match.
-    static func like(_ text: String, _ pattern: String, _ options: PredicateOptions) -> Bool {
+    public static func like(_ text: String, _ pattern: String, _ options: PredicateOptions) -> Bool {
         let subject = Array(fold(text, options))
         let glob = Array(fold(pattern, options))
         var s = 0, p = 0
@@ -92,7 +92,8 @@ enum ValueComparison {
         return p == glob.count
     }
 
-    static func compareCodePoints(_ x: String, _ y: String) -> ComparisonResult {
+    /// Orders strings by Unicode code point (UTF-8 byte order).
+    public static func compareCodePoints(_ x: String, _ y: String) -> ComparisonResult {
         var left = x.utf8.makeIterator()
         var right = y.utf8.makeIterator()
         while true {
@@ -115,6 +116,17 @@ enum ValueComparison {
         if x.isTemporaryID != y.isTemporaryID { return x.isTemporaryID ? .orderedDescending : .orderedAscending }
         if x.key != y.key { return compare(x.key, y.key) }
         return compareCodePoints(x.entityName, y.entityName)
+    }
+
+    /// Orders rows by precomputed sort-key values, one per key.
+    public static func compareSortKeys(_ a: [StoreValue], _ b: [StoreValue], _ keys: [BoundSortKey]) -> ComparisonResult {
+        for (index, key) in keys.enumerated() {
+            let result = sortOrder(a[index], b[index], caseInsensitive: key.caseInsensitive)
+            if result != .orderedSame {
+                return key.ascending ? result : (result == .orderedAscending ? .orderedDescending : .orderedAscending)
+            }
+        }
+        return .orderedSame
     }
 
     static func compare<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult {

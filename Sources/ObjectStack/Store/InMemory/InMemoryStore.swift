@@ -82,7 +82,7 @@ public final class InMemoryStore: PersistentStore {
             // Sort keys are read once per row, not once per comparison.
             let keyed = try matches.map { row in (row, try request.sortKeys.map { try evaluator.value(of: $0.keyPath, on: row) }) }
             matches = keyed.sorted { a, b in
-                let order = SortKeyOrder.compare(a.1, b.1, request.sortKeys)
+                let order = ValueComparison.compareSortKeys(a.1, b.1, request.sortKeys)
                 return order == .orderedSame ? a.0.key < b.0.key : order == .orderedAscending
             }.map(\.0)
         }
@@ -151,18 +151,5 @@ public final class InMemoryStore: PersistentStore {
             try save.validate(against: state)
             return save.apply(to: &state)
         }
-    }
-}
-
-/// Orders rows by precomputed sort-key values.
-enum SortKeyOrder {
-    static func compare(_ a: [StoreValue], _ b: [StoreValue], _ keys: [BoundSortKey]) -> ComparisonResult {
-        for (index, key) in keys.enumerated() {
-            let result = ValueComparison.sortOrder(a[index], b[index], caseInsensitive: key.caseInsensitive)
-            if result != .orderedSame {
-                return key.ascending ? result : (result == .orderedAscending ? .orderedDescending : .orderedAscending)
-            }
-        }
-        return .orderedSame
     }
 }
