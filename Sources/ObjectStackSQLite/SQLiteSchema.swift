@@ -58,6 +58,7 @@ struct SQLiteSchema: Sendable {
     let joinTables: [String: JoinTable]
     private let columnNames: [ObjectIdentifier: String]
     private let entityColumnNames: [ObjectIdentifier: String]
+    private let namedColumns: [String: String]
 
     init(entities: [EntityDescription]) {
         var tables: [String: Table] = [:]
@@ -125,6 +126,17 @@ struct SQLiteSchema: Sendable {
         self.joinTables = joinTables
         self.columnNames = columnNames
         self.entityColumnNames = entityColumnNames
+        var named: [String: String] = [:]
+        for table in tables.values {
+            for column in table.columns {
+                switch column.content {
+                case .attribute(let a): named[a.name] = named[a.name] ?? column.name
+                case .foreignKey(let r): named[r.name] = named[r.name] ?? column.name
+                case .foreignEntity: break
+                }
+            }
+        }
+        namedColumns = named
     }
 
     /// Whether objects of an entity may be of several concrete entities (so references need an entity code).
@@ -148,9 +160,13 @@ struct SQLiteSchema: Sendable {
     func table(for entity: EntityDescription) -> Table { tables[entity.rootEntity.name]! }
 
     /// The quoted column of an attribute or to-one relationship.
-    func column(_ attribute: AttributeDescription) -> String { Self.quote(columnNames[ObjectIdentifier(attribute)]!) }
+    ///
+    /// Properties are matched by identity; one of an equal model built separately falls back to its name.
+    func column(_ attribute: AttributeDescription) -> String {
+        Self.quote(columnNames[ObjectIdentifier(attribute)] ?? namedColumns[attribute.name] ?? attribute.name)
+    }
     func column(_ relationship: RelationshipDescription) -> String {
-        Self.quote(columnNames[ObjectIdentifier(relationship)]!)
+        Self.quote(columnNames[ObjectIdentifier(relationship)] ?? namedColumns[relationship.name] ?? relationship.name)
     }
     func entityColumn(_ relationship: RelationshipDescription) -> String? {
         entityColumnNames[ObjectIdentifier(relationship)].map(Self.quote)

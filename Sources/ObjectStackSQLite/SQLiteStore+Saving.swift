@@ -95,6 +95,17 @@ extension SQLiteStore {
         var conflicts: [ConstraintConflict] = []
         var claimed: [String: [[StoreValue]: ManagedObjectID]] = [:]
         var constraintsByEntity: [ObjectIdentifier: [(EntityDescription, [AttributeDescription], String)]] = [:]
+        // A hierarchy with no rows yet cannot clash with the store, only within the save: skip the lookups
+        // (the common bulk import into a new store).
+        var isEmpty: [String: Bool] = [:]
+        func tableIsEmpty(_ table: SQLiteSchema.Table) throws -> Bool {
+            if let known = isEmpty[table.name] { return known }
+            let statement = try db.statement("SELECT NOT EXISTS (SELECT 1 FROM \(SQLiteSchema.quote(table.name)))")
+            defer { statement.reset() }
+            let empty = try statement.step() && statement.int(0) == 1
+            isEmpty[table.name] = empty
+            return empty
+        }
         for (id, values) in written {
             let constraints = constraintsByEntity[ObjectIdentifier(id.entity)] ?? {
                 let found = Self.constraints(of: id.entity).map { declaring, attributes in
@@ -114,6 +125,7 @@ extension SQLiteStore {
                     continue
                 }
                 claimed[key, default: [:]][combination] = id
+                if try tableIsEmpty(schema.table(for: declaring)) { continue }
                 let statement = try db.statement(query)
                 defer { statement.reset() }
                 for (index, value) in combination.enumerated() { statement.bind(value, at: Int32(index + 1)) }

@@ -27,7 +27,8 @@ public final class SQLiteStore: PersistentStore {
     public var type: StoreType { .sqlite }
     public var identifier: String { metadata.identifier }
 
-    let model: ManagedObjectModel
+    /// The model the store holds.
+    public let model: ManagedObjectModel
     let schema: SQLiteSchema
     /// Row readers by root entity name, then by entity code.
     let readers: [String: [Int64: SQLiteRowReader]]

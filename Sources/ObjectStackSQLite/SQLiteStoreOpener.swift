@@ -18,7 +18,15 @@ struct SQLiteStoreOpener {
         let synchronous = try synchronousOption()
         let existing = try inspectFile()
         if let existing { try checkModel(existing) }
-        let connection = try SQLiteConnection(url: url, readOnly: false)
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(url: url, readOnly: false)
+        } catch let error as StoreError where existing == nil && error.code == .ioFailure {
+            // The folder passed the permission check but the file cannot be created there (a read-only
+            // file system, or a folder only the kernel writes, such as /proc/sys).
+            throw StoreError(code: .readOnly, message: "cannot create the store file: the location is read-only",
+                url: url, nativeCode: error.nativeCode, detail: error.message)
+        }
         do {
             sqlite3_busy_timeout(connection.handle, SQLiteStore.busyTimeoutMilliseconds)
             try connection.execute("PRAGMA journal_mode = WAL")
