@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "ObjectStackLMDB", dependencies: ["ObjectStack", "CLMDB"]),
         .target(
             name: "StackLab",
-            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]
+            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite"]
         ),
         .executableTarget(
             name: "stacklab",
@@ -40,7 +40,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ObjectStackTests", dependencies: ["ObjectStack"]),
-        .testTarget(name: "ObjectStackSQLiteTests", dependencies: ["ObjectStackSQLite", "CSQLite"]),
+        .testTarget(name: "ObjectStackSQLiteTests", dependencies: ["ObjectStack", "ObjectStackSQLite", "CSQLite"]),
         .testTarget(name: "ObjectStackLMDBTests", dependencies: ["ObjectStackLMDB", "CLMDB"]),
         .testTarget(name: "StackLabTests", dependencies: ["StackLab"]),
         // One conformance suite, parameterised over every store kind.

@@ -13,7 +13,7 @@ struct StackLabCommand: AsyncParsableCommand {
         discussion: "Exit status: 0 ok, 1 a regression or failed check, 2 bad input.",
         subcommands: [
             Demo.self, Run.self, List.self, Compare.self, Serve.self, SeedStore.self, Model.self, Versions.self,
-            ConcurrencyProbe.self, MergeCost.self,
+            ConcurrencyProbe.self, MergeCost.self, EngineSQLite.self,
         ])
 }
 
@@ -94,6 +94,22 @@ extension StackLabCommand {
     }
 
     /// Hidden until the lab's merge-cost workload replaces it: merge cost against registered objects.
+    struct EngineSQLite: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "engine-sqlite",
+            abstract: "Time a context save and fetch of N pods on SQLite against the raw C API, side by side.",
+            shouldDisplay: false)
+        @Option(help: "Pods saved and fetched.") var objects = 100_000
+        @Option(help: "Repetitions (stack and raw interleaved).") var repetitions = 3
+        func validate() throws {
+            guard objects > 0, repetitions > 0 else { throw ValidationError("--objects and --repetitions must be positive") }
+        }
+        func run() throws {
+            let samples = try SQLiteEngineBenchmark(objects: objects, repetitions: repetitions).run()
+            print(SQLiteEngineBenchmark.table(samples, objects: objects))
+        }
+    }
+
     struct MergeCost: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "merge-cost", abstract: "Time mergeChanges of C changes into contexts holding R objects.",

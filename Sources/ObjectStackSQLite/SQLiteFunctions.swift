@@ -1,0 +1,159 @@
+import CSQLite
+import Foundation
+import ObjectStack
+
+/// The SQL functions and collation the predicate compiler relies on, where SQLite lacks the semantics.
+///
+/// Each calls the same code as the in-memory evaluator (`ValueComparison`), so a predicate selects the same
+/// rows on every store:
+/// - `os_fold(text, options)`: `ValueComparison.fold` (`[c]`, `[d]`, `[cd]`; options as `PredicateOptions`'
+///   raw value).
+/// - `os_str(operator, text, pattern, options)`: BEGINSWITH (1), ENDSWITH (2), CONTAINS (3), LIKE (4),
+///   MATCHES (5, an anchored ICU expression through `NSRegularExpression`) and "is a substring of" (6, `IN`
+///   with a string); 0 or 1, and 0 when either side is not text.
+/// - `os_num(decimal text)`: a decimal's `Double` value, as `StoreValue.numericValue` computes it.
+/// - collation `OSDECIMAL`: orders decimal text by exact `Decimal` value.
+enum SQLiteFunctions {
+    enum StringOperator: Int32 {
+        case beginsWith = 1, endsWith, contains, like, matches, substringOf
+    }
+
+    static func register(on db: OpaquePointer) throws {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
+        var code = sqlite3_create_function_v2(db, "os_fold", 2, flags, nil, foldFunction, nil, nil, nil)
+        if code == SQLITE_OK {
+            code = sqlite3_create_function_v2(db, "os_str", 4, flags, nil, stringFunction, nil, nil, nil)
+        }
+        if code == SQLITE_OK {
+            code = sqlite3_create_function_v2(db, "os_num", 1, flags, nil, numberFunction, nil, nil, nil)
+        }
+        if code == SQLITE_OK {
+            code = sqlite3_create_collation_v2(db, "OSDECIMAL", SQLITE_UTF8, nil, decimalCollation, nil)
+        }
+        guard code == SQLITE_OK else {
+            throw StoreError(code: .ioFailure, message: "cannot register SQL functions: \(String(cString: sqlite3_errmsg(db)))",
+                nativeCode: code)
+        }
+    }
+
+    static func text(_ value: OpaquePointer?) -> String? {
+        guard sqlite3_value_type(value) == SQLITE_TEXT, let pointer = sqlite3_value_text(value) else { return nil }
+        let count = Int(sqlite3_value_bytes(value))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    static func options(_ value: OpaquePointer?) -> PredicateOptions {
+        PredicateOptions(rawValue: UInt8(truncatingIfNeeded: sqlite3_value_int(value)))
+    }
+
+    /// Decimal text parsed as `Decimal`, the way the store writes it.
+    static func decimal(_ text: String) -> Decimal? {
+        Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    /// The string operators, exactly as `PredicateEvaluator` applies them.
+    static func evaluate(_ op: StringOperator, _ text: String, _ pattern: String, _ options: PredicateOptions) -> Bool {
+        switch op {
+        case .beginsWith:
+            return ValueComparison.fold(text, options).utf8.starts(with: ValueComparison.fold(pattern, options).utf8)
+        case .endsWith:
+            return ValueComparison.fold(text, options).utf8.reversed()
+                .starts(with: ValueComparison.fold(pattern, options).utf8.reversed())
+        case .contains:
+            let needle = ValueComparison.fold(pattern, options)
+            return needle.isEmpty || ValueComparison.fold(text, options).contains(needle)
+        case .like:
+            return ValueComparison.like(text, pattern, options)
+        case .matches:
+            let subject = options.contains(.diacriticInsensitive) ? ValueComparison.fold(text, [.diacriticInsensitive]) : text
+            guard let regex = regex(pattern, options) else { return false }
+            let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
+            return regex.firstMatch(in: subject, options: [.anchored], range: range) != nil
+        case .substringOf:
+            // `text IN pattern`: the left side is a substring of the right.
+            return ValueComparison.fold(pattern, options).contains(ValueComparison.fold(text, options))
+        }
+    }
+
+    private struct RegexKey: Hashable {
+        let pattern: String
+        let options: UInt8
+    }
+
+    /// Compiled expressions by pattern: a statement calls MATCHES once per row with the same pattern.
+    private static let regexCache = LockedValue<[RegexKey: NSRegularExpression]>([:])
+
+    /// The anchored expression `PredicateEvaluator` builds for MATCHES.
+    static func regex(_ pattern: String, _ options: PredicateOptions) -> NSRegularExpression? {
+        let key = RegexKey(pattern: pattern, options: options.rawValue)
+        if let cached = regexCache.withLock({ $0[key] }) { return cached }
+        var regexOptions: NSRegularExpression.Options = []
+        if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
+        let folded = options.contains(.diacriticInsensitive) ? ValueComparison.fold(pattern, [.diacriticInsensitive]) : pattern
+        guard let regex = try? NSRegularExpression(pattern: "^(?:\(folded))$", options: regexOptions) else { return nil }
+        regexCache.withLock { cache in
+            if cache.count > 256 { cache.removeAll() }
+            cache[key] = regex
+        }
+        return regex
+    }
+}
+
+private func resultText(_ context: OpaquePointer?, _ text: String) {
+    var text = text
+    text.withUTF8 { buffer in
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return sqlite3_result_text(context, "", 0, nil) }
+        base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+            sqlite3_result_text(context, $0, Int32(buffer.count), SQLiteConnection.transient)
+        }
+    }
+}
+
+private let foldFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, _, arguments in
+    guard let arguments, let text = SQLiteFunctions.text(arguments[0]) else {
+        sqlite3_result_null(context)
+        return
+    }
+    resultText(context, ValueComparison.fold(text, SQLiteFunctions.options(arguments[1])))
+}
+
+private let stringFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, _, arguments in
+    guard let arguments, let op = SQLiteFunctions.StringOperator(rawValue: sqlite3_value_int(arguments[0])),
+        let text = SQLiteFunctions.text(arguments[1]), let pattern = SQLiteFunctions.text(arguments[2])
+    else {
+        sqlite3_result_int(context, 0)
+        return
+    }
+    let hit = SQLiteFunctions.evaluate(op, text, pattern, SQLiteFunctions.options(arguments[3]))
+    sqlite3_result_int(context, hit ? 1 : 0)
+}
+
+private let numberFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, _, arguments in
+    guard let arguments else { return sqlite3_result_null(context) }
+    switch sqlite3_value_type(arguments[0]) {
+    case SQLITE_TEXT:
+        guard let text = SQLiteFunctions.text(arguments[0]), let value = SQLiteFunctions.decimal(text) else {
+            return sqlite3_result_null(context)
+        }
+        sqlite3_result_double(context, NSDecimalNumber(decimal: value).doubleValue)
+    case SQLITE_INTEGER: sqlite3_result_int64(context, sqlite3_value_int64(arguments[0]))
+    case SQLITE_FLOAT: sqlite3_result_double(context, sqlite3_value_double(arguments[0]))
+    default: sqlite3_result_null(context)
+    }
+}
+
+private let decimalCollation: @convention(c) (
+    UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?
+) -> Int32 = { _, leftCount, left, rightCount, right in
+    func decode(_ pointer: UnsafeRawPointer?, _ count: Int32) -> Decimal {
+        guard let pointer else { return 0 }
+        let text = String(decoding: UnsafeRawBufferPointer(start: pointer, count: Int(count)), as: UTF8.self)
+        return SQLiteFunctions.decimal(text) ?? 0
+    }
+    let a = decode(left, leftCount)
+    let b = decode(right, rightCount)
+    return a < b ? -1 : (a == b ? 0 : 1)
+}

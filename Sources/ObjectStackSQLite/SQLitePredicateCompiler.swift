@@ -1,0 +1,463 @@
+import Foundation
+import ObjectStack
+
+/// Compiles bound predicates, key paths and sort keys to SQL with the semantics of `PredicateEvaluator`.
+///
+/// Every compiled condition yields exactly 0 or 1, never NULL, so `NOT` and nesting behave as the evaluator
+/// does (SQL's three-valued logic would otherwise turn `NOT (rank >= 3)` false on a nil rank). Key paths
+/// across to-one relationships become correlated scalar subqueries; collections (to-many steps, `SUBQUERY`)
+/// become correlated `EXISTS` / aggregate subqueries over key columns and join tables.
+/// - Note: Not thread-safe; one compiler per query.
+final class SQLitePredicateCompiler {
+    /// A row a key path can start from: the fetched row, a joined row, or a SUBQUERY variable's member.
+    struct RowRef {
+        let alias: String
+        let entity: EntityDescription
+    }
+
+    struct Scope {
+        var row: RowRef
+        var variables: [String: RowRef] = [:]
+    }
+
+    /// What kind of value an SQL expression yields, which decides how it compares.
+    enum Kind: Equatable {
+        case null, number, decimal, string, date, data, uuid, uri
+        case object(root: String)
+    }
+
+    /// One value as SQL.
+    struct Operand {
+        var fragment: SQLFragment
+        var kind: Kind
+        /// The value, when the operand is a constant.
+        var constant: StoreValue?
+        /// Whether the operand is a column of a row in scope (so an index may serve a comparison on it).
+        var isColumn = false
+    }
+
+    /// Values reached through a to-many: rows of `source` (`FROM … WHERE …`), each with `value`.
+    struct Collection {
+        var source: SQLFragment
+        var value: Operand
+        /// The member row, when the collection holds objects.
+        var member: RowRef?
+    }
+
+    enum Compiled {
+        case single(Operand)
+        case collection(Collection)
+        case list([StoreValue])
+    }
+
+    let schema: SQLiteSchema
+    let storeIdentifier: String
+    private var aliasCount = 0
+
+    init(schema: SQLiteSchema, storeIdentifier: String) {
+        self.schema = schema
+        self.storeIdentifier = storeIdentifier
+    }
+
+    private func newAlias() -> String {
+        aliasCount += 1
+        return "a\(aliasCount)"
+    }
+
+    // MARK: - Predicates
+
+    /// A condition (0 or 1) for a predicate evaluated on `scope.row`.
+    func condition(_ predicate: BoundPredicate, _ scope: Scope) -> SQLFragment {
+        switch predicate {
+        case .constant(let value): return SQLFragment(value ? "1" : "0")
+        case .and(let parts):
+            if parts.isEmpty { return SQLFragment("1") }
+            return "(" + SQLFragment.joined(parts.map { condition($0, scope) }, separator: " AND ") + ")"
+        case .or(let parts):
+            if parts.isEmpty { return SQLFragment("0") }
+            return "(" + SQLFragment.joined(parts.map { condition($0, scope) }, separator: " OR ") + ")"
+        case .not(let inner):
+            return "(NOT " + condition(inner, scope) + ")"
+        case .comparison(let comparison):
+            return self.comparison(comparison, scope)
+        }
+    }
+
+    private func comparison(_ comparison: BoundComparison, _ scope: Scope) -> SQLFragment {
+        let lhs = compile(comparison.lhs, scope)
+        let rhs = compile(comparison.rhs, scope)
+        switch (comparison.quantifier, lhs) {
+        case (.direct, .single(let value)):
+            return element(value, comparison, rhs)
+        case (.direct, .collection(let collection)):
+            // A collection on the left (CONTAINS): membership of the right-hand value.
+            guard case .single(let needle) = rhs else { return SQLFragment("0") }
+            return exists(collection, where: compare(collection.value, .equal, needle, comparison.options))
+        case (.direct, .list(let values)):
+            guard case .single(let needle) = rhs else { return SQLFragment("0") }
+            return any(values.map { compare(constant($0), .equal, needle, comparison.options) })
+        case (.any, .collection(let collection)):
+            return exists(collection, where: element(collection.value, comparison, rhs))
+        case (.all, .collection(let collection)):
+            return "(NOT " + exists(collection, where: "(NOT " + element(collection.value, comparison, rhs) + ")") + ")"
+        case (.none, .collection(let collection)):
+            return "(NOT " + exists(collection, where: element(collection.value, comparison, rhs)) + ")"
+        case (.any, .list(let values)):
+            return any(values.map { element(constant($0), comparison, rhs) })
+        case (.all, .list(let values)):
+            if values.isEmpty { return SQLFragment("1") }
+            return "(" + SQLFragment.joined(values.map { element(constant($0), comparison, rhs) }, separator: " AND ") + ")"
+        case (.none, .list(let values)):
+            return "(NOT " + any(values.map { element(constant($0), comparison, rhs) }) + ")"
+        case (_, .single(let value)):
+            // A quantifier over a lone value treats it as one element, as the evaluator does.
+            let hit = element(value, comparison, rhs)
+            return comparison.quantifier == .none ? "(NOT " + hit + ")" : hit
+        }
+    }
+
+    private func any(_ parts: [SQLFragment]) -> SQLFragment {
+        if parts.isEmpty { return SQLFragment("0") }
+        return "(" + SQLFragment.joined(parts, separator: " OR ") + ")"
+    }
+
+    private func exists(_ collection: Collection, where condition: SQLFragment) -> SQLFragment {
+        "EXISTS (SELECT 1" + collection.source + " AND " + condition + ")"
+    }
+
+    /// One element of the left side against the right side (a value, a list, a collection or BETWEEN bounds).
+    private func element(_ value: Operand, _ comparison: BoundComparison, _ rhs: Compiled) -> SQLFragment {
+        let options = comparison.options
+        switch comparison.op {
+        case .in:
+            switch rhs {
+            case .collection(let collection):
+                return exists(collection, where: compare(value, .equal, collection.value, options))
+            case .list(let values):
+                return membership(value, values, options)
+            case .single(let haystack):
+                guard haystack.kind == .string, value.kind == .string else { return SQLFragment("0") }
+                return stringFunction(.substringOf, value, haystack, options)
+            }
+        case .between:
+            guard case .list(let bounds) = rhs, bounds.count == 2 else { return SQLFragment("0") }
+            return "(" + compare(value, .greaterThanOrEqual, constant(bounds[0]), options) + " AND "
+                + compare(value, .lessThanOrEqual, constant(bounds[1]), options) + ")"
+        default:
+            guard case .single(let other) = rhs else { return SQLFragment("0") }
+            return compare(value, comparison.op, other, options)
+        }
+    }
+
+    /// `value IN list`: an SQL `IN` when every element compares plainly, else one equality per element.
+    private func membership(_ value: Operand, _ values: [StoreValue], _ options: PredicateOptions) -> SQLFragment {
+        let present = values.filter { !$0.isNull }
+        let plain = present.allSatisfy { element in
+            let kind = constant(element).kind
+            return kind == value.kind && kind != .decimal && (kind != .string || options.isEmpty)
+        }
+        guard plain, !present.isEmpty else {
+            return any(values.map { compare(value, .equal, constant($0), options) })
+        }
+        let placeholders = Array(repeating: "?", count: present.count).joined(separator: ", ")
+        var test = "(" + value.fragment + " IN (" + SQLFragment(placeholders, present.map(SQLiteStatement.sqlValue))
+            + ") AND " + value.fragment + " IS NOT NULL)"
+        if present.count < values.count { test = "(" + test + " OR " + value.fragment + " IS NULL)" }
+        return test
+    }
+
+    // MARK: - Comparing two values
+
+    /// `a op b` under the evaluator's rules: nil equals only nil, ordering with nil is false, unlike kinds
+    /// are unequal and unordered, numbers compare by value across kinds, strings by code point after folding.
+    func compare(_ a: Operand, _ op: PredicateOperator, _ b: Operand, _ options: PredicateOptions) -> SQLFragment {
+        if a.kind == .null || b.kind == .null {
+            if a.kind == .null && b.kind == .null {
+                return SQLFragment(op == .equal ? "1" : "0")
+            }
+            let other = a.kind == .null ? b : a
+            switch op {
+            case .equal: return "(" + other.fragment + " IS NULL)"
+            case .notEqual: return "(" + other.fragment + " IS NOT NULL)"
+            default: return SQLFragment("0")
+            }
+        }
+        switch op {
+        case .beginsWith, .endsWith, .contains, .like, .matches:
+            guard a.kind == .string, b.kind == .string else { return SQLFragment("0") }
+            let code: SQLiteFunctions.StringOperator
+            switch op {
+            case .beginsWith: code = .beginsWith
+            case .endsWith: code = .endsWith
+            case .contains: code = .contains
+            case .like: code = .like
+            default: code = .matches
+            }
+            return stringFunction(code, a, b, options)
+        case .in, .between:
+            return SQLFragment("0")
+        default:
+            break
+        }
+        guard let (pa, pb, collation) = project(a, b, options) else {
+            return SQLFragment(op == .notEqual ? "1" : "0")
+        }
+        switch op {
+        case .equal: return "(" + pa + " IS " + pb + collation + ")"
+        case .notEqual: return "(" + pa + " IS NOT " + pb + collation + ")"
+        default:
+            let symbol = op.rawValue
+            if a.isColumn, pa.sql == a.fragment.sql, b.constant != nil {
+                // The form an index can serve; the constant is not nil, so only the column can be.
+                return "(" + pa + " \(symbol) " + pb + collation + " AND " + pa + " IS NOT NULL)"
+            }
+            return "((" + pa + " \(symbol) " + pb + collation + ") IS 1)"
+        }
+    }
+
+    /// The two sides in a form SQL compares as `ValueComparison` does, and the collation to use; nil for
+    /// values of unlike kinds.
+    private func project(_ a: Operand, _ b: Operand, _ options: PredicateOptions) -> (SQLFragment, SQLFragment, String)? {
+        switch (a.kind, b.kind) {
+        case (.number, .number): return (a.fragment, b.fragment, "")
+        case (.decimal, .decimal): return (a.fragment, b.fragment, " COLLATE OSDECIMAL")
+        case (.decimal, .number): return (number(a), b.fragment, "")
+        case (.number, .decimal): return (a.fragment, number(b), "")
+        case (.string, .string):
+            let folding = options.intersection([.caseInsensitive, .diacriticInsensitive])
+            if folding.isEmpty { return (a.fragment, b.fragment, "") }
+            return (fold(a, folding), fold(b, folding), "")
+        case (let x, let y) where x == y:
+            return (a.fragment, b.fragment, "")
+        default:
+            return nil
+        }
+    }
+
+    private func number(_ operand: Operand) -> SQLFragment {
+        if let value = operand.constant?.numericValue { return SQLFragment("?", [.double(value)]) }
+        return "os_num(" + operand.fragment + ")"
+    }
+
+    private func fold(_ operand: Operand, _ options: PredicateOptions) -> SQLFragment {
+        if case .string(let text)? = operand.constant {
+            return SQLFragment("?", [.text(ValueComparison.fold(text, options))])
+        }
+        return "os_fold(" + operand.fragment + ", \(options.rawValue))"
+    }
+
+    private func stringFunction(
+        _ op: SQLiteFunctions.StringOperator, _ text: Operand, _ pattern: Operand, _ options: PredicateOptions
+    ) -> SQLFragment {
+        let flags = options.intersection([.caseInsensitive, .diacriticInsensitive]).rawValue
+        return "os_str(\(op.rawValue), " + text.fragment + ", " + pattern.fragment + ", \(flags))"
+    }
+
+    // MARK: - Operands
+
+    /// A constant, bound.
+    func constant(_ value: StoreValue) -> Operand {
+        let kind: Kind
+        switch value {
+        case .null: return Operand(fragment: SQLFragment("NULL"), kind: .null, constant: value)
+        case .integer, .double, .boolean: kind = .number
+        case .decimal: kind = .decimal
+        case .string: kind = .string
+        case .date: kind = .date
+        case .data: kind = .data
+        case .uuid: kind = .uuid
+        case .uri: kind = .uri
+        case .objectID(let id):
+            // An object of no row here (unsaved, or another store's) equals nothing stored.
+            let key = id.isTemporaryID || id.storeIdentifier != storeIdentifier ? Int64.min : id.key
+            return Operand(fragment: SQLFragment("?", [.integer(key)]), kind: .object(root: id.entity.rootEntity.name),
+                constant: value)
+        }
+        return Operand(fragment: SQLFragment("?", [SQLiteStatement.sqlValue(value)]), kind: kind, constant: value)
+    }
+
+    static func kind(of type: AttributeType) -> Kind {
+        switch type {
+        case .integer16, .integer32, .integer64, .double, .float, .boolean: return .number
+        case .decimal: return .decimal
+        case .string: return .string
+        case .date: return .date
+        case .binaryData, .transformable: return .data
+        case .uuid: return .uuid
+        case .uri: return .uri
+        }
+    }
+
+    func compile(_ expression: BoundExpression, _ scope: Scope) -> Compiled {
+        switch expression {
+        case .constant(let value): return .single(constant(value))
+        case .list(let values): return .list(values)
+        case .keyPath(let path): return keyPath(path, scope)
+        case .subquery(let subquery):
+            guard case .collection(var collection) = keyPath(subquery.collection, scope), let member = collection.member else {
+                return .collection(Self.emptyCollection)
+            }
+            var inner = scope
+            inner.row = member
+            inner.variables[subquery.variable] = member
+            collection.source = collection.source + " AND " + condition(subquery.predicate, inner)
+            return .collection(collection)
+        case .aggregate(let function, let inner):
+            return .single(aggregate(function, compile(inner, scope)))
+        }
+    }
+
+    private static let emptyCollection = Collection(
+        source: SQLFragment(" FROM (SELECT NULL AS v) e WHERE 0"),
+        value: Operand(fragment: SQLFragment("e.v"), kind: .null), member: nil)
+
+    private func aggregate(_ function: AggregateFunction, _ operand: Compiled) -> Operand {
+        switch operand {
+        case .list(let values):
+            return constant(Self.aggregate(function, values))
+        case .single(let value):
+            switch function {
+            case .count: return Operand(fragment: "(" + value.fragment + " IS NOT NULL)", kind: .number)
+            case .sum: return Operand(fragment: "COALESCE(" + numeric(value) + ", 0)", kind: .number)
+            case .avg: return Operand(fragment: numeric(value), kind: .number)
+            case .min, .max: return value
+            }
+        case .collection(let collection):
+            let value = collection.value
+            let select: SQLFragment
+            var kind = Kind.number
+            switch function {
+            case .count: select = SQLFragment("COUNT(*)")
+            case .sum: select = "TOTAL(" + numeric(value) + ")"
+            case .avg: select = "AVG(" + numeric(value) + ")"
+            case .min, .max:
+                let collation = value.kind == .decimal ? " COLLATE OSDECIMAL" : ""
+                select = (function == .min ? "MIN(" : "MAX(") + value.fragment + collation + ")"
+                kind = value.kind
+            }
+            return Operand(fragment: "(SELECT " + select + collection.source + ")", kind: kind)
+        }
+    }
+
+    private func numeric(_ value: Operand) -> SQLFragment {
+        value.kind == .decimal ? number(value) : value.fragment
+    }
+
+    /// An aggregate of constants, as the evaluator computes it.
+    private static func aggregate(_ function: AggregateFunction, _ values: [StoreValue]) -> StoreValue {
+        let present = values.filter { !$0.isNull }
+        switch function {
+        case .count: return .integer(Int64(values.count))
+        case .sum, .avg:
+            if function == .sum, present.allSatisfy({ if case .integer = $0 { return true } else { return false } }) {
+                return .integer(present.reduce(0) { total, value in
+                    if case .integer(let v) = value { return total &+ v }
+                    return total
+                })
+            }
+            let total = present.compactMap(\.numericValue).reduce(0, +)
+            if function == .sum { return .double(total) }
+            return present.isEmpty ? .null : .double(total / Double(present.count))
+        case .min:
+            return present.min { ValueComparison.sortOrder($0, $1, caseInsensitive: false) == .orderedAscending } ?? .null
+        case .max:
+            return present.max { ValueComparison.sortOrder($0, $1, caseInsensitive: false) == .orderedAscending } ?? .null
+        }
+    }
+
+    // MARK: - Key paths
+
+    /// A key path from the scope's row (or a variable): a column, a scalar subquery across to-ones, or a
+    /// collection across to-manys.
+    func keyPath(_ path: BoundKeyPath, _ scope: Scope) -> Compiled {
+        var start = scope.row
+        if let variable = path.variable {
+            guard let bound = scope.variables[variable] else { return .single(constant(.null)) }
+            start = bound
+        }
+        if path.steps.isEmpty { return .single(objectOperand(start)) }
+        var from: [String] = []
+        var conditions: [String] = []
+        var current = start
+        var value: Operand?
+        for (position, step) in path.steps.enumerated() {
+            let isLast = position == path.steps.count - 1
+            switch step {
+            case .attribute(let attribute):
+                value = Operand(fragment: SQLFragment("\(current.alias).\(schema.column(attribute))"),
+                    kind: Self.kind(of: attribute.type), isColumn: true)
+            case .toOne(let relationship):
+                let key = "\(current.alias).\(schema.column(relationship))"
+                if isLast {
+                    value = Operand(fragment: SQLFragment(key),
+                        kind: .object(root: relationship.destinationEntity.rootEntity.name), isColumn: true)
+                } else {
+                    let next = RowRef(alias: newAlias(), entity: relationship.destinationEntity)
+                    from.append("\(SQLiteSchema.quote(schema.table(for: next.entity).name)) \(next.alias)")
+                    conditions.append("\(next.alias).Z_PK = \(key)")
+                    current = next
+                }
+            case .toMany(let relationship):
+                let next = RowRef(alias: newAlias(), entity: relationship.destinationEntity)
+                let table = SQLiteSchema.quote(schema.table(for: next.entity).name)
+                switch relationship.storage {
+                case .joinTable:
+                    let join = schema.joinTables[relationship.joinTableOwner.storageKey]!
+                    let link = newAlias()
+                    let (mine, theirs) = relationship.joinTableOwner === relationship ? ("src", "dst") : ("dst", "src")
+                    from.append("\(SQLiteSchema.quote(join.name)) \(link)")
+                    from.append("\(table) \(next.alias)")
+                    conditions.append("\(link).\(mine) = \(current.alias).Z_PK")
+                    conditions.append("\(next.alias).Z_PK = \(link).\(theirs)")
+                default:
+                    let inverse = relationship.inverse!
+                    from.append("\(table) \(next.alias)")
+                    conditions.append("\(next.alias).\(schema.column(inverse)) = \(current.alias).Z_PK")
+                }
+                current = next
+                if isLast { value = objectOperand(next) }
+            }
+        }
+        let result = value ?? constant(.null)
+        if from.isEmpty { return .single(result) }
+        let source = SQLFragment(" FROM " + from.joined(separator: ", ") + " WHERE " + conditions.joined(separator: " AND "))
+        if path.isCollection {
+            let member: RowRef? = if case .toMany = path.steps.last! { current } else { nil }
+            return .collection(Collection(source: source, value: result, member: member))
+        }
+        var scalar = result
+        scalar.fragment = "(SELECT " + result.fragment + source + ")"
+        scalar.isColumn = false
+        return .single(scalar)
+    }
+
+    private func objectOperand(_ row: RowRef) -> Operand {
+        Operand(fragment: SQLFragment("\(row.alias).Z_PK"), kind: .object(root: row.entity.rootEntity.name), isColumn: true)
+    }
+
+    /// A single-valued key path (a sort key or a property to fetch) from `row`.
+    func value(_ path: BoundKeyPath, from row: RowRef) -> Operand {
+        switch keyPath(path, Scope(row: row)) {
+        case .single(let operand): return operand
+        case .list: return constant(.null)
+        case .collection(let collection):
+            // A to-many value path reads its first value, as `PredicateEvaluator.value(of:on:)` does.
+            var first = collection.value
+            first.fragment = "(SELECT " + collection.value.fragment + collection.source + " LIMIT 1)"
+            first.isColumn = false
+            return first
+        }
+    }
+
+    /// The ORDER BY term of a sort key.
+    func orderTerm(_ key: BoundSortKey, from row: RowRef) -> SQLFragment {
+        let operand = value(key.keyPath, from: row)
+        var term = operand.fragment
+        if operand.kind == .string && key.caseInsensitive {
+            term = "os_fold(" + term + ", \(PredicateOptions.caseInsensitive.rawValue))"
+        } else if operand.kind == .decimal {
+            term = term + " COLLATE OSDECIMAL"
+        }
+        return term + (key.ascending ? " ASC" : " DESC")
+    }
+}

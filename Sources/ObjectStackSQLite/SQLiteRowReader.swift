@@ -1,0 +1,62 @@
+import ObjectStack
+
+/// Turns a result row of one concrete entity (`Z_PK, Z_ENT, Z_OPT`, then every column of its table) into a
+/// `RowSnapshot`, with the column positions worked out once per entity rather than once per row.
+struct SQLiteRowReader: Sendable {
+    enum Field: Sendable {
+        case attribute(column: Int32, type: AttributeType)
+        case reference(column: Int32, entityColumn: Int32?, destination: EntityDescription, table: SQLiteSchema.Table)
+    }
+
+    let entity: EntityDescription
+    let fields: [Field]
+
+    /// The column where a table's own columns start in `SELECT Z_PK, Z_ENT, Z_OPT, …`.
+    static let firstColumn: Int32 = 3
+
+    init(entity: EntityDescription, table: SQLiteSchema.Table, schema: SQLiteSchema) {
+        self.entity = entity
+        let positions = table.storedColumns[entity.name]!
+        let entityPositions = table.storedEntityColumns[entity.name]!
+        fields = entity.storedProperties.enumerated().map { index, property in
+            let column = Self.firstColumn + Int32(positions[index])
+            switch property {
+            case .attribute(let attribute):
+                return .attribute(column: column, type: attribute.type)
+            case .toOne(let relationship):
+                return .reference(
+                    column: column, entityColumn: entityPositions[index].map { Self.firstColumn + Int32($0) },
+                    destination: SQLiteRowReader.concrete(relationship.destinationEntity),
+                    table: schema.table(for: relationship.destinationEntity))
+            }
+        }
+    }
+
+    /// The one concrete entity objects of `entity` can be, when there is one.
+    static func concrete(_ entity: EntityDescription) -> EntityDescription {
+        entity.selfAndDescendants.first { !$0.isAbstract } ?? entity
+    }
+
+    /// Reads the current row of `statement` (positioned on a row).
+    @inline(__always)
+    func snapshot(_ statement: SQLiteStatement, storeIdentifier: String) -> RowSnapshot {
+        var values: [StoreValue] = []
+        values.reserveCapacity(fields.count)
+        for field in fields {
+            switch field {
+            case .attribute(let column, let type):
+                values.append(statement.value(column, as: type))
+            case .reference(let column, let entityColumn, let destination, let table):
+                if statement.isNull(column) {
+                    values.append(.null)
+                    continue
+                }
+                var target = destination
+                if let entityColumn, let found = table.entitiesByCode[statement.int(entityColumn)] { target = found }
+                values.append(.objectID(ManagedObjectID(entity: target, storeIdentifier: storeIdentifier,
+                    primaryKey: statement.int(column))))
+            }
+        }
+        return RowSnapshot(values: values, version: statement.int(2))
+    }
+}

@@ -1,0 +1,287 @@
+import CSQLite
+import Foundation
+import ObjectStack
+
+extension SQLiteStore {
+    // MARK: - Saving
+
+    /// Applies a save in one transaction: version checks and uniqueness checks first, then the writes; any
+    /// failure rolls the whole transaction back.
+    /// - Throws: `StoreError` `.versionConflict` or `.constraintConflict` with the same details as the
+    ///   in-memory store, or an engine error (`.full`, `.ioFailure`, `.locked`).
+    public func execute(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
+        if request.isEmpty { return [:] }
+        return try withConnection { db in
+            try db.inTransaction {
+                let versions = try checkVersions(request, db)
+                try checkUniqueness(request, db)
+                return try apply(request, currentVersions: versions, db)
+            }
+        }
+    }
+
+    private struct RowKey: Hashable {
+        let root: String
+        let key: Int64
+        init(_ id: ManagedObjectID) {
+            root = id.entity.rootEntity.name
+            key = id.key
+        }
+        init(root: String, key: Int64) {
+            self.root = root
+            self.key = key
+        }
+    }
+
+    /// The stored version of every updated and deleted row; throws the conflicts, as the in-memory store does.
+    private func checkVersions(_ request: StoreSaveRequest, _ db: SQLiteConnection) throws -> [RowKey: Int64] {
+        var current: [RowKey: Int64] = [:]
+        func version(_ id: ManagedObjectID) throws -> Int64? {
+            let table = schema.table(for: id.entity)
+            let statement = try db.statement("SELECT Z_OPT FROM \(SQLiteSchema.quote(table.name)) WHERE Z_PK = ?")
+            defer { statement.reset() }
+            statement.bindInt(id.key, at: 1)
+            return try statement.step() ? statement.int(0) : nil
+        }
+        var conflicts: [(ManagedObjectID, Int64)] = []
+        for update in request.updates {
+            let stored = try version(update.objectID)
+            if let stored { current[RowKey(update.objectID)] = stored }
+            if let expected = update.expectedVersion, stored != expected {
+                conflicts.append((update.objectID, expected))
+            }
+        }
+        for delete in request.deletes {
+            let stored = try version(delete.objectID)
+            if let expected = delete.expectedVersion, stored != expected {
+                conflicts.append((delete.objectID, expected))
+            }
+        }
+        for update in request.updates where update.expectedVersion == nil && current[RowKey(update.objectID)] == nil {
+            conflicts.append((update.objectID, 0))
+        }
+        guard conflicts.isEmpty else {
+            let rows = try snapshotsInTransaction(conflicts.map(\.0), db)
+            var error = StoreError(code: .versionConflict,
+                message: "\(conflicts.count) object(s) changed in the store since they were read", url: url)
+            error.versionConflicts = zip(conflicts, rows).map { conflict, row in
+                StoreVersionConflict(objectID: conflict.0, expectedVersion: conflict.1, storedSnapshot: row)
+            }
+            throw error
+        }
+        return current
+    }
+
+    /// Rows read on the connection already in use (inside the save's transaction).
+    private func snapshotsInTransaction(_ ids: [ManagedObjectID], _ db: SQLiteConnection) throws -> [RowSnapshot?] {
+        try ids.map { id in
+            let table = schema.table(for: id.entity)
+            let statement = try db.statement(
+                "SELECT " + rowColumns(table, alias: "t0") + " FROM \(SQLiteSchema.quote(table.name)) t0 WHERE t0.Z_PK = ?")
+            defer { statement.reset() }
+            statement.bindInt(id.key, at: 1)
+            return try readRows(statement, root: table.root.name).first?.1
+        }
+    }
+
+    /// Checks every uniqueness constraint of every written row against the save itself and the store.
+    ///
+    /// Done with queries rather than UNIQUE indexes, so the error names the object that already holds the
+    /// values, and so a save that swaps values between objects is not refused half-way.
+    private func checkUniqueness(_ request: StoreSaveRequest, _ db: SQLiteConnection) throws {
+        let leaving = Set(request.deletes.map { RowKey($0.objectID) } + request.updates.map { RowKey($0.objectID) })
+        let written: [(ManagedObjectID, [StoreValue])] =
+            request.inserts.map { ($0.objectID, $0.values) } + request.updates.map { ($0.objectID, $0.values) }
+        var conflicts: [ConstraintConflict] = []
+        var claimed: [String: [[StoreValue]: ManagedObjectID]] = [:]
+        var constraintsByEntity: [ObjectIdentifier: [(EntityDescription, [AttributeDescription], String)]] = [:]
+        // A hierarchy with no rows yet cannot clash with the store, only within the save: skip the lookups
+        // (the common bulk import into a new store).
+        var isEmpty: [String: Bool] = [:]
+        func tableIsEmpty(_ table: SQLiteSchema.Table) throws -> Bool {
+            if let known = isEmpty[table.name] { return known }
+            let statement = try db.statement("SELECT NOT EXISTS (SELECT 1 FROM \(SQLiteSchema.quote(table.name)))")
+            defer { statement.reset() }
+            let empty = try statement.step() && statement.int(0) == 1
+            isEmpty[table.name] = empty
+            return empty
+        }
+        for (id, values) in written {
+            let constraints = constraintsByEntity[ObjectIdentifier(id.entity)] ?? {
+                let found = Self.constraints(of: id.entity).map { declaring, attributes in
+                    (declaring, attributes, uniquenessQuery(declaring, attributes))
+                }
+                constraintsByEntity[ObjectIdentifier(id.entity)] = found
+                return found
+            }()
+            for (declaring, constraint, query) in constraints {
+                let combination = constraint.map { values[$0.storedIndex!] }
+                if combination.contains(where: \.isNull) { continue }
+                let key = "\(declaring.name):" + constraint.map(\.name).joined(separator: ",")
+                let names = constraint.map(\.name)
+                if let other = claimed[key]?[combination] {
+                    conflicts.append(ConstraintConflict(entityName: declaring.name, attributeNames: names,
+                        values: combination, conflictingObjectIDs: [other, id], existingObjectID: nil))
+                    continue
+                }
+                claimed[key, default: [:]][combination] = id
+                if try tableIsEmpty(schema.table(for: declaring)) { continue }
+                let statement = try db.statement(query)
+                defer { statement.reset() }
+                for (index, value) in combination.enumerated() { statement.bind(value, at: Int32(index + 1)) }
+                statement.bindInt(id.key, at: Int32(combination.count + 1))
+                let table = schema.table(for: declaring)
+                while try statement.step() {
+                    let ownerKey = statement.int(0)
+                    if leaving.contains(RowKey(root: table.root.name, key: ownerKey)) { continue }
+                    let entity = table.entitiesByCode[statement.int(1)] ?? id.entity
+                    let existing = ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: ownerKey)
+                    conflicts.append(ConstraintConflict(entityName: declaring.name, attributeNames: names,
+                        values: combination, conflictingObjectIDs: [id], existingObjectID: existing))
+                    break
+                }
+            }
+        }
+        if !conflicts.isEmpty {
+            var error = StoreError(code: .constraintConflict,
+                message: conflicts.map(\.description).joined(separator: "; "), url: url)
+            error.constraintConflicts = conflicts
+            throw error
+        }
+    }
+
+    private func uniquenessQuery(_ declaring: EntityDescription, _ attributes: [AttributeDescription]) -> String {
+        let table = schema.table(for: declaring)
+        let tests = attributes.map { "\(schema.column($0)) = ?" }.joined(separator: " AND ")
+        return "SELECT Z_PK, Z_ENT FROM \(SQLiteSchema.quote(table.name)) WHERE \(tests) "
+            + "AND Z_ENT IN (\(table.codeList(declaring.selfAndDescendants))) AND Z_PK != ?"
+    }
+
+    /// The uniqueness constraints that apply to an entity, each with the entity that declares it.
+    static func constraints(of entity: EntityDescription) -> [(EntityDescription, [AttributeDescription])] {
+        var result: [(EntityDescription, [AttributeDescription])] = []
+        var current: EntityDescription? = entity
+        while let declaring = current {
+            for names in declaring.uniquenessConstraints {
+                result.append((declaring, names.compactMap { declaring.attributesByName[$0] }))
+            }
+            current = declaring.superentity
+        }
+        return result
+    }
+
+    // MARK: - Writing rows
+
+    private func apply(
+        _ request: StoreSaveRequest, currentVersions: [RowKey: Int64], _ db: SQLiteConnection
+    ) throws -> [ManagedObjectID: Int64] {
+        var versions: [ManagedObjectID: Int64] = [:]
+        for delete in request.deletes {
+            let id = delete.objectID
+            let table = schema.table(for: id.entity)
+            let statement = try db.statement("DELETE FROM \(SQLiteSchema.quote(table.name)) WHERE Z_PK = ?")
+            statement.bindInt(id.key, at: 1)
+            try statement.run()
+            for join in schema.joinTables.values {
+                let owner = join.owner
+                for (side, root) in [("src", owner.entity.rootEntity.name), ("dst", owner.destinationEntity.rootEntity.name)]
+                where root == table.root.name {
+                    let unlink = try db.statement("DELETE FROM \(SQLiteSchema.quote(join.name)) WHERE \(side) = ?")
+                    unlink.bindInt(id.key, at: 1)
+                    try unlink.run()
+                }
+            }
+        }
+        for update in request.updates {
+            let id = update.objectID
+            guard let old = currentVersions[RowKey(id)] else { continue }
+            let statement = try db.statement(updateSQL(for: id.entity))
+            statement.bindInt(old + 1, at: 1)
+            let next = bindRow(update.values, of: id.entity, statement, from: 2)
+            statement.bindInt(id.key, at: next)
+            try statement.run()
+            versions[id] = old + 1
+        }
+        var insertStatements: [ObjectIdentifier: SQLiteStatement] = [:]
+        for insert in request.inserts {
+            let id = insert.objectID
+            let statement = try insertStatements[ObjectIdentifier(id.entity)] ?? {
+                let statement = try db.statement(insertSQL(for: id.entity))
+                insertStatements[ObjectIdentifier(id.entity)] = statement
+                return statement
+            }()
+            statement.bindInt(id.key, at: 1)
+            statement.bindInt(schema.table(for: id.entity).codes[id.entity.name]!, at: 2)
+            statement.bindInt(1, at: 3)
+            bindRow(insert.values, of: id.entity, statement, from: 4)
+            do {
+                _ = try statement.step()
+                sqlite3_reset(statement.handle)
+            } catch {
+                statement.reset()
+                throw error
+            }
+            versions[id] = 1
+        }
+        for link in request.deletedLinks {
+            guard let join = schema.joinTables[link.relationship] else { continue }
+            let statement = try db.statement("DELETE FROM \(SQLiteSchema.quote(join.name)) WHERE src = ? AND dst = ?")
+            statement.bindInt(link.source.key, at: 1)
+            statement.bindInt(link.destination.key, at: 2)
+            try statement.run()
+        }
+        for link in request.insertedLinks {
+            guard let join = schema.joinTables[link.relationship] else { continue }
+            let statement = try db.statement("INSERT OR IGNORE INTO \(SQLiteSchema.quote(join.name)) (src, dst) VALUES (?, ?)")
+            statement.bindInt(link.source.key, at: 1)
+            statement.bindInt(link.destination.key, at: 2)
+            try statement.run()
+        }
+        return versions
+    }
+
+    /// The columns a row of `entity` writes, in `storedIndex` order (a reference's entity code after its key).
+    private func writtenColumns(of entity: EntityDescription) -> [String] {
+        entity.storedProperties.flatMap { property -> [String] in
+            switch property {
+            case .attribute(let attribute): return [schema.column(attribute)]
+            case .toOne(let relationship):
+                return [schema.column(relationship)] + (schema.entityColumn(relationship).map { [$0] } ?? [])
+            }
+        }
+    }
+
+    private func insertSQL(for entity: EntityDescription) -> String {
+        let columns = ["Z_PK", "Z_ENT", "Z_OPT"] + writtenColumns(of: entity)
+        let table = SQLiteSchema.quote(schema.table(for: entity).name)
+        return "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+    }
+
+    private func updateSQL(for entity: EntityDescription) -> String {
+        let sets = (["Z_OPT"] + writtenColumns(of: entity)).map { "\($0) = ?" }.joined(separator: ", ")
+        return "UPDATE \(SQLiteSchema.quote(schema.table(for: entity).name)) SET \(sets) WHERE Z_PK = ?"
+    }
+
+    /// Binds a row's values from parameter `first` on; returns the next free parameter.
+    @discardableResult
+    private func bindRow(_ values: [StoreValue], of entity: EntityDescription, _ statement: SQLiteStatement, from first: Int32)
+        -> Int32
+    {
+        var index = first
+        for (position, property) in entity.storedProperties.enumerated() {
+            let value = position < values.count ? values[position] : .null
+            statement.bind(value, at: index)
+            index += 1
+            if case .toOne(let relationship) = property, schema.entityColumn(relationship) != nil {
+                if case .objectID(let target) = value {
+                    statement.bindInt(schema.table(for: target.entity).codes[target.entity.name] ?? 0, at: index)
+                } else {
+                    sqlite3_bind_null(statement.handle, index)
+                }
+                index += 1
+            }
+        }
+        return index
+    }
+}
