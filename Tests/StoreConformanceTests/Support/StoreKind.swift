@@ -1,13 +1,16 @@
 import Foundation
 import ObjectStack
+import ObjectStackLMDB
 
 /// The stores the conformance suite runs on. A store issue adds its case here and nothing else.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertibleShim, Sendable {
     case inMemory
+    case lmdb
 
     var type: StoreType {
         switch self {
         case .inMemory: return .inMemory
+        case .lmdb: return .lmdb
         }
     }
 
@@ -15,8 +18,19 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertibleShim, Sendable 
     func newLocation() -> URL {
         switch self {
         case .inMemory: return URL(string: "memory://conformance-\(UUID().uuidString)")!
+        case .lmdb: return Self.runDirectory.appendingPathComponent("\(UUID().uuidString).lmdb")
         }
     }
+
+    /// One temporary folder per test run for file stores (a store is a file plus its `-lock` file).
+    static let runDirectory: URL = {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("stacklab-conformance-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Removed when the test process exits, so runs leave no store files behind.
+        atexit { try? FileManager.default.removeItem(at: StoreKind.runDirectory) }
+        return directory
+    }()
 }
 
 /// Swift Testing prints arguments with `description`; this keeps the test names short ("inMemory").
