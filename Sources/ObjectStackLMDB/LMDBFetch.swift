@@ -15,10 +15,11 @@ struct LMDBFetch {
     /// Runs the fetch.
     /// - Complexity: O(n) rows read for a scan, O(k log k) for k rows from an index range; plus O(m log m)
     ///   to sort m matches.
-    func run() throws -> StoreFetchResult {
+    /// - Returns: the result, and whether an index range supplied the candidates.
+    func run() throws -> (StoreFetchResult, usedIndex: Bool) {
         let codec = resolver.codec
         let txn = resolver.txn
-        guard let layout = resolver.schema.layout(of: request.entity) else { return try result([]) }
+        guard let layout = resolver.schema.layout(of: request.entity) else { return (try result([]), false) }
         var candidate = [Bool](repeating: false, count: codec.entitiesByCode.count)
         for entity in request.candidateEntities {
             let code = Int(codec.code(of: entity))
@@ -37,7 +38,8 @@ struct LMDBFetch {
             if let predicate, try !evaluator.evaluate(predicate, on: row) { return }
             matches.append(row)
         }
-        if let scan = LMDBIndexScan(request, schema: resolver.schema, codec: codec) {
+        let scan = LMDBIndexScan(request, schema: resolver.schema, codec: codec)
+        if let scan {
             for key in try scan.primaryKeys(txn) {
                 if let bytes = try txn.get(layout.rows, primaryKey: key) { try consider(key, bytes) }
             }
@@ -58,7 +60,7 @@ struct LMDBFetch {
                 return order == .orderedSame ? a.0.key < b.0.key : order == .orderedAscending
             }.map(\.0)
         }
-        return try result(matches)
+        return (try result(matches), scan != nil)
     }
 
     private func result(_ matches: [LMDBRow]) throws -> StoreFetchResult {

@@ -31,6 +31,8 @@ public final class LMDBStore: PersistentStore {
     let schema: LMDBSchema
     let codec: LMDBRowCodec
     private let isClosed = Atomic<Bool>(false)
+    /// How many fetches took their candidates from an index range rather than a scan (for tests and probes).
+    let indexScanCount = Atomic<Int>(0)
 
     /// The map size a new environment starts with: small, since it grows when a save fills it.
     public static let defaultInitialMapSize = 1 << 20
@@ -89,9 +91,11 @@ public final class LMDBStore: PersistentStore {
 
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         try checkOpen()
-        return try environment.read { txn in
+        let (result, usedIndex) = try environment.read { txn in
             try LMDBFetch(request: request, resolver: LMDBResolver(txn: txn, schema: schema, codec: codec)).run()
         }
+        if usedIndex { indexScanCount.add(1, ordering: .relaxed) }
+        return result
     }
 
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [RowSnapshot?] {
