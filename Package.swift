@@ -30,7 +30,8 @@ let package = Package(
         .target(name: "ObjectStackLMDB", dependencies: ["ObjectStack", "CLMDB"]),
         .target(
             name: "StackLab",
-            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]
+            // CLMDB: the engine-lmdb probe measures the store against plain LMDB calls.
+            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CLMDB"]
         ),
         .executableTarget(
             name: "stacklab",
