@@ -115,12 +115,13 @@ extension StackLabCommand {
         @Option(help: "Pods saved and read.") var count = 100_000
         @Option(help: "Repetitions (interleaved).") var repetitions = 3
         @Option(help: "Folder for the store files (a fresh temporary folder by default).") var folder: String?
+        @Flag(help: "Drop the pod model's uniqueness constraint and index (measure the rows alone).") var unindexed = false
         func validate() throws {
             guard count > 0, repetitions > 0 else { throw ValidationError("count and repetitions must be positive") }
         }
         func run() throws {
             let benchmark = LMDBEngineBenchmark(
-                count: count, repetitions: repetitions, folder: folder.map { URL(fileURLWithPath: $0) })
+                count: count, repetitions: repetitions, folder: folder.map { URL(fileURLWithPath: $0) }, indexed: !unindexed)
             print(LMDBEngineBenchmark.table(try benchmark.run()))
         }
     }
