@@ -30,7 +30,8 @@ let package = Package(
         .target(name: "ObjectStackLMDB", dependencies: ["ObjectStack", "CLMDB"]),
         .target(
             name: "StackLab",
-            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite"]
+            // CSQLite and CLMDB: the engine probes measure the stores against plain C calls.
+            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "CLMDB"]
         ),
         .executableTarget(
             name: "stacklab",

@@ -13,7 +13,7 @@ struct StackLabCommand: AsyncParsableCommand {
         discussion: "Exit status: 0 ok, 1 a regression or failed check, 2 bad input.",
         subcommands: [
             Demo.self, Run.self, List.self, Compare.self, Serve.self, SeedStore.self, Model.self, Versions.self,
-            ConcurrencyProbe.self, MergeCost.self, EngineSQLite.self,
+            ConcurrencyProbe.self, MergeCost.self, EngineSQLite.self, EngineLMDB.self,
         ])
 }
 
@@ -120,6 +120,25 @@ extension StackLabCommand {
         func run() throws {
             let results = try MergeCostBenchmark(changes: changes, registeredCounts: registered, repetitions: repetitions).run()
             print(MergeCostBenchmark.table(results))
+        }
+    }
+
+    /// Hidden: the LMDB store against plain LMDB calls on the same rows (save, fetch, point lookups).
+    struct EngineLMDB: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "engine-lmdb", abstract: "Time the LMDB store against plain mdb_put, cursor scan and mdb_get.",
+            shouldDisplay: false)
+        @Option(help: "Pods saved and read.") var count = 100_000
+        @Option(help: "Repetitions (interleaved).") var repetitions = 3
+        @Option(help: "Folder for the store files (a fresh temporary folder by default).") var folder: String?
+        @Flag(help: "Drop the pod model's uniqueness constraint and index (measure the rows alone).") var unindexed = false
+        func validate() throws {
+            guard count > 0, repetitions > 0 else { throw ValidationError("count and repetitions must be positive") }
+        }
+        func run() throws {
+            let benchmark = LMDBEngineBenchmark(
+                count: count, repetitions: repetitions, folder: folder.map { URL(fileURLWithPath: $0) }, indexed: !unindexed)
+            print(LMDBEngineBenchmark.table(try benchmark.run()))
         }
     }
 

@@ -1,16 +1,19 @@
 import Foundation
 import ObjectStack
 import ObjectStackSQLite
+import ObjectStackLMDB
 
 /// The stores the conformance suite runs on. A store issue adds its case here and nothing else.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertibleShim, Sendable {
     case inMemory
     case sqlite
+    case lmdb
 
     var type: StoreType {
         switch self {
         case .inMemory: return .inMemory
         case .sqlite: return .sqlite
+        case .lmdb: return .lmdb
         }
     }
 
@@ -18,15 +21,18 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertibleShim, Sendable 
     func newLocation() -> URL {
         switch self {
         case .inMemory: return URL(string: "memory://conformance-\(UUID().uuidString)")!
-        case .sqlite: return Self.sqliteDirectory.appendingPathComponent("\(UUID().uuidString).sqlite")
+        case .sqlite: return Self.runDirectory.appendingPathComponent("\(UUID().uuidString).sqlite")
+        case .lmdb: return Self.runDirectory.appendingPathComponent("\(UUID().uuidString).lmdb")
         }
     }
 
-    /// One temporary directory per test run for SQLite store files.
-    private static let sqliteDirectory: URL = {
+    /// One temporary folder per test run for file stores (a store is a file plus its `-lock` file).
+    static let runDirectory: URL = {
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("objectstack-conformance-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+            .appendingPathComponent("stacklab-conformance-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Removed when the test process exits, so runs leave no store files behind.
+        atexit { try? FileManager.default.removeItem(at: StoreKind.runDirectory) }
         return directory
     }()
 }

@@ -1,0 +1,190 @@
+import CLMDB
+import Foundation
+import ObjectStack
+
+/// One open `MDB_env` for one file, shared by every `LMDBStore` on that file in this process.
+///
+/// LMDB forbids opening an environment twice in one process (closing either copy drops the other's file
+/// locks), so `LMDBEnvironmentRegistry` hands out one per file. Store instances share it and keep their own
+/// transactions: readers use read-only transactions (MVCC, they never wait for the writer), each save one
+/// write transaction.
+/// - Note: Thread-safe.
+final class LMDBEnvironment: Sendable {
+    /// The file's path, as the registry keys it.
+    let path: String
+    let url: URL
+    let gate: LMDBMapGate
+    /// Read-only transactions that were reset, kept for `mdb_txn_renew` (far cheaper than a new begin).
+    private let idleReaders = LockedValue<[OpaquePointer]>([])
+    /// Sub-database handles by name; opening them is serialised by the same lock, as LMDB requires.
+    let databases = LockedValue<[String: MDB_dbi]>([:])
+    /// The last primary key handed out per entity hierarchy (root entity name).
+    let keyCounters = LockedValue<[String: Int64]>([:])
+    /// How many reader slots of dead processes `mdb_reader_check` cleared at open.
+    let clearedStaleReaders: Int32
+
+    private static let maximumMapSize = 1 << 40
+    private static let idleReaderLimit = 8
+
+    init(path: String, url: URL, initialMapSize: Int) throws {
+        self.path = path
+        self.url = url
+        var handle: OpaquePointer?
+        try LMDBFailure.check(mdb_env_create(&handle), "creating an LMDB environment failed", url: url)
+        guard let env = handle else { throw LMDBFailure.error(ENOMEM, "creating an LMDB environment failed", url: url) }
+        var rc = mdb_env_set_maxdbs(env, 1024)
+        if rc == MDB_SUCCESS { rc = mdb_env_set_maxreaders(env, 510) }
+        if rc == MDB_SUCCESS { rc = mdb_env_set_mapsize(env, initialMapSize) }
+        // NOSUBDIR: the store is one file plus `-lock`. NOTLS: transactions are not tied to threads (contexts
+        // run on dispatch queues, and reset readers are renewed on whichever thread asks). NORDAHEAD: a cold
+        // open reads only the pages it needs.
+        let flags = UInt32(bitPattern: MDB_NOSUBDIR | MDB_NOTLS | MDB_NORDAHEAD)
+        if rc == MDB_SUCCESS { rc = mdb_env_open(env, path, flags, 0o644) }
+        if rc != MDB_SUCCESS {
+            mdb_env_close(env)
+            throw LMDBFailure.error(rc, "opening the LMDB environment failed", url: url)
+        }
+        var dead: Int32 = 0
+        rc = mdb_reader_check(env, &dead)
+        if rc != MDB_SUCCESS {
+            mdb_env_close(env)
+            throw LMDBFailure.error(rc, "clearing stale readers of the LMDB environment failed", url: url)
+        }
+        clearedStaleReaders = dead
+        gate = LMDBMapGate(env: env, url: url)
+    }
+
+    /// Aborts idle readers and closes the environment once no transaction is active.
+    func close() {
+        gate.close { _ in
+            idleReaders.withLock { readers in
+                for reader in readers { mdb_txn_abort(reader) }
+                readers.removeAll()
+            }
+        }
+    }
+
+    private struct MapResized: Error {}
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a read-only transaction.
+    func read<T>(_ body: (LMDBTransaction) throws -> T) throws -> T {
+        while true {
+            do {
+                return try gate.shared { env in
+                    let txn = try beginReader(env)
+                    defer {
+                        mdb_txn_reset(txn)
+                        let kept = idleReaders.withLock { readers in
+                            guard readers.count < Self.idleReaderLimit else { return false }
+                            readers.append(txn)
+                            return true
+                        }
+                        if !kept { mdb_txn_abort(txn) }
+                    }
+                    return try body(LMDBTransaction(txn: txn, url: url))
+                }
+            } catch is MapResized {
+                // Another process grew the map: adopt its size, then begin again.
+                try gate.exclusive { env in _ = mdb_env_set_mapsize(env, 0) }
+            }
+        }
+    }
+
+    private func beginReader(_ env: OpaquePointer) throws -> OpaquePointer {
+        if let idle = idleReaders.withLock({ $0.popLast() }) {
+            let rc = mdb_txn_renew(idle)
+            if rc == MDB_SUCCESS { return idle }
+            mdb_txn_abort(idle)
+            if rc == MDB_MAP_RESIZED { throw MapResized() }
+        }
+        var txn: OpaquePointer?
+        let rc = mdb_txn_begin(env, nil, UInt32(bitPattern: MDB_RDONLY), &txn)
+        if rc == MDB_MAP_RESIZED { throw MapResized() }
+        try LMDBFailure.check(rc, "beginning a read transaction failed", url: url)
+        return txn!
+    }
+
+    /// Runs `body` in a fresh read-only transaction that commits, so sub-database handles it opens stay open.
+    ///
+    /// Callers serialise this through `databases` (LMDB requires that only one transaction at a time opens
+    /// handles).
+    func readKeepingHandles<T>(_ body: (LMDBTransaction) throws -> T) throws -> T {
+        try gate.shared { env in
+            var handle: OpaquePointer?
+            try LMDBFailure.check(mdb_txn_begin(env, nil, UInt32(bitPattern: MDB_RDONLY), &handle),
+                "beginning a read transaction failed", url: url)
+            let txn = handle!
+            let result: T
+            do {
+                result = try body(LMDBTransaction(txn: txn, url: url))
+            } catch {
+                mdb_txn_abort(txn)
+                throw error
+            }
+            try LMDBFailure.check(mdb_txn_commit(txn), "ending a read transaction failed", url: url)
+            return result
+        }
+    }
+
+    /// Runs `body` in one write transaction and commits it; any error aborts it, so nothing is written.
+    ///
+    /// When the map fills, the transaction is aborted, the map grows (by at least `growthHint` bytes) and `body`
+    /// runs again from the start, so a save never fails for a full map and is never half applied.
+    func write<T>(growthHint: Int = 0, _ body: (LMDBTransaction) throws -> T) throws -> T {
+        while true {
+            do {
+                return try gate.shared { env in
+                    var handle: OpaquePointer?
+                    let rc = mdb_txn_begin(env, nil, 0, &handle)
+                    if rc == MDB_MAP_RESIZED { throw MapResized() }
+                    try LMDBFailure.check(rc, "beginning a write transaction failed", url: url)
+                    let txn = handle!
+                    let result: T
+                    do {
+                        result = try body(LMDBTransaction(txn: txn, url: url))
+                    } catch {
+                        mdb_txn_abort(txn)
+                        throw error
+                    }
+                    // mdb_txn_commit frees the transaction whether or not it succeeds.
+                    let committed = mdb_txn_commit(txn)
+                    if committed == MDB_MAP_FULL { throw LMDBMapFull() }
+                    try LMDBFailure.check(committed, "committing a write transaction failed", url: url)
+                    return result
+                }
+            } catch is LMDBMapFull {
+                try grow(by: growthHint)
+            } catch is MapResized {
+                try gate.exclusive { env in _ = mdb_env_set_mapsize(env, 0) }
+            }
+        }
+    }
+
+    /// Grows the map to at least twice its size, and at least `extra` bytes more.
+    private func grow(by extra: Int) throws {
+        try gate.exclusive { env in
+            var info = MDB_envinfo()
+            mdb_env_info(env, &info)
+            let current = info.me_mapsize
+            let megabyte = 1 << 20
+            var size = max(current * 2, current + extra)
+            size = (size + megabyte - 1) / megabyte * megabyte
+            guard size <= Self.maximumMapSize else {
+                throw StoreError(code: .full, message: "the LMDB map cannot grow past \(Self.maximumMapSize) bytes",
+                    url: url, nativeCode: MDB_MAP_FULL)
+            }
+            try LMDBFailure.check(mdb_env_set_mapsize(env, size), "growing the LMDB map failed", url: url)
+        }
+    }
+
+    /// The current size of the memory map in bytes.
+    var mapSize: Int {
+        (try? gate.shared { env in
+            var info = MDB_envinfo()
+            mdb_env_info(env, &info)
+            return info.me_mapsize
+        }) ?? 0
+    }
+}

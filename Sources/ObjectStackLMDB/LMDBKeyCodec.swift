@@ -1,0 +1,122 @@
+import Foundation
+import ObjectStack
+
+/// Encodes values as index keys whose byte order (LMDB's memcmp) is `ValueComparison`'s order.
+///
+/// Each value is a kind byte and a body: integers big-endian with the sign bit flipped, doubles and dates
+/// with the usual order-preserving bit flip, strings, data and URIs as their bytes with 0x00 escaped as
+/// 0x00 0xFF and ended by 0x00 0x01 (so no encoding is a prefix of a longer one, and "a" sorts before "a\0"
+/// before "ab"). Decimals are keyed by their text, which keeps equality but not order, so range scans
+/// never use them.
+enum LMDBKeyCodec {
+    /// Longest value part of an index key; LMDB keys are at most 511 bytes and index keys end with a
+    /// primary key. A longer value is cut, which keeps order (never reverses two keys), so scans stay exact
+    /// supersets and the predicate filters them.
+    static let maximumIndexValueBytes = 400
+    /// Longest uniqueness key kept as is; a longer one is cut and followed by a 128-bit hash of the whole.
+    static let maximumUniqueKeyBytes = 480
+
+    static func append(_ value: StoreValue, to key: inout [UInt8], codeOf: (EntityDescription) -> UInt16) {
+        switch value {
+        case .null: key.append(0x00)
+        case .boolean(let v):
+            key.append(0x10)
+            key.append(v ? 1 : 0)
+        case .integer(let v):
+            key.append(0x20)
+            appendBigEndian(UInt64(bitPattern: v) ^ (1 << 63), to: &key)
+        case .double(let v):
+            key.append(0x30)
+            appendOrdered(v, to: &key)
+        case .date(let v):
+            key.append(0x40)
+            appendOrdered(v.timeIntervalSinceReferenceDate, to: &key)
+        case .decimal(let v):
+            key.append(0x50)
+            appendEscaped(v.description.utf8, to: &key)
+        case .string(let v):
+            key.append(0x60)
+            appendEscaped(v.utf8, to: &key)
+        case .data(let v):
+            key.append(0x70)
+            appendEscaped(v, to: &key)
+        case .uuid(let v):
+            key.append(0x80)
+            withUnsafeBytes(of: v.uuid) { key.append(contentsOf: $0) }
+        case .uri(let v):
+            key.append(0x90)
+            appendEscaped(v.absoluteString.utf8, to: &key)
+        case .objectID(let id):
+            key.append(0xA0)
+            appendBigEndian(UInt64(bitPattern: id.key), to: &key)
+            let code = codeOf(id.entity)
+            key.append(UInt8(truncatingIfNeeded: code >> 8))
+            key.append(UInt8(truncatingIfNeeded: code))
+        }
+    }
+
+    /// The key prefix every string starting with `prefix` has (kind byte and escaped bytes, no terminator).
+    static func stringPrefix(_ prefix: String) -> [UInt8] {
+        var key: [UInt8] = [0x60]
+        for byte in prefix.utf8 {
+            key.append(byte)
+            if byte == 0 { key.append(0xFF) }
+        }
+        return key
+    }
+
+    /// Cuts an over-long uniqueness key to a prefix and a hash of the whole, so it fits LMDB's key limit.
+    static func fitUniqueKey(_ key: inout [UInt8]) {
+        guard key.count > maximumUniqueKeyBytes else { return }
+        let first = fnv1a(key, basis: 0xcbf2_9ce4_8422_2325)
+        let second = fnv1a(key, basis: 0x8422_2325_cbf2_9ce4)
+        key.removeLast(key.count - (maximumUniqueKeyBytes - 17))
+        key.append(0xFF)
+        appendBigEndian(first, to: &key)
+        appendBigEndian(second, to: &key)
+    }
+
+    private static func fnv1a(_ bytes: [UInt8], basis: UInt64) -> UInt64 {
+        var hash = basis
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return hash
+    }
+
+    @inline(__always)
+    private static func appendBigEndian(_ value: UInt64, to key: inout [UInt8]) {
+        withUnsafeBytes(of: value.bigEndian) { key.append(contentsOf: $0) }
+    }
+
+    @inline(__always)
+    private static func appendOrdered(_ value: Double, to key: inout [UInt8]) {
+        // -0.0 and 0.0 compare equal, so they must share a key.
+        let bits = (value == 0 ? 0.0 : value).bitPattern
+        appendBigEndian(bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63), to: &key)
+    }
+
+    @inline(__always)
+    private static func appendEscaped<C: Collection>(_ bytes: C, to key: inout [UInt8]) where C.Element == UInt8 {
+        for byte in bytes {
+            key.append(byte)
+            if byte == 0 { key.append(0xFF) }
+        }
+        key.append(0x00)
+        key.append(0x01)
+    }
+
+    private static func appendEscaped(_ bytes: String.UTF8View, to key: inout [UInt8]) {
+        if !bytes.contains(0) {
+            key.append(contentsOf: bytes)
+        } else {
+            for byte in bytes {
+                key.append(byte)
+                if byte == 0 { key.append(0xFF) }
+            }
+        }
+        key.append(0x00)
+        key.append(0x01)
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import ObjectStack
+
+/// The binary form of a row: compact, versioned, and readable one field at a time.
+///
+/// Layout: a format byte (1), the concrete entity's code (UInt16, little-endian), the row version (varint),
+/// the field count (varint), then each stored property in `storedIndex` order as a tag byte and its payload.
+/// Integers are zig-zag varints, doubles and dates 8 bytes, strings, data and URIs a varint length and
+/// their bytes, UUIDs 16 bytes, references the target's entity code and primary key. A field is skipped by
+/// reading its tag and length, so a fetch decodes only the fields its predicate and sort keys touch.
+struct LMDBRowCodec: Sendable {
+    static let formatVersion: UInt8 = 1
+
+    private enum Tag: UInt8 {
+        case null = 0, integer, double, decimal, falseValue, trueValue, string, date, data, uuid, uri, objectID
+    }
+
+    /// The header of an encoded row.
+    struct Header {
+        let entityCode: UInt16
+        let version: Int64
+        let fieldCount: Int
+        /// Where the first field starts.
+        let fieldsStart: Int
+    }
+
+    /// Entities by code; a code is the entity's position in the store's persisted entity table.
+    let entitiesByCode: [EntityDescription?]
+    /// Codes by `EntityDescription.modelIndex`.
+    private let codesByModelIndex: [UInt16]
+    let storeIdentifier: String
+    let url: URL
+
+    init(entityTable: [String], model: ManagedObjectModel, storeIdentifier: String, url: URL) {
+        let byName = model.entitiesByName
+        entitiesByCode = entityTable.map { byName[$0] }
+        var codes = [UInt16](repeating: UInt16.max, count: model.entities.count)
+        for (code, name) in entityTable.enumerated() {
+            if let entity = byName[name], entity.modelIndex >= 0, entity.modelIndex < codes.count {
+                codes[entity.modelIndex] = UInt16(code)
+            }
+        }
+        codesByModelIndex = codes
+        self.storeIdentifier = storeIdentifier
+        self.url = url
+    }
+
+    /// The code of an entity of the model.
+    @inline(__always)
+    func code(of entity: EntityDescription) -> UInt16 { codesByModelIndex[entity.modelIndex] }
+
+    /// The entity with a code, or nil for a code the model does not know (a damaged row).
+    @inline(__always)
+    func entity(code: UInt16) -> EntityDescription? {
+        Int(code) < entitiesByCode.count ? entitiesByCode[Int(code)] : nil
+    }
+
+    // MARK: - Encoding
+
+    /// Appends the encoded row to `buffer`.
+    func encode(entity: EntityDescription, version: Int64, values: [StoreValue], into buffer: inout [UInt8]) {
+        buffer.append(Self.formatVersion)
+        let code = code(of: entity)
+        buffer.append(UInt8(truncatingIfNeeded: code))
+        buffer.append(UInt8(truncatingIfNeeded: code >> 8))
+        Self.appendVarint(UInt64(bitPattern: version), to: &buffer)
+        Self.appendVarint(UInt64(values.count), to: &buffer)
+        for value in values { encode(value, into: &buffer) }
+    }
+
+    private func encode(_ value: StoreValue, into buffer: inout [UInt8]) {
+        switch value {
+        case .null: buffer.append(Tag.null.rawValue)
+        case .integer(let v):
+            buffer.append(Tag.integer.rawValue)
+            Self.appendVarint(UInt64(bitPattern: (v << 1) ^ (v >> 63)), to: &buffer)
+        case .double(let v):
+            buffer.append(Tag.double.rawValue)
+            Self.appendFixed(v.bitPattern, to: &buffer)
+        case .decimal(let v):
+            buffer.append(Tag.decimal.rawValue)
+            Self.appendBytes(v.description.utf8, to: &buffer)
+        case .boolean(let v): buffer.append(v ? Tag.trueValue.rawValue : Tag.falseValue.rawValue)
+        case .string(let v):
+            buffer.append(Tag.string.rawValue)
+            var text = v
+            text.withUTF8 { Self.appendBytes($0, to: &buffer) }
+        case .date(let v):
+            buffer.append(Tag.date.rawValue)
+            Self.appendFixed(v.timeIntervalSinceReferenceDate.bitPattern, to: &buffer)
+        case .data(let v):
+            buffer.append(Tag.data.rawValue)
+            Self.appendBytes(v, to: &buffer)
+        case .uuid(let v):
+            buffer.append(Tag.uuid.rawValue)
+            withUnsafeBytes(of: v.uuid) { buffer.append(contentsOf: $0) }
+        case .uri(let v):
+            buffer.append(Tag.uri.rawValue)
+            Self.appendBytes(v.absoluteString.utf8, to: &buffer)
+        case .objectID(let id):
+            buffer.append(Tag.objectID.rawValue)
+            let code = code(of: id.entity)
+            buffer.append(UInt8(truncatingIfNeeded: code))
+            buffer.append(UInt8(truncatingIfNeeded: code >> 8))
+            Self.appendVarint(UInt64(bitPattern: id.key), to: &buffer)
+        }
+    }
+
+    @inline(__always)
+    static func appendVarint(_ value: UInt64, to buffer: inout [UInt8]) {
+        var rest = value
+        while rest >= 0x80 {
+            buffer.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        buffer.append(UInt8(rest))
+    }
+
+    @inline(__always)
+    private static func appendFixed(_ value: UInt64, to buffer: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
+    }
+
+    @inline(__always)
+    private static func appendBytes<C: Collection>(_ bytes: C, to buffer: inout [UInt8]) where C.Element == UInt8 {
+        appendVarint(UInt64(bytes.count), to: &buffer)
+        buffer.append(contentsOf: bytes)
+    }
+
+    // MARK: - Decoding
+
+    /// Reads a row's header.
+    /// - Throws: `StoreError.corrupt` when the bytes are not a row of this format.
+    @inline(__always)
+    func header(of bytes: UnsafeRawBufferPointer) throws -> Header {
+        var reader = Reader(bytes: bytes)
+        guard bytes.count >= 3, bytes[0] == Self.formatVersion else { throw corrupt("unknown row format") }
+        reader.position = 1
+        let code = UInt16(bytes[1]) | UInt16(bytes[2]) << 8
+        reader.position = 3
+        guard let version = reader.varint(), let count = reader.varint() else { throw corrupt("truncated row header") }
+        return Header(
+            entityCode: code, version: Int64(bitPattern: version), fieldCount: Int(count), fieldsStart: reader.position)
+    }
+
+    /// Decodes every field of a row.
+    func decodeAll(_ bytes: UnsafeRawBufferPointer, header: Header) throws -> [StoreValue] {
+        var reader = Reader(bytes: bytes)
+        reader.position = header.fieldsStart
+        var values: [StoreValue] = []
+        values.reserveCapacity(header.fieldCount)
+        for _ in 0..<header.fieldCount { values.append(try decodeValue(&reader)) }
+        return values
+    }
+
+    /// Decodes one field, skipping the ones before it; `.null` for a field the row does not have.
+    @inline(__always)
+    func decodeField(_ index: Int, of bytes: UnsafeRawBufferPointer, header: Header) throws -> StoreValue {
+        guard index < header.fieldCount else { return .null }
+        var reader = Reader(bytes: bytes)
+        reader.position = header.fieldsStart
+        for _ in 0..<index { try skipValue(&reader) }
+        return try decodeValue(&reader)
+    }
+
+    private func decodeValue(_ reader: inout Reader) throws -> StoreValue {
+        guard let raw = reader.byte(), let tag = Tag(rawValue: raw) else { throw corrupt("unknown field tag") }
+        switch tag {
+        case .null: return .null
+        case .integer:
+            guard let zigzag = reader.varint() else { throw corrupt("truncated integer") }
+            return .integer(Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
+        case .double:
+            guard let bits = reader.fixed() else { throw corrupt("truncated double") }
+            return .double(Double(bitPattern: bits))
+        case .decimal:
+            guard let bytes = reader.lengthPrefixed(), let value = Decimal(string: Self.string(bytes), locale: nil)
+            else { throw corrupt("bad decimal") }
+            return .decimal(value)
+        case .falseValue: return .boolean(false)
+        case .trueValue: return .boolean(true)
+        case .string:
+            guard let bytes = reader.lengthPrefixed() else { throw corrupt("truncated string") }
+            return .string(Self.string(bytes))
+        case .date:
+            guard let bits = reader.fixed() else { throw corrupt("truncated date") }
+            return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits)))
+        case .data:
+            guard let bytes = reader.lengthPrefixed() else { throw corrupt("truncated data") }
+            return .data(Data(bytes))
+        case .uuid:
+            guard let bytes = reader.take(16) else { throw corrupt("truncated UUID") }
+            var uuid = UUID().uuid
+            withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: bytes) }
+            return .uuid(UUID(uuid: uuid))
+        case .uri:
+            guard let bytes = reader.lengthPrefixed(), let url = URL(string: Self.string(bytes)) else {
+                throw corrupt("bad URI")
+            }
+            return .uri(url)
+        case .objectID:
+            guard let codeBytes = reader.take(2), let key = reader.varint(),
+                let entity = entity(code: UInt16(codeBytes[0]) | UInt16(codeBytes[1]) << 8)
+            else { throw corrupt("bad reference") }
+            return .objectID(
+                ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, primaryKey: Int64(bitPattern: key)))
+        }
+    }
+
+    private func skipValue(_ reader: inout Reader) throws {
+        guard let raw = reader.byte(), let tag = Tag(rawValue: raw) else { throw corrupt("unknown field tag") }
+        let ok: Bool
+        switch tag {
+        case .null, .falseValue, .trueValue: ok = true
+        case .integer: ok = reader.varint() != nil
+        case .double, .date: ok = reader.take(8) != nil
+        case .decimal, .string, .data, .uri: ok = reader.lengthPrefixed() != nil
+        case .uuid: ok = reader.take(16) != nil
+        case .objectID: ok = reader.take(2) != nil && reader.varint() != nil
+        }
+        if !ok { throw corrupt("truncated field") }
+    }
+
+    @inline(__always)
+    private static func string(_ bytes: UnsafeRawBufferPointer) -> String {
+        guard let base = bytes.baseAddress else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count),
+            as: UTF8.self)
+    }
+
+    private func corrupt(_ what: String) -> StoreError {
+        StoreError(code: .corrupt, message: "a stored row does not decode: \(what)", url: url)
+    }
+
+    /// A bounds-checked reading position in a row.
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var position = 0
+
+        @inline(__always)
+        mutating func byte() -> UInt8? {
+            guard position < bytes.count else { return nil }
+            defer { position += 1 }
+            return bytes[position]
+        }
+
+        @inline(__always)
+        mutating func varint() -> UInt64? {
+            var result: UInt64 = 0
+            var shift: UInt64 = 0
+            while position < bytes.count, shift < 64 {
+                let byte = bytes[position]
+                position += 1
+                result |= UInt64(byte & 0x7f) << shift
+                if byte < 0x80 { return result }
+                shift += 7
+            }
+            return nil
+        }
+
+        @inline(__always)
+        mutating func fixed() -> UInt64? {
+            guard position + 8 <= bytes.count else { return nil }
+            defer { position += 8 }
+            return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+        }
+
+        @inline(__always)
+        mutating func take(_ count: Int) -> UnsafeRawBufferPointer? {
+            guard count >= 0, position + count <= bytes.count else { return nil }
+            defer { position += count }
+            return UnsafeRawBufferPointer(rebasing: bytes[position..<position + count])
+        }
+
+        @inline(__always)
+        mutating func lengthPrefixed() -> UnsafeRawBufferPointer? {
+            guard let length = varint(), length <= UInt64(bytes.count) else { return nil }
+            return take(Int(length))
+        }
+    }
+}

@@ -1,0 +1,358 @@
+import CLMDB
+import Foundation
+import ObjectStack
+
+/// One save inside one write transaction, with the in-memory store's semantics.
+///
+/// Order: version checks; deleted rows and the old index entries of updated rows are removed (their owners
+/// give up their unique values); unique values are claimed for inserts, then updates, each with one
+/// `MDB_NOOVERWRITE` put (a clash is a conflict with the store, or with an earlier object of this save);
+/// then rows, index entries, referrer entries and links are written. Any error throws and the caller aborts
+/// the transaction, so nothing of a failed save lands.
+struct LMDBSave {
+    let request: StoreSaveRequest
+    let schema: LMDBSchema
+    let codec: LMDBRowCodec
+    /// The highest reserved primary key per root entity, persisted so reopened stores never reuse one.
+    let reservedKeys: [String: Int64]
+    let url: URL
+
+    private typealias Layout = LMDBSchema.EntityLayout
+
+    /// Applies the save; returns the new version of every written row.
+    func run(_ txn: LMDBTransaction) throws -> [ManagedObjectID: Int64] {
+        try checkVersions(txn)
+        var oldVersions: [Int64] = []
+        oldVersions.reserveCapacity(request.updates.count)
+        var buffer: [UInt8] = []
+        var key: [UInt8] = []
+        for delete in request.deletes {
+            let id = delete.objectID
+            guard let layout = schema.layout(of: id.entity), let old = try stored(id, layout, txn) else { continue }
+            try unindex(id, try codec.decodeAll(old.bytes, header: old.header), layout, txn, &key)
+            try withKey(id.key) { _ = try txn.delete(layout.rows, $0) }
+            try removeLinks(of: id, layout, txn)
+        }
+        for update in request.updates {
+            let id = update.objectID
+            guard let layout = schema.layout(of: id.entity), let old = try stored(id, layout, txn) else {
+                oldVersions.append(-1)
+                continue
+            }
+            oldVersions.append(old.header.version)
+            try unindex(id, try codec.decodeAll(old.bytes, header: old.header), layout, txn, &key)
+        }
+        try claimUniqueValues(txn, &key)
+
+        var versions: [ManagedObjectID: Int64] = [:]
+        versions.reserveCapacity(request.inserts.count + request.updates.count)
+        for (update, oldVersion) in zip(request.updates, oldVersions) where oldVersion >= 0 {
+            let id = update.objectID
+            guard let layout = schema.layout(of: id.entity) else { continue }
+            buffer.removeAll(keepingCapacity: true)
+            codec.encode(entity: id.entity, version: oldVersion + 1, values: update.values, into: &buffer)
+            try withKey(id.key) { rowKey in _ = try buffer.withUnsafeBytes { try txn.put(layout.rows, rowKey, $0) } }
+            try index(id, update.values, layout, txn, &key)
+            versions[id] = oldVersion + 1
+        }
+        var lastKeys: [MDB_dbi: Int64] = [:]
+        for insert in request.inserts {
+            let id = insert.objectID
+            guard let layout = schema.layout(of: id.entity) else {
+                throw StoreError(code: .unsupported, message: "the store does not hold entity \(id.entityName)", url: url)
+            }
+            let last = try lastKeys[layout.rows] ?? lastKey(in: layout.rows, txn)
+            // Keys past the last one go in with MDB_APPEND (no search, full pages); others must not overwrite.
+            let flags = id.key > last ? MDB_APPEND : MDB_NOOVERWRITE
+            lastKeys[layout.rows] = max(last, id.key)
+            buffer.removeAll(keepingCapacity: true)
+            codec.encode(entity: id.entity, version: 1, values: insert.values, into: &buffer)
+            let rc = try withKey(id.key) { rowKey in
+                try buffer.withUnsafeBytes { try txn.put(layout.rows, rowKey, $0, flags: flags) }
+            }
+            if rc == MDB_KEYEXIST {
+                throw StoreError(code: .constraintConflict,
+                    message: "primary key \(id.key) of \(id.entityName) is already in the store "
+                        + "(was it reserved by another process?)", url: url, nativeCode: rc)
+            }
+            try index(id, insert.values, layout, txn, &key)
+            versions[id] = 1
+        }
+        try applyLinks(txn)
+        try persistReservedKeys(txn)
+        return versions
+    }
+
+    // MARK: - Checks
+
+    private func stored(_ id: ManagedObjectID, _ layout: Layout, _ txn: LMDBTransaction) throws
+        -> (bytes: UnsafeRawBufferPointer, header: LMDBRowCodec.Header)?
+    {
+        guard !id.isTemporaryID, let bytes = try txn.get(layout.rows, primaryKey: id.key) else { return nil }
+        return (bytes, try codec.header(of: bytes))
+    }
+
+    private func snapshot(_ id: ManagedObjectID, _ txn: LMDBTransaction) throws -> RowSnapshot? {
+        guard let layout = schema.layout(of: id.entity), let row = try stored(id, layout, txn) else { return nil }
+        return RowSnapshot(values: try codec.decodeAll(row.bytes, header: row.header), version: row.header.version)
+    }
+
+    private func checkVersions(_ txn: LMDBTransaction) throws {
+        var conflicts: [StoreVersionConflict] = []
+        func check(_ id: ManagedObjectID, _ expected: Int64?) throws {
+            guard let expected else { return }
+            let current = try snapshot(id, txn)
+            if current?.version != expected {
+                conflicts.append(StoreVersionConflict(objectID: id, expectedVersion: expected, storedSnapshot: current))
+            }
+        }
+        for update in request.updates { try check(update.objectID, update.expectedVersion) }
+        for delete in request.deletes { try check(delete.objectID, delete.expectedVersion) }
+        for update in request.updates where update.expectedVersion == nil {
+            if try snapshot(update.objectID, txn) == nil {
+                conflicts.append(StoreVersionConflict(objectID: update.objectID, expectedVersion: 0, storedSnapshot: nil))
+            }
+        }
+        if !conflicts.isEmpty {
+            var error = StoreError(code: .versionConflict,
+                message: "\(conflicts.count) object(s) changed in the store since they were read", url: url)
+            error.versionConflicts = conflicts
+            throw error
+        }
+    }
+
+    private func claimUniqueValues(_ txn: LMDBTransaction, _ key: inout [UInt8]) throws {
+        var conflicts: [ConstraintConflict] = []
+        var savedIDs: [String: [Int64: ManagedObjectID]]?
+        let newValues = request.inserts.lazy.map { ($0.objectID, $0.values) }
+            + request.updates.lazy.map { ($0.objectID, $0.values) }
+        for (id, values) in newValues {
+            guard let layout = schema.layout(of: id.entity) else { continue }
+            for constraint in layout.constraints {
+                let combination = constraint.attributes.map { values[$0.storedIndex!] }
+                if combination.contains(where: \.isNull) { continue }
+                uniqueKey(combination, into: &key)
+                var existing: UnsafeRawBufferPointer?
+                let rc = try withKey(id.key) { owner in
+                    try key.withUnsafeBytes { try txn.put(constraint.dbi, $0, owner, flags: MDB_NOOVERWRITE, existing: &existing) }
+                }
+                guard rc == MDB_KEYEXIST, let existing, existing.count == 8 else { continue }
+                let ownerKey = existing.primaryKey(at: 0)
+                if ownerKey == id.key { continue }
+                let names = constraint.attributes.map(\.name)
+                // Leaving owners gave up their entries above, so an owner that is part of this save claimed
+                // the values earlier in it.
+                if savedIDs == nil { savedIDs = savedObjectIDs() }
+                if let other = savedIDs?[id.entity.rootEntity.name]?[ownerKey] {
+                    conflicts.append(ConstraintConflict(entityName: constraint.declaring.name, attributeNames: names,
+                        values: combination, conflictingObjectIDs: [other, id], existingObjectID: nil))
+                    continue
+                }
+                var existingID = id
+                if let layout = schema.layout(of: id.entity), let bytes = try txn.get(layout.rows, primaryKey: ownerKey),
+                    let entity = codec.entity(code: try codec.header(of: bytes).entityCode)
+                {
+                    existingID = ManagedObjectID(entity: entity, storeIdentifier: id.storeIdentifier, primaryKey: ownerKey)
+                }
+                conflicts.append(ConstraintConflict(entityName: constraint.declaring.name, attributeNames: names,
+                    values: combination, conflictingObjectIDs: [id], existingObjectID: existingID))
+            }
+        }
+        if !conflicts.isEmpty {
+            var error = StoreError(code: .constraintConflict,
+                message: conflicts.map(\.description).joined(separator: "; "), url: url)
+            error.constraintConflicts = conflicts
+            throw error
+        }
+    }
+
+    private func savedObjectIDs() -> [String: [Int64: ManagedObjectID]] {
+        var result: [String: [Int64: ManagedObjectID]] = [:]
+        for id in request.inserts.map(\.objectID) + request.updates.map(\.objectID) {
+            result[id.entity.rootEntity.name, default: [:]][id.key] = id
+        }
+        return result
+    }
+
+    // MARK: - Index entries
+
+    private func uniqueKey(_ combination: [StoreValue], into key: inout [UInt8]) {
+        key.removeAll(keepingCapacity: true)
+        for value in combination { LMDBKeyCodec.append(value, to: &key, codeOf: codec.code(of:)) }
+        LMDBKeyCodec.fitUniqueKey(&key)
+    }
+
+    private func indexKey(_ attributes: [AttributeDescription], _ values: [StoreValue], _ primaryKey: Int64,
+        into key: inout [UInt8])
+    {
+        key.removeAll(keepingCapacity: true)
+        for attribute in attributes { LMDBKeyCodec.append(values[attribute.storedIndex!], to: &key, codeOf: codec.code(of:)) }
+        if key.count > LMDBKeyCodec.maximumIndexValueBytes { key.removeLast(key.count - LMDBKeyCodec.maximumIndexValueBytes) }
+        key.appendPrimaryKey(primaryKey)
+    }
+
+    private func referrerKey(_ target: ManagedObjectID, _ referrer: Int64, into key: inout [UInt8]) {
+        key.removeAll(keepingCapacity: true)
+        key.appendPrimaryKey(target.key)
+        key.appendPrimaryKey(referrer)
+    }
+
+    /// Writes the index and referrer entries of a row (unique values were claimed before).
+    private func index(_ id: ManagedObjectID, _ values: [StoreValue], _ layout: Layout, _ txn: LMDBTransaction,
+        _ key: inout [UInt8]) throws
+    {
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        for index in layout.indexes {
+            indexKey(index.attributes, values, id.key, into: &key)
+            try key.withUnsafeBytes { _ = try txn.put(index.dbi, $0, empty) }
+        }
+        guard !layout.toOnes.isEmpty else { return }
+        let code = codec.code(of: id.entity)
+        let codeBytes: [UInt8] = [UInt8(truncatingIfNeeded: code), UInt8(truncatingIfNeeded: code >> 8)]
+        for toOne in layout.toOnes {
+            guard case .objectID(let target) = values[toOne.relationship.storedIndex!] else { continue }
+            referrerKey(target, id.key, into: &key)
+            try key.withUnsafeBytes { k in try codeBytes.withUnsafeBytes { _ = try txn.put(toOne.dbi, k, $0) } }
+        }
+    }
+
+    /// Removes a row's unique (where it owns them), index and referrer entries.
+    private func unindex(_ id: ManagedObjectID, _ values: [StoreValue], _ layout: Layout, _ txn: LMDBTransaction,
+        _ key: inout [UInt8]) throws
+    {
+        for constraint in layout.constraints {
+            let combination = constraint.attributes.map { values[$0.storedIndex!] }
+            if combination.contains(where: \.isNull) { continue }
+            uniqueKey(combination, into: &key)
+            let owned = try key.withUnsafeBytes { k -> Bool in
+                guard let owner = try txn.get(constraint.dbi, k), owner.count == 8 else { return false }
+                return owner.primaryKey(at: 0) == id.key
+            }
+            if owned { try key.withUnsafeBytes { _ = try txn.delete(constraint.dbi, $0) } }
+        }
+        for index in layout.indexes {
+            indexKey(index.attributes, values, id.key, into: &key)
+            try key.withUnsafeBytes { _ = try txn.delete(index.dbi, $0) }
+        }
+        for toOne in layout.toOnes {
+            guard case .objectID(let target) = values[toOne.relationship.storedIndex!] else { continue }
+            referrerKey(target, id.key, into: &key)
+            try key.withUnsafeBytes { _ = try txn.delete(toOne.dbi, $0) }
+        }
+    }
+
+    // MARK: - Links
+
+    /// Removes every link of a deleted object, from both directions of each join table it takes part in.
+    private func removeLinks(of id: ManagedObjectID, _ layout: Layout, _ txn: LMDBTransaction) throws {
+        for table in layout.sourceOf { try removeLinks(from: table.forward, mirror: table.backward, side: id.key, txn) }
+        for table in layout.destinationOf {
+            try removeLinks(from: table.backward, mirror: table.forward, side: id.key, txn)
+        }
+    }
+
+    /// Deletes the entries under `side` in `dbi` (optionally only those pointing at `other`) and their mirrors.
+    private func removeLinks(from dbi: MDB_dbi, mirror: MDB_dbi, side: Int64, only other: Int64? = nil,
+        _ txn: LMDBTransaction) throws
+    {
+        var doomed: [(key: [UInt8], mirrorKey: [UInt8])] = []
+        var prefix: [UInt8] = []
+        prefix.appendPrimaryKey(side)
+        try txn.withCursor(dbi) { cursor in
+            try prefix.withUnsafeBytes { prefix in
+                try cursor.forEach(prefix: prefix) { key, value in
+                    guard key.count == 16, value.count == 10 else { return true }
+                    let target = value.primaryKey(at: 2)
+                    if let other, other != target { return true }
+                    var mirrorKey: [UInt8] = []
+                    mirrorKey.appendPrimaryKey(target)
+                    mirrorKey.append(contentsOf: key[8..<16])
+                    doomed.append((Array(key), mirrorKey))
+                    return true
+                }
+            }
+        }
+        for entry in doomed {
+            try entry.key.withUnsafeBytes { _ = try txn.delete(dbi, $0) }
+            try entry.mirrorKey.withUnsafeBytes { _ = try txn.delete(mirror, $0) }
+        }
+    }
+
+    private func applyLinks(_ txn: LMDBTransaction) throws {
+        guard !request.insertedLinks.isEmpty || !request.deletedLinks.isEmpty else { return }
+        for link in request.deletedLinks {
+            guard let table = schema.joinTables[link.relationship] else { continue }
+            try removeLinks(from: table.forward, mirror: table.backward, side: link.source.key,
+                only: link.destination.key, txn)
+        }
+        guard !request.insertedLinks.isEmpty else { return }
+        let sequenceKey = Array("linkSequence".utf8)
+        var sequence = try sequenceKey.withUnsafeBytes { k -> Int64 in
+            guard let value = try txn.get(schema.meta, k), value.count == 8 else { return 0 }
+            return value.primaryKey(at: 0)
+        }
+        for link in request.insertedLinks {
+            guard let table = schema.joinTables[link.relationship] else {
+                throw StoreError(code: .unsupported, message: "the store has no join table \(link.relationship)", url: url)
+            }
+            var exists = false
+            var prefix: [UInt8] = []
+            prefix.appendPrimaryKey(link.source.key)
+            try txn.withCursor(table.forward) { cursor in
+                try prefix.withUnsafeBytes { prefix in
+                    try cursor.forEach(prefix: prefix) { _, value in
+                        exists = value.count == 10 && value.primaryKey(at: 2) == link.destination.key
+                        return !exists
+                    }
+                }
+            }
+            if exists { continue }
+            sequence += 1
+            try putLink(table.forward, side: link.source.key, sequence: sequence, to: link.destination, txn)
+            try putLink(table.backward, side: link.destination.key, sequence: sequence, to: link.source, txn)
+        }
+        var stored: [UInt8] = []
+        stored.appendPrimaryKey(sequence)
+        try sequenceKey.withUnsafeBytes { k in try stored.withUnsafeBytes { _ = try txn.put(schema.meta, k, $0) } }
+    }
+
+    private func putLink(_ dbi: MDB_dbi, side: Int64, sequence: Int64, to other: ManagedObjectID,
+        _ txn: LMDBTransaction) throws
+    {
+        var key: [UInt8] = []
+        key.appendPrimaryKey(side)
+        key.appendPrimaryKey(sequence)
+        let code = codec.code(of: other.entity)
+        var value: [UInt8] = [UInt8(truncatingIfNeeded: code), UInt8(truncatingIfNeeded: code >> 8)]
+        value.appendPrimaryKey(other.key)
+        try key.withUnsafeBytes { k in try value.withUnsafeBytes { _ = try txn.put(dbi, k, $0) } }
+    }
+
+    // MARK: - Keys
+
+    private func lastKey(in dbi: MDB_dbi, _ txn: LMDBTransaction) throws -> Int64 {
+        try txn.withCursor(dbi) { cursor in
+            guard let (key, _) = try cursor.move(MDB_LAST), key.count == 8 else { return 0 }
+            return key.primaryKey(at: 0)
+        }
+    }
+
+    private func persistReservedKeys(_ txn: LMDBTransaction) throws {
+        let roots = Set(request.inserts.map { $0.objectID.entity.rootEntity.name })
+        for root in roots.sorted() {
+            guard let reserved = reservedKeys[root] else { continue }
+            let name = Array("lastKey/\(root)".utf8)
+            try name.withUnsafeBytes { k in
+                if let value = try txn.get(schema.meta, k), value.count == 8, value.primaryKey(at: 0) >= reserved { return }
+                var stored: [UInt8] = []
+                stored.appendPrimaryKey(reserved)
+                try stored.withUnsafeBytes { _ = try txn.put(schema.meta, k, $0) }
+            }
+        }
+    }
+
+    @inline(__always)
+    private func withKey<T>(_ primaryKey: Int64, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        try withUnsafeBytes(of: UInt64(bitPattern: primaryKey).bigEndian, body)
+    }
+}

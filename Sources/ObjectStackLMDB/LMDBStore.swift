@@ -1,0 +1,148 @@
+import CLMDB
+import Foundation
+import ObjectStack
+import Synchronization
+
+extension StoreType {
+    /// A store in one LMDB file (plus its `-lock` file), at a file URL.
+    public static let lmdb = StoreType(name: "LMDB") { try LMDBStore($0) }
+}
+
+/// A persistent store over LMDB: one memory-mapped file, MVCC readers, one writer at a time.
+///
+/// For example:
+/// ```swift
+/// let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+/// try coordinator.addPersistentStore(type: .lmdb, at: URL(fileURLWithPath: "/tmp/pods.lmdb"))
+/// ```
+/// Fetches run in read-only transactions and never wait for a save; each save is one write transaction
+/// with its version and uniqueness checks inside, so it lands whole or not at all. Stores opened on the same
+/// file in one process share one `MDB_env`. Options: `"mapSize"`, the initial map size in bytes (the map
+/// grows on demand).
+/// - Note: Thread-safe: separate coordinators may use separate instances on one file in parallel.
+public final class LMDBStore: PersistentStore {
+    public let url: URL
+    public let configurationName: String?
+    public let metadata: StoreMetadata
+    public var type: StoreType { .lmdb }
+    public var identifier: String { metadata.identifier }
+
+    let environment: LMDBEnvironment
+    let schema: LMDBSchema
+    let codec: LMDBRowCodec
+    private let isClosed = Atomic<Bool>(false)
+    /// How many fetches took their candidates from an index range rather than a scan (for tests and probes).
+    let indexScanCount = Atomic<Int>(0)
+
+    /// The map size a new environment starts with: small, since it grows when a save fills it.
+    public static let defaultInitialMapSize = 1 << 20
+
+    /// Opens (or creates) the store described by `request`.
+    /// - Throws: `StoreError`: `.notAStore` for a directory or a file that is not an LMDB store, `.corrupt` for
+    ///   a truncated or damaged file, `.incompatibleModel` for a store of another model (naming the entities
+    ///   that differ), `.ioFailure`/`.readOnly` when the file cannot be opened. A failed open changes nothing.
+    public init(_ request: StoreOpenRequest) throws {
+        guard request.url.isFileURL else {
+            throw StoreError(code: .invalidOption, message: "an LMDB store needs a file URL, not \(request.url)",
+                url: request.url)
+        }
+        var initialMapSize = Self.defaultInitialMapSize
+        if let text = request.options["mapSize"] {
+            guard let size = Int(text), size >= 64 * 1024 else {
+                throw StoreError(code: .invalidOption, message: "mapSize must be a byte count of at least 65536, not \(text)",
+                    url: request.url)
+            }
+            initialMapSize = size
+        }
+        let environment = try LMDBEnvironmentRegistry.acquire(url: request.url, initialMapSize: initialMapSize)
+        do {
+            let opened = try LMDBStoreOpening(request: request, environment: environment).open()
+            self.metadata = opened.metadata
+            self.schema = opened.schema
+            self.codec = opened.codec
+        } catch {
+            LMDBEnvironmentRegistry.release(environment)
+            throw error
+        }
+        self.environment = environment
+        self.url = request.url
+        self.configurationName = request.configurationName
+    }
+
+    deinit {
+        if !isClosed.exchange(true, ordering: .acquiringAndReleasing) { LMDBEnvironmentRegistry.release(environment) }
+    }
+
+    /// Ends the store's use of its file; the environment closes when no other store in the process uses it.
+    public func close() {
+        if !isClosed.exchange(true, ordering: .acquiringAndReleasing) { LMDBEnvironmentRegistry.release(environment) }
+    }
+
+    func checkOpen() throws {
+        if isClosed.load(ordering: .acquiring) {
+            throw StoreError(code: .closed, message: "the store was removed from its coordinator", url: url)
+        }
+    }
+
+    /// The current size of the store's memory map in bytes (it starts small and grows with the data).
+    public var mapSize: Int { environment.mapSize }
+
+    // MARK: - Reading
+
+    public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        try checkOpen()
+        let (result, usedIndex) = try environment.read { txn in
+            try LMDBFetch(request: request, resolver: LMDBResolver(txn: txn, schema: schema, codec: codec)).run()
+        }
+        if usedIndex { indexScanCount.add(1, ordering: .relaxed) }
+        return result
+    }
+
+    public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [RowSnapshot?] {
+        try checkOpen()
+        return try environment.read { txn in
+            try objectIDs.map { id in
+                guard !id.isTemporaryID, let layout = schema.layout(of: id.entity),
+                    let bytes = try txn.get(layout.rows, primaryKey: id.key)
+                else { return nil }
+                let header = try codec.header(of: bytes)
+                guard header.entityCode == codec.code(of: id.entity) else { return nil }
+                return RowSnapshot(values: try codec.decodeAll(bytes, header: header), version: header.version)
+            }
+        }
+    }
+
+    public func relatedObjectIDs(of objectIDs: [ManagedObjectID], through relationship: RelationshipDescription) throws
+        -> [[ManagedObjectID]]
+    {
+        try checkOpen()
+        return try environment.read { txn in
+            let resolver = LMDBResolver(txn: txn, schema: schema, codec: codec)
+            return try objectIDs.map { try resolver.related($0, through: relationship) }
+        }
+    }
+
+    // MARK: - Writing
+
+    public func newObjectIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID] {
+        try checkOpen()
+        let root = entity.rootEntity.name
+        let first = environment.keyCounters.withLock { counters in
+            let first = (counters[root] ?? 0) + 1
+            counters[root] = first + Int64(count) - 1
+            return first
+        }
+        return (0..<Int64(count)).map { ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: first + $0) }
+    }
+
+    public func execute(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
+        try checkOpen()
+        if request.isEmpty { return [:] }
+        let reserved = environment.keyCounters.withLock { $0 }
+        let save = LMDBSave(request: request, schema: schema, codec: codec, reservedKeys: reserved, url: url)
+        // A rough size of what the save writes (rows, index entries, page overhead), so one growth fits it.
+        let rowBytes = (request.inserts.first?.values.count ?? request.updates.first?.values.count ?? 8) * 24 + 64
+        let hint = (request.inserts.count + request.updates.count) * rowBytes * 3
+        return try environment.write(growthHint: hint) { txn in try save.run(txn) }
+    }
+}

@@ -1,0 +1,140 @@
+import CLMDB
+import Foundation
+import ObjectStack
+@testable import ObjectStackLMDB
+import Testing
+
+/// Bad files give a `StoreError` that names what is wrong and where, and a failed open changes nothing.
+@Suite("LMDB store: bad input")
+struct LMDBBadInputTests {
+    private func openError(_ url: URL, model: ManagedObjectModel? = nil) throws -> StoreError {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try model ?? ItemModel.make())
+        return try #require(throws: StoreError.self) { try coordinator.addPersistentStore(type: .lmdb, at: url) }
+    }
+
+    private func lockExists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path + "-lock") }
+
+    /// Creates a store with some items and closes it.
+    private func makeStore(_ url: URL, items: Int = 300) throws {
+        let stack = try LMDBStack(url)
+        try stack.insertItems(items)
+        try stack.coordinator.remove(stack.store)
+    }
+
+    @Test("a directory is refused as not a store")
+    func directory() throws {
+        let folder = try ScratchFolder()
+        let error = try openError(folder.url)
+        #expect(error.code == .notAStore)
+        #expect(error.message.contains("directory") && error.message.contains(folder.url.path))
+    }
+
+    @Test("a file that is not an LMDB environment is refused and left untouched, without a lock file")
+    func notLMDB() throws {
+        let folder = try ScratchFolder()
+        for text in ["hi", String(repeating: "this is not a database\n", count: 500)] {
+            let url = folder.file()
+            try Data(text.utf8).write(to: url)
+            let error = try openError(url)
+            #expect(error.code == .notAStore)
+            #expect(error.message.contains(url.path) && error.message.contains("not an LMDB environment"))
+            #expect(try Data(contentsOf: url) == Data(text.utf8))
+            #expect(!lockExists(url))
+        }
+    }
+
+    @Test("a truncated store is refused as corrupt and left as it was")
+    func truncated() throws {
+        let folder = try ScratchFolder()
+        let url = folder.file()
+        try makeStore(url, items: 3000)
+        let whole = try Data(contentsOf: url)
+        let cut = whole.prefix(whole.count / 2)
+        try cut.write(to: url)
+        let error = try openError(url)
+        #expect(error.code == .corrupt)
+        #expect(error.message.contains("truncated") && error.message.contains(url.path))
+        #expect(try Data(contentsOf: url) == cut)
+    }
+
+    @Test("a damaged meta page is refused as corrupt")
+    func damagedMeta() throws {
+        let folder = try ScratchFolder()
+        let url = folder.file()
+        try makeStore(url)
+        var bytes = try Data(contentsOf: url)
+        // The free database's md_pad in the first meta page holds the page size: make it impossible.
+        bytes.replaceSubrange(16 + 24..<16 + 28, with: [3, 0, 0, 0])
+        try bytes.write(to: url)
+        let error = try openError(url)
+        #expect(error.code == .corrupt && error.message.contains("page size"))
+        #expect(try Data(contentsOf: url) == bytes)
+    }
+
+    @Test("a lock file left behind by a killed process is rebuilt; the data is intact")
+    func staleLock() throws {
+        let folder = try ScratchFolder()
+        let url = folder.file()
+        try makeStore(url, items: 50)
+        #expect(LMDBEnvironmentRegistry.users(of: url) == 0)
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: URL(fileURLWithPath: url.path + "-lock"))
+        let stack = try LMDBStack(url)
+        #expect(try stack.count() == 50)
+        try stack.insertItems(1, from: 50)
+        #expect(try stack.count() == 51)
+    }
+
+    @Test("a store of another model is refused naming the entity; the file is not modified")
+    func otherModel() throws {
+        let folder = try ScratchFolder()
+        let url = folder.file()
+        try makeStore(url)
+        let before = try Data(contentsOf: url)
+        let error = try openError(url, model: try ItemModel.make(extraAttribute: true))
+        #expect(error.code == .incompatibleModel && error.message.contains("Item"))
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test("an LMDB environment written by another program is refused")
+    func foreignEnvironment() throws {
+        let folder = try ScratchFolder()
+        let url = folder.file()
+        var env: OpaquePointer?
+        #expect(mdb_env_create(&env) == 0)
+        #expect(mdb_env_open(env, url.path, UInt32(MDB_NOSUBDIR), 0o644) == 0)
+        var txn: OpaquePointer?
+        #expect(mdb_txn_begin(env, nil, 0, &txn) == 0)
+        var dbi: MDB_dbi = 0
+        #expect(mdb_dbi_open(txn, nil, 0, &dbi) == 0)
+        var key = Array("greeting".utf8), value = Array("hello".utf8)
+        key.withUnsafeMutableBytes { k in
+            value.withUnsafeMutableBytes { v in
+                var kv = MDB_val(mv_size: k.count, mv_data: k.baseAddress)
+                var vv = MDB_val(mv_size: v.count, mv_data: v.baseAddress)
+                _ = mdb_put(txn, dbi, &kv, &vv, 0)
+            }
+        }
+        #expect(mdb_txn_commit(txn) == 0)
+        mdb_env_close(env)
+        let error = try openError(url)
+        #expect(error.code == .notAStore && error.message.contains("not an ObjectStack store"))
+    }
+
+    @Test("a missing folder names the folder; an unreadable file names the file")
+    func unreachable() throws {
+        let folder = try ScratchFolder()
+        let missing = folder.url.appendingPathComponent("nope/store.lmdb")
+        let error = try openError(missing)
+        #expect(error.code == .ioFailure && error.message.contains(folder.url.appendingPathComponent("nope").path))
+        let url = folder.file()
+        try makeStore(url)
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: url.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path) }
+        // The superuser reads any file, so the permission check only shows for ordinary users.
+        if getuid() != 0 {
+            let unreadable = try openError(url)
+            #expect(unreadable.code == .readOnly && unreadable.message.contains(url.path))
+        }
+    }
+}
