@@ -158,10 +158,15 @@ struct FetchTests {
             let books = try #require(author.value(forKey: "books") as? Set<ManagedObject>)
             #expect(books.count == 2)
             #expect(books.allSatisfy { !$0.isFault }, "prefetched books are not faults")
+            context.reset()
             var batched = FetchRequest<Book>(entityName: "Book")
             batched.fetchBatchSize = 2
-            batched.sortDescriptors = [SortKey("pages")]
-            #expect(try context.fetch(batched).map(\.pages) == [0, 1, 2, 3])
+            batched.sortDescriptors = [SortKey("pages", ascending: false)]
+            let fetched = try context.fetch(batched)
+            #expect(fetched.allSatisfy { $0.isFault })
+            #expect(fetched[0].pages == 3)
+            #expect(fetched.map(\.isFault) == [false, false, true, true], "firing one fault reads its whole batch only")
+            #expect(fetched.map(\.pages) == [3, 2, 1, 0])
         }
     }
 }

@@ -69,7 +69,16 @@ extension ManagedObjectContext {
         let entity = plan.store.entity
         let pending = plan.includesPendingChanges && plan.resultType != .dictionary && hasPendingChanges(of: entity)
         if !pending {
-            return try fetchFromStore(plan)
+            guard plan.batchSize > 0, case .objects = plan.store.resultType else { return try fetchFromStore(plan) }
+            // Batched: IDs now, rows a batch at a time as faults fire.
+            var idPlan = plan
+            idPlan.store.resultType = .objectIDs
+            guard case .objectIDs(let ids) = try fetchFromStore(idPlan) else { return .objects([]) }
+            let objects = ids.map { object(with: $0) }
+            let batch = FaultBatch(objectIDs: ids, size: plan.batchSize)
+            for object in objects where object.isFault { object.faultBatch = batch }
+            try prefetch(plan.prefetch, for: objects)
+            return .objects(objects)
         }
         // Unsaved changes of this entity: match everything in memory on current values, then sort and slice.
         var storeRequest = plan.store
@@ -145,6 +154,8 @@ extension ManagedObjectContext {
         case .objects(let pairs):
             var objects: [ManagedObject] = []
             objects.reserveCapacity(pairs.count)
+            var created: [ManagedObjectID] = []
+            registered.reserveCapacity(registered.count + pairs.count)
             for (id, snapshot) in pairs {
                 if let existing = registered[id] {
                     if existing.isFault, !plan.returnsObjectsAsFaults { materialize(existing, with: snapshot) }
@@ -154,9 +165,15 @@ extension ManagedObjectContext {
                 let object = id.entity.managedObjectClass.init(entity: id.entity, insertInto: nil)
                 object.objectID = id
                 object.isFault = true
-                register(object, snapshot: plan.returnsObjectsAsFaults ? nil : snapshot)
+                object.managedObjectContext = self
+                registered[id] = object
+                created.append(id)
+                if !plan.returnsObjectsAsFaults { materialize(object, with: snapshot) }
                 objects.append(object)
             }
+            // The store's result is already cached by the coordinator; one lock counts this context's hold on
+            // every new row (a lock per object showed in fetch profiles).
+            coordinatorStorage?.rowCache.withLock { cache in created.forEach { cache.retain($0, snapshot: nil) } }
             try prefetch(plan.prefetch, for: objects)
             return .objects(objects)
         }
@@ -195,6 +212,7 @@ struct FetchPlan {
     var resultType: FetchResultType
     var includesPendingChanges: Bool
     var returnsObjectsAsFaults: Bool
+    var batchSize = 0
     var dictionaryKeys: [(String, AttributeDescription?)] = []
     var prefetch: [[RelationshipDescription]] = []
 
@@ -257,6 +275,7 @@ struct FetchPlan {
         self.resultType = request.resultType
         includesPendingChanges = request.includesPendingChanges
         returnsObjectsAsFaults = request.returnsObjectsAsFaults
+        batchSize = request.fetchBatchSize
         prefetch = try request.relationshipKeyPathsForPrefetching.map { text in
             var current = entity
             return try text.split(separator: ".").map { component in

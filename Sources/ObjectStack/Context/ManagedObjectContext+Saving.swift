@@ -156,21 +156,30 @@ extension ManagedObjectContext {
         // Only children can still name the old IDs (in a later save or fault); without children the map
         // would just grow with every insert.
         if children.withLock({ !$0.isEmpty }) { permanentIDs.merge(mapping) { _, new in new } }
+        var retained: [ManagedObjectID] = []
+        retained.reserveCapacity(mapping.count)
+        registered.reserveCapacity(registered.count + mapping.count)
         for (old, new) in mapping {
             guard let object = registered.removeValue(forKey: old) else { continue }
             object.objectID = new
             registered[new] = object
-            coordinatorStorage?.rowCache.withLock { $0.retain(new, snapshot: nil) }
+            retained.append(new)
         }
+        // One lock for the whole batch: a lock per object showed in save profiles.
+        coordinatorStorage?.rowCache.withLock { cache in retained.forEach { cache.retain($0, snapshot: nil) } }
         // Only changed objects can refer to new objects: an unchanged object's values are all committed.
-        for object in Set(insertedSet).union(changedSet).union(deletedSet) {
+        func remap(_ object: ManagedObject) {
             for (index, value) in object.changes {
                 if case .objectID(let id) = value, let new = mapping[id] { object.changes[index] = .objectID(new) }
             }
             for index in object.toMany.keys {
-                for (old, new) in mapping { object.toMany[index]?.replace(old, with: new) }
+                guard let state = object.toMany[index], state.hasChanges || state.committed != nil else { continue }
+                object.toMany[index]?.replace(using: mapping)
             }
         }
+        insertedSet.forEach(remap)
+        changedSet.forEach(remap)
+        deletedSet.forEach(remap)
     }
 
     // MARK: - Writing

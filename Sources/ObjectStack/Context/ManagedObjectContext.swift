@@ -305,6 +305,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Fires a fault from the row cache, or the store on a miss.
     func fulfillFault(_ object: ManagedObject) {
+        if let batch = object.faultBatch {
+            let members = batch.batch(of: object.objectID).compactMap { registered[$0] }.filter { $0.isFault }
+            for member in members { member.faultBatch = nil }
+            if members.count > 1, let rows = try? parentSnapshots(for: members.map(\.objectID), fresh: false) {
+                for (member, row) in zip(members, rows) {
+                    if let row { materialize(member, with: row) }
+                }
+                if !object.isFault { return }
+            }
+        }
         object.isFault = false
         let snapshot = (try? parentSnapshots(for: [object.objectID], fresh: false))?[0]
         if let snapshot {

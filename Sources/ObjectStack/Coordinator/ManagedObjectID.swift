@@ -29,7 +29,7 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible 
         self.storeIdentifier = storeIdentifier
         self.key = primaryKey
         self.isTemporaryID = false
-        self.hashCache = Self.hash(entity.name, primaryKey, false)
+        self.hashCache = Self.hash(entity.nameHash, primaryKey, false)
     }
 
     private init(temporaryFor entity: EntityDescription, number: Int64) {
@@ -37,7 +37,7 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible 
         self.storeIdentifier = ""
         self.key = number
         self.isTemporaryID = true
-        self.hashCache = Self.hash(entity.name, number, true)
+        self.hashCache = Self.hash(entity.nameHash, number, true)
     }
 
     private static let temporaryCounter = AtomicCounter()
@@ -47,9 +47,10 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible 
         ManagedObjectID(temporaryFor: entity, number: temporaryCounter.next())
     }
 
-    private static func hash(_ name: String, _ key: Int64, _ temporary: Bool) -> Int {
+    private static func hash(_ nameHash: Int, _ key: Int64, _ temporary: Bool) -> Int {
+        // The entity name's hash is computed once per entity: hashing the string for every ID showed in profiles.
         var hasher = Hasher()
-        hasher.combine(name)
+        hasher.combine(nameHash)
         hasher.combine(key)
         hasher.combine(temporary)
         return hasher.finalize()

@@ -59,6 +59,10 @@ public final class EntityDescription: @unchecked Sendable {
     public internal(set) var versionHash = ""
     /// Unique constraints and inherited ones, resolved to attributes.
     public internal(set) var resolvedUniquenessConstraints: [[AttributeDescription]] = []
+    /// The hash of `name`, computed once: object IDs hash by entity name (equal across models), and
+    /// hashing the string for every ID is measurable.
+    let nameHash: Int
+
     /// The entity's position in its model's `entities`.
     public internal(set) var modelIndex = -1
 
@@ -76,6 +80,7 @@ public final class EntityDescription: @unchecked Sendable {
         versionHashModifier: String? = nil
     ) {
         self.name = name
+        self.nameHash = name.hashValue
         self.managedObjectClass = managedObjectClass
         self.parentName = parent
         self.isAbstract = isAbstract

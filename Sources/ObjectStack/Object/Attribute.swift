@@ -54,7 +54,7 @@ public struct Attribute<Value: AttributeValueConvertible> {
 extension ManagedObject {
     /// The attribute a typed property names; a missing one is a programming error.
     func typedAttribute(_ key: String) -> AttributeDescription {
-        managedObjectContext?.assertOnQueue("@Attribute(\"\(key)\")")
+        if ManagedObjectContext.concurrencyDebug { managedObjectContext?.assertOnQueue("@Attribute(\"\(key)\")") }
         guard let attribute = entity.attributesByName[key] else {
             preconditionFailure("entity \(entity.name) has no attribute named '\(key)'")
         }
@@ -63,7 +63,7 @@ extension ManagedObject {
 
     /// The relationship a typed property names; a missing one is a programming error.
     func typedRelationship(_ key: String) -> RelationshipDescription {
-        managedObjectContext?.assertOnQueue("@Relationship(\"\(key)\")")
+        if ManagedObjectContext.concurrencyDebug { managedObjectContext?.assertOnQueue("@Relationship(\"\(key)\")") }
         guard let relationship = entity.relationshipsByName[key] else {
             preconditionFailure("entity \(entity.name) has no relationship named '\(key)'")
         }

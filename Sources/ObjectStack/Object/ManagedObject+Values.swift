@@ -169,14 +169,20 @@ extension ManagedObject {
     }
 
     private func setStored(index: Int, storedIndex: Int?, _ value: StoreValue) {
+        if insertedFlag {
+            // A new object has nothing committed and is tracked already: no fault, no comparison, no
+            // weak load of the context (which showed in insert profiles).
+            changes[index] = value
+            return
+        }
         fireFault()
         let committed = storedIndex.flatMap { stored in snapshot.map { $0.values[stored] } }
-        if !insertedFlag, let committed, committed == value {
+        if let committed, committed == value {
             changes[index] = nil
         } else {
             changes[index] = value
         }
-        managedObjectContext?.objectDidChange(self)
+        if !deletedFlag { managedObjectContext?.objectDidChange(self) }
     }
 
     /// Fires the fault: loads the object's row from its context (row cache, then store).

@@ -40,6 +40,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     var deletedFlag = false
     /// Set when a fault could not be fulfilled because the row is gone from the store.
     var isInaccessible = false
+    /// For a fault from a fetch with a batch size: the fetch's batches, so firing loads the whole batch.
+    var faultBatch: FaultBatch?
 
     /// Creates an object of `entity` and inserts it into `context` (if given).
     ///

@@ -35,10 +35,10 @@ struct ToManyState {
         removed.insert(id)
     }
 
-    /// Replaces an ID that changed from temporary to permanent.
-    mutating func replace(_ old: ManagedObjectID, with new: ManagedObjectID) {
-        committed = committed?.map { $0 == old ? new : $0 }
-        added = added.map { $0 == old ? new : $0 }
-        if removed.remove(old) != nil { removed.insert(new) }
+    /// Replaces IDs that changed from temporary to permanent.
+    mutating func replace(using mapping: [ManagedObjectID: ManagedObjectID]) {
+        committed = committed?.map { mapping[$0] ?? $0 }
+        added = added.map { mapping[$0] ?? $0 }
+        if !removed.isEmpty { removed = Set(removed.map { mapping[$0] ?? $0 }) }
     }
 }
