@@ -133,8 +133,9 @@ extension ManagedObjectContext {
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         assertOnQueue("obtainPermanentIDs(for:)")
         // Temporary keys grow with every insert, so sorting by them hands out primary keys in insertion order.
-        let temporary = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
-            .sorted { $0.objectID.key < $1.objectID.key }
+        let temporary = objects.compactMap { object -> (Int64, ManagedObject)? in
+            object.objectID.isTemporaryID && object.managedObjectContext === self ? (object.objectID.key, object) : nil
+        }.sorted { $0.0 < $1.0 }.map(\.1)
         guard !temporary.isEmpty else { return }
         var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
         for object in temporary { byEntity[ObjectIdentifier(object.entity), default: []].append(object) }
@@ -169,8 +170,12 @@ extension ManagedObjectContext {
         coordinatorStorage?.rowCache.withLock { cache in retained.forEach { cache.retain($0, snapshot: nil) } }
         // Only changed objects can refer to new objects: an unchanged object's values are all committed.
         func remap(_ object: ManagedObject) {
-            for (index, value) in object.changes {
-                if case .objectID(let id) = value, let new = mapping[id] { object.changes[index] = .objectID(new) }
+            // Only relationship values can hold IDs: entities without relationships need no pass.
+            guard !object.entity.relationships.isEmpty else { return }
+            for relationship in object.entity.relationships where !relationship.isToMany {
+                if case .objectID(let id)? = object.changes[relationship.index], let new = mapping[id] {
+                    object.changes[relationship.index] = .objectID(new)
+                }
             }
             for index in object.toMany.keys {
                 guard let state = object.toMany[index], state.hasChanges || state.committed != nil else { continue }
@@ -245,19 +250,21 @@ extension ManagedObjectContext {
         changedSet = []
         pendingNotification = PendingChanges()
         for object in inserted.union(updated) { object.didSave() }
-        var saved = PendingChanges()
-        saved.inserted = inserted
-        saved.updated = updated
-        saved.deleted = deleted
-        NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: saved.userInfo)
+        // The ID sets are built once and shared by both notifications and the announcement.
         let ids = ContextDidSave(
             inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)), deleted: Set(deleted.map(\.objectID)))
         typealias Key = NotificationKey
-        NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: [
+        let idInfo: [AnyHashable: Any] = [
             Key.insertedObjectIDs.rawValue: ids.insertedObjectIDs,
             Key.updatedObjectIDs.rawValue: ids.updatedObjectIDs,
             Key.deletedObjectIDs.rawValue: ids.deletedObjectIDs,
-        ])
+        ]
+        var objectInfo = idInfo
+        objectInfo[Key.insertedObjects.rawValue] = inserted
+        objectInfo[Key.updatedObjects.rawValue] = updated
+        objectInfo[Key.deletedObjects.rawValue] = deleted
+        NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: objectInfo)
+        NotificationCenter.default.post(name: Self.didSaveObjectIDsNotification, object: self, userInfo: idInfo)
         announce(ids, except: nil)
     }
 

@@ -186,6 +186,7 @@ public final class PersistentStoreCoordinator: Sendable {
         let store = try anyID.map { try self.store(for: $0) } ?? persistentStores[0]
         let versions = try withStoreAccess { try store.execute(request) }
         var written: [ManagedObjectID: RowSnapshot] = [:]
+        written.reserveCapacity(request.inserts.count + request.updates.count)
         for insert in request.inserts { written[insert.objectID] = RowSnapshot(values: insert.values, version: versions[insert.objectID] ?? 1) }
         for update in request.updates {
             written[update.objectID] = RowSnapshot(values: update.values, version: versions[update.objectID] ?? 1)
