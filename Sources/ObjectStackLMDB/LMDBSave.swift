@@ -141,7 +141,7 @@ struct LMDBSave {
                         hasNull = true
                         break
                     }
-                    LMDBKeyCodec.append(value, to: &key, codeOf: codec.code(of:))
+                    LMDBKeyCodec.append(value, to: &key, codec: codec)
                 }
                 if hasNull { continue }
                 LMDBKeyCodec.fitUniqueKey(&key)
@@ -221,7 +221,7 @@ struct LMDBSave {
 
     private func uniqueKey(_ combination: [StoreValue], into key: inout [UInt8]) {
         key.removeAll(keepingCapacity: true)
-        for value in combination { LMDBKeyCodec.append(value, to: &key, codeOf: codec.code(of:)) }
+        for value in combination { LMDBKeyCodec.append(value, to: &key, codec: codec) }
         LMDBKeyCodec.fitUniqueKey(&key)
     }
 
@@ -229,7 +229,7 @@ struct LMDBSave {
         into key: inout [UInt8])
     {
         key.removeAll(keepingCapacity: true)
-        for attribute in attributes { LMDBKeyCodec.append(values[attribute.storedIndex!], to: &key, codeOf: codec.code(of:)) }
+        for attribute in attributes { LMDBKeyCodec.append(values[attribute.storedIndex!], to: &key, codec: codec) }
         if key.count > LMDBKeyCodec.maximumIndexValueBytes { key.removeLast(key.count - LMDBKeyCodec.maximumIndexValueBytes) }
         key.appendPrimaryKey(primaryKey)
     }
@@ -401,7 +401,12 @@ struct LMDBSave {
     }
 
     private func persistReservedKeys(_ txn: LMDBTransaction) throws {
-        let roots = Set(request.inserts.map { $0.objectID.entity.rootEntity.name })
+        var roots: Set<String> = []
+        var previous: EntityDescription?
+        for insert in request.inserts where insert.objectID.entity !== previous {
+            previous = insert.objectID.entity
+            roots.insert(insert.objectID.entity.rootEntity.name)
+        }
         for root in roots.sorted() {
             guard let reserved = reservedKeys[root] else { continue }
             let name = Array("lastKey/\(root)".utf8)
