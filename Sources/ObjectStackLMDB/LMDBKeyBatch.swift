@@ -11,12 +11,8 @@ import Foundation
 /// - Note: Not thread-safe; one save uses it.
 struct LMDBKeyBatch {
     struct Entry {
-        /// Eight bytes of the key after the batch's common prefix, big-endian, zero padded: a fast first compare.
-        var prefix: UInt64
         var start: Int32
         var count: Int32
-        /// The order the key was added in (the tie-breaker that keeps equal keys in that order).
-        var sequence: Int32
         /// What the caller needs back for this key (the owner's primary key, a position in the request).
         var owner: Int64
         var tag: Int64
@@ -40,7 +36,7 @@ struct LMDBKeyBatch {
     mutating func add(_ key: [UInt8], owner: Int64, tag: Int64 = 0) {
         let start = bytes.count
         bytes.append(contentsOf: key)
-        entries.append(Entry(prefix: 0, start: Int32(start), count: Int32(key.count), sequence: Int32(entries.count),
+        entries.append(Entry(start: Int32(start), count: Int32(key.count),
             owner: owner, tag: tag))
     }
 
@@ -57,6 +53,8 @@ struct LMDBKeyBatch {
                 while same < limit, arena[Int(entry.start) + same] == arena[Int(first.start) + same] { same += 1 }
                 common = same
             }
+            // Sorted: small (prefix, position) pairs, the prefix deciding most comparisons.
+            var order = [SortKey](repeating: SortKey(prefix: 0, position: 0), count: entries.count)
             for index in entries.indices {
                 let entry = entries[index]
                 var prefix: UInt64 = 0
@@ -65,15 +63,25 @@ struct LMDBKeyBatch {
                     prefix <<= 8
                     if offset < available { prefix |= UInt64(arena[Int(entry.start) + common + offset]) }
                 }
-                entries[index].prefix = prefix
+                order[index] = SortKey(prefix: prefix, position: Int32(index))
             }
             let base = arena.baseAddress
-            entries.sort { a, b in
-                if a.prefix != b.prefix { return a.prefix < b.prefix }
-                let order = Self.compare(base, a, b)
-                return order != 0 ? order < 0 : a.sequence < b.sequence
+            entries.withUnsafeBufferPointer { entries in
+                order.withUnsafeMutableBufferPointer { order in
+                    order.sort { a, b in
+                        if a.prefix != b.prefix { return a.prefix < b.prefix }
+                        let result = Self.compare(base, entries[Int(a.position)], entries[Int(b.position)])
+                        return result != 0 ? result < 0 : a.position < b.position
+                    }
+                }
             }
+            entries = order.map { entries[Int($0.position)] }
         }
+    }
+
+    private struct SortKey {
+        var prefix: UInt64
+        var position: Int32
     }
 
     /// LMDB's default key order: memcmp over the shorter length, then the shorter key first.
