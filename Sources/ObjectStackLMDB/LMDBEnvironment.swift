@@ -133,6 +133,9 @@ final class LMDBEnvironment: Sendable {
     /// When the map fills, the transaction is aborted, the map grows (by at least `growthHint` bytes) and `body`
     /// runs again from the start, so a save never fails for a full map and is never half applied.
     func write<T>(growthHint: Int = 0, _ body: (LMDBTransaction) throws -> T) throws -> T {
+        // Growing first when the free part of the map is smaller than the hint spares a big save its first
+        // attempt, which would fill the map, abort and run again.
+        try makeRoom(growthHint)
         while true {
             do {
                 return try gate.shared { env in
@@ -160,6 +163,20 @@ final class LMDBEnvironment: Sendable {
                 try gate.exclusive { env in _ = mdb_env_set_mapsize(env, 0) }
             }
         }
+    }
+
+    /// Grows the map when fewer than `bytes` of it are past the last used page.
+    private func makeRoom(_ bytes: Int) throws {
+        guard bytes > 0 else { return }
+        let tooSmall = try gate.shared { env -> Bool in
+            var info = MDB_envinfo()
+            mdb_env_info(env, &info)
+            var stat = MDB_stat()
+            mdb_env_stat(env, &stat)
+            let used = (Int(info.me_last_pgno) + 1) * Int(stat.ms_psize)
+            return info.me_mapsize - used < bytes
+        }
+        if tooSmall { try grow(by: bytes) }
     }
 
     /// Grows the map to at least twice its size, and at least `extra` bytes more.

@@ -16,6 +16,19 @@ enum LMDBKeyCodec {
     /// Longest uniqueness key kept as is; a longer one is cut and followed by a 128-bit hash of the whole.
     static let maximumUniqueKeyBytes = 480
 
+    /// Appends a value's key bytes; `codec` gives references their entity code. (Cheaper than passing
+    /// `codec.code(of:)`, which copies the codec into a closure context on every call.)
+    @inline(__always)
+    static func append(_ value: StoreValue, to key: inout [UInt8], codec: LMDBRowCodec) {
+        if case .objectID = value {
+            append(value, to: &key, codeOf: codec.code(of:))
+        } else {
+            append(value, to: &key, codeOf: noCode)
+        }
+    }
+
+    private static func noCode(_: EntityDescription) -> UInt16 { 0 }
+
     static func append(_ value: StoreValue, to key: inout [UInt8], codeOf: (EntityDescription) -> UInt16) {
         switch value {
         case .null: key.append(0x00)
@@ -33,10 +46,10 @@ enum LMDBKeyCodec {
             appendOrdered(v.timeIntervalSinceReferenceDate, to: &key)
         case .decimal(let v):
             key.append(0x50)
-            appendEscaped(v.description.utf8, to: &key)
+            appendEscaped(string: v.description, to: &key)
         case .string(let v):
             key.append(0x60)
-            appendEscaped(v.utf8, to: &key)
+            appendEscaped(string: v, to: &key)
         case .data(let v):
             key.append(0x70)
             appendEscaped(v, to: &key)
@@ -45,7 +58,7 @@ enum LMDBKeyCodec {
             withUnsafeBytes(of: v.uuid) { key.append(contentsOf: $0) }
         case .uri(let v):
             key.append(0x90)
-            appendEscaped(v.absoluteString.utf8, to: &key)
+            appendEscaped(string: v.absoluteString, to: &key)
         case .objectID(let id):
             key.append(0xA0)
             appendBigEndian(UInt64(bitPattern: id.key), to: &key)
@@ -107,13 +120,16 @@ enum LMDBKeyCodec {
         key.append(0x01)
     }
 
-    private static func appendEscaped(_ bytes: String.UTF8View, to key: inout [UInt8]) {
-        if !bytes.contains(0) {
-            key.append(contentsOf: bytes)
-        } else {
-            for byte in bytes {
-                key.append(byte)
-                if byte == 0 { key.append(0xFF) }
+    private static func appendEscaped(string: String, to key: inout [UInt8]) {
+        var text = string
+        text.withUTF8 { utf8 in
+            if utf8.isEmpty || memchr(utf8.baseAddress!, 0, utf8.count) == nil {
+                key.append(contentsOf: utf8)
+            } else {
+                for byte in utf8 {
+                    key.append(byte)
+                    if byte == 0 { key.append(0xFF) }
+                }
             }
         }
         key.append(0x00)

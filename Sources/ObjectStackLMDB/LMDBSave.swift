@@ -44,6 +44,7 @@ struct LMDBSave {
         }
         try claimUniqueValues(txn, &key)
 
+        var indexBatches: [LMDBKeyBatch] = []
         var versions: [ManagedObjectID: Int64] = [:]
         versions.reserveCapacity(request.inserts.count + request.updates.count)
         for (update, oldVersion) in zip(request.updates, oldVersions) where oldVersion >= 0 {
@@ -52,7 +53,7 @@ struct LMDBSave {
             buffer.removeAll(keepingCapacity: true)
             codec.encode(entity: id.entity, version: oldVersion + 1, values: update.values, into: &buffer)
             try withKey(id.key) { rowKey in _ = try buffer.withUnsafeBytes { try txn.put(layout.rows, rowKey, $0) } }
-            try index(id, update.values, layout, txn, &key)
+            try index(id, update.values, layout, txn, &key, &indexBatches)
             versions[id] = oldVersion + 1
         }
         var lastKeys: [MDB_dbi: Int64] = [:]
@@ -75,9 +76,10 @@ struct LMDBSave {
                     message: "primary key \(id.key) of \(id.entityName) is already in the store "
                         + "(was it reserved by another process?)", url: url, nativeCode: rc)
             }
-            try index(id, insert.values, layout, txn, &key)
+            try index(id, insert.values, layout, txn, &key, &indexBatches)
             versions[id] = 1
         }
+        try writeIndexEntries(&indexBatches, txn)
         try applyLinks(txn)
         try persistReservedKeys(txn)
         return versions
@@ -121,47 +123,88 @@ struct LMDBSave {
         }
     }
 
+    /// Claims the unique values of inserts, then updates, one `MDB_NOOVERWRITE` put each, written per
+    /// constraint in key order (`LMDBKeyBatch`): puts of equal keys keep the request's order, so the same object
+    /// claims a value first as when written in request order, and conflicts are reported in request order.
     private func claimUniqueValues(_ txn: LMDBTransaction, _ key: inout [UInt8]) throws {
-        var conflicts: [ConstraintConflict] = []
-        var savedIDs: [String: [Int64: ManagedObjectID]]?
-        let newValues = request.inserts.lazy.map { ($0.objectID, $0.values) }
-            + request.updates.lazy.map { ($0.objectID, $0.values) }
-        for (id, values) in newValues {
-            guard let layout = schema.layout(of: id.entity) else { continue }
-            for constraint in layout.constraints {
-                let combination = constraint.attributes.map { values[$0.storedIndex!] }
-                if combination.contains(where: \.isNull) { continue }
-                uniqueKey(combination, into: &key)
-                var existing: UnsafeRawBufferPointer?
-                let rc = try withKey(id.key) { owner in
-                    try key.withUnsafeBytes { try txn.put(constraint.dbi, $0, owner, flags: MDB_NOOVERWRITE, existing: &existing) }
+        var batches: [LMDBKeyBatch] = []
+        var position: Int64 = 0
+        func gather(_ id: ManagedObjectID, _ values: [StoreValue]) {
+            defer { position += 1 }
+            guard let layout = schema.layout(of: id.entity) else { return }
+            for (number, constraint) in layout.constraints.enumerated() {
+                var hasNull = false
+                key.removeAll(keepingCapacity: true)
+                for attribute in constraint.attributes {
+                    let value = values[attribute.storedIndex!]
+                    if value.isNull {
+                        hasNull = true
+                        break
+                    }
+                    LMDBKeyCodec.append(value, to: &key, codec: codec)
                 }
-                guard rc == MDB_KEYEXIST, let existing, existing.count == 8 else { continue }
+                if hasNull { continue }
+                LMDBKeyCodec.fitUniqueKey(&key)
+                let batch: Int
+                if let found = batches.firstIndex(where: { $0.dbi == constraint.dbi }) {
+                    batch = found
+                } else {
+                    batches.append(LMDBKeyBatch(dbi: constraint.dbi))
+                    batch = batches.count - 1
+                    batches[batch].reserve(keys: request.inserts.count + request.updates.count, bytesPerKey: key.count)
+                }
+                batches[batch].add(key, owner: id.key, tag: position << 16 | Int64(number))
+            }
+        }
+        for insert in request.inserts { gather(insert.objectID, insert.values) }
+        for update in request.updates { gather(update.objectID, update.values) }
+
+        var conflicts: [(order: Int64, conflict: ConstraintConflict)] = []
+        var savedIDs: [String: [Int64: ManagedObjectID]]?
+        for index in batches.indices {
+            batches[index].sort()
+            let dbi = batches[index].dbi
+            try batches[index].forEachInOrder(txn, otherwise: MDB_NOOVERWRITE) { entry, uniqueKey, flags in
+                var existing: UnsafeRawBufferPointer?
+                let rc = try withKey(entry.owner) { owner in
+                    try txn.put(dbi, uniqueKey, owner, flags: flags, existing: &existing)
+                }
+                guard rc == MDB_KEYEXIST, let existing, existing.count == 8 else { return }
                 let ownerKey = existing.primaryKey(at: 0)
-                if ownerKey == id.key { continue }
+                if ownerKey == entry.owner { return }
+                let requestPosition = Int(entry.tag >> 16)
+                let (id, values) = requestPosition < request.inserts.count
+                    ? (request.inserts[requestPosition].objectID, request.inserts[requestPosition].values)
+                    : (request.updates[requestPosition - request.inserts.count].objectID,
+                        request.updates[requestPosition - request.inserts.count].values)
+                guard let layout = schema.layout(of: id.entity) else { return }
+                let constraint = layout.constraints[Int(entry.tag & 0xFFFF)]
+                let combination = constraint.attributes.map { values[$0.storedIndex!] }
                 let names = constraint.attributes.map(\.name)
                 // Leaving owners gave up their entries above, so an owner that is part of this save claimed
                 // the values earlier in it.
                 if savedIDs == nil { savedIDs = savedObjectIDs() }
                 if let other = savedIDs?[id.entity.rootEntity.name]?[ownerKey] {
-                    conflicts.append(ConstraintConflict(entityName: constraint.declaring.name, attributeNames: names,
-                        values: combination, conflictingObjectIDs: [other, id], existingObjectID: nil))
-                    continue
+                    conflicts.append((entry.tag, ConstraintConflict(entityName: constraint.declaring.name,
+                        attributeNames: names, values: combination, conflictingObjectIDs: [other, id],
+                        existingObjectID: nil)))
+                    return
                 }
                 var existingID = id
-                if let layout = schema.layout(of: id.entity), let bytes = try txn.get(layout.rows, primaryKey: ownerKey),
+                if let bytes = try txn.get(layout.rows, primaryKey: ownerKey),
                     let entity = codec.entity(code: try codec.header(of: bytes).entityCode)
                 {
                     existingID = ManagedObjectID(entity: entity, storeIdentifier: id.storeIdentifier, primaryKey: ownerKey)
                 }
-                conflicts.append(ConstraintConflict(entityName: constraint.declaring.name, attributeNames: names,
-                    values: combination, conflictingObjectIDs: [id], existingObjectID: existingID))
+                conflicts.append((entry.tag, ConstraintConflict(entityName: constraint.declaring.name,
+                    attributeNames: names, values: combination, conflictingObjectIDs: [id], existingObjectID: existingID)))
             }
         }
         if !conflicts.isEmpty {
+            conflicts.sort { $0.order < $1.order }
             var error = StoreError(code: .constraintConflict,
-                message: conflicts.map(\.description).joined(separator: "; "), url: url)
-            error.constraintConflicts = conflicts
+                message: conflicts.map(\.conflict.description).joined(separator: "; "), url: url)
+            error.constraintConflicts = conflicts.map(\.conflict)
             throw error
         }
     }
@@ -178,7 +221,7 @@ struct LMDBSave {
 
     private func uniqueKey(_ combination: [StoreValue], into key: inout [UInt8]) {
         key.removeAll(keepingCapacity: true)
-        for value in combination { LMDBKeyCodec.append(value, to: &key, codeOf: codec.code(of:)) }
+        for value in combination { LMDBKeyCodec.append(value, to: &key, codec: codec) }
         LMDBKeyCodec.fitUniqueKey(&key)
     }
 
@@ -186,7 +229,7 @@ struct LMDBSave {
         into key: inout [UInt8])
     {
         key.removeAll(keepingCapacity: true)
-        for attribute in attributes { LMDBKeyCodec.append(values[attribute.storedIndex!], to: &key, codeOf: codec.code(of:)) }
+        for attribute in attributes { LMDBKeyCodec.append(values[attribute.storedIndex!], to: &key, codec: codec) }
         if key.count > LMDBKeyCodec.maximumIndexValueBytes { key.removeLast(key.count - LMDBKeyCodec.maximumIndexValueBytes) }
         key.appendPrimaryKey(primaryKey)
     }
@@ -197,14 +240,22 @@ struct LMDBSave {
         key.appendPrimaryKey(referrer)
     }
 
-    /// Writes the index and referrer entries of a row (unique values were claimed before).
+    /// Writes the referrer entries of a row and gathers its index entries into `batches` (unique values were
+    /// claimed before).
     private func index(_ id: ManagedObjectID, _ values: [StoreValue], _ layout: Layout, _ txn: LMDBTransaction,
-        _ key: inout [UInt8]) throws
+        _ key: inout [UInt8], _ batches: inout [LMDBKeyBatch]) throws
     {
-        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
         for index in layout.indexes {
             indexKey(index.attributes, values, id.key, into: &key)
-            try key.withUnsafeBytes { _ = try txn.put(index.dbi, $0, empty) }
+            let batch: Int
+            if let found = batches.firstIndex(where: { $0.dbi == index.dbi }) {
+                batch = found
+            } else {
+                batches.append(LMDBKeyBatch(dbi: index.dbi))
+                batch = batches.count - 1
+                batches[batch].reserve(keys: request.inserts.count + request.updates.count, bytesPerKey: key.count)
+            }
+            batches[batch].add(key, owner: id.key)
         }
         guard !layout.toOnes.isEmpty else { return }
         let code = codec.code(of: id.entity)
@@ -238,6 +289,18 @@ struct LMDBSave {
             guard case .objectID(let target) = values[toOne.relationship.storedIndex!] else { continue }
             referrerKey(target, id.key, into: &key)
             try key.withUnsafeBytes { _ = try txn.delete(toOne.dbi, $0) }
+        }
+    }
+
+    /// Writes gathered index entries in key order (an entry already there is overwritten, as unsorted).
+    private func writeIndexEntries(_ batches: inout [LMDBKeyBatch], _ txn: LMDBTransaction) throws {
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        for index in batches.indices {
+            batches[index].sort()
+            let dbi = batches[index].dbi
+            try batches[index].forEachInOrder(txn, otherwise: 0) { _, key, flags in
+                _ = try txn.put(dbi, key, empty, flags: flags)
+            }
         }
     }
 
@@ -338,7 +401,12 @@ struct LMDBSave {
     }
 
     private func persistReservedKeys(_ txn: LMDBTransaction) throws {
-        let roots = Set(request.inserts.map { $0.objectID.entity.rootEntity.name })
+        var roots: Set<String> = []
+        var previous: EntityDescription?
+        for insert in request.inserts where insert.objectID.entity !== previous {
+            previous = insert.objectID.entity
+            roots.insert(insert.objectID.entity.rootEntity.name)
+        }
         for root in roots.sorted() {
             guard let reserved = reservedKeys[root] else { continue }
             let name = Array("lastKey/\(root)".utf8)

@@ -39,7 +39,10 @@ struct LMDBSchema: Sendable {
     }
 
     /// What one concrete entity's rows touch.
-    struct EntityLayout: Sendable {
+    ///
+    /// A class, so handing a layout around retains one object rather than each of its arrays (that showed in
+    /// save profiles, once per row).
+    final class EntityLayout: Sendable {
         let rows: MDB_dbi
         let constraints: [Constraint]
         let indexes: [Index]
@@ -48,6 +51,17 @@ struct LMDBSchema: Sendable {
         let sourceOf: [JoinTable]
         /// Join tables in which this entity's objects are the other side.
         let destinationOf: [JoinTable]
+
+        init(rows: MDB_dbi, constraints: [Constraint], indexes: [Index], toOnes: [ToOne], sourceOf: [JoinTable],
+            destinationOf: [JoinTable])
+        {
+            self.rows = rows
+            self.constraints = constraints
+            self.indexes = indexes
+            self.toOnes = toOnes
+            self.sourceOf = sourceOf
+            self.destinationOf = destinationOf
+        }
     }
 
     let meta: MDB_dbi
