@@ -13,7 +13,7 @@ struct StackLabCommand: AsyncParsableCommand {
         discussion: "Exit status: 0 ok, 1 a regression or failed check, 2 bad input.",
         subcommands: [
             Demo.self, Run.self, List.self, Compare.self, Serve.self, SeedStore.self, Model.self, Versions.self,
-            ConcurrencyProbe.self, MergeCost.self, EngineSQLite.self, EngineLMDB.self,
+            ConcurrencyProbe.self, MergeCost.self, EngineSQLite.self, EngineLMDB.self, StrategyLatency.self,
         ])
 }
 
@@ -139,6 +139,37 @@ extension StackLabCommand {
             let benchmark = LMDBEngineBenchmark(
                 count: count, repetitions: repetitions, folder: folder.map { URL(fileURLWithPath: $0) }, indexed: !unindexed)
             print(LMDBEngineBenchmark.table(try benchmark.run()))
+        }
+    }
+
+    /// Hidden: main-context fetch latency while a background context saves, shared coordinator vs separate stacks.
+    struct StrategyLatency: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "strategy-latency",
+            abstract: "Time main-context fetches during background saves: shared coordinator vs separate stacks.",
+            shouldDisplay: false)
+        @Option(help: ArgumentHelp("The store.", valueName: "sqlite|lmdb|memory")) var store = "sqlite"
+        @Option(help: "Pods in the store before the background saves start.") var objects = 50_000
+        @Option(help: "Background saves per run.") var batches = 20
+        @Option(help: "Pods per background save.") var batchSize = 2_000
+        @Option(help: "Runs of each strategy (interleaved).") var repetitions = 3
+
+        func validate() throws {
+            guard StrategyLatencyBenchmark.Store(rawValue: store) != nil else {
+                throw ValidationError("--store must be sqlite, lmdb or memory")
+            }
+            guard objects >= 0, batches > 0, batchSize > 0, repetitions > 0 else {
+                throw ValidationError("--objects must not be negative; --batches, --batch-size, --repetitions positive")
+            }
+        }
+
+        // On the main actor and async: the main-queue context's blocks run only while the main queue drains.
+        @MainActor
+        func run() async throws {
+            let kind = StrategyLatencyBenchmark.Store(rawValue: store)!
+            let benchmark = StrategyLatencyBenchmark(
+                store: kind, objects: objects, batches: batches, batchSize: batchSize, repetitions: repetitions)
+            print(StrategyLatencyBenchmark.table(try await benchmark.run(), store: kind))
         }
     }
 
