@@ -93,7 +93,7 @@ extension StackLabCommand {
         func run() throws { print(try ConcurrencyViolationProbe.run()) }
     }
 
-    /// Hidden until the lab's merge-cost workload replaces it: merge cost against registered objects.
+    /// Hidden until the lab's engine-overhead scenario replaces it: the stack against raw SQLite.
     struct EngineSQLite: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "engine-sqlite",
@@ -110,6 +110,7 @@ extension StackLabCommand {
         }
     }
 
+    /// Hidden until the lab's merge-cost workload replaces it: merge cost against registered objects.
     struct MergeCost: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "merge-cost", abstract: "Time mergeChanges of C changes into contexts holding R objects.",
