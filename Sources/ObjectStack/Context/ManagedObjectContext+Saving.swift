@@ -140,6 +140,7 @@ extension ManagedObjectContext {
         var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
         for object in temporary { byEntity[ObjectIdentifier(object.entity), default: []].append(object) }
         var mapping: [ManagedObjectID: ManagedObjectID] = [:]
+        mapping.reserveCapacity(temporary.count)
         do {
             for group in byEntity.values {
                 let ids = try coordinator.newObjectIDs(for: group[0].entity, count: group.count)
