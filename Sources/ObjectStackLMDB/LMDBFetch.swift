@@ -52,46 +52,14 @@ struct LMDBFetch {
                 }
             }
         }
-        if !request.sortKeys.isEmpty {
-            // Sort keys are read once per row, not once per comparison.
-            let keyed = try matches.map { row in (row, try request.sortKeys.map { try evaluator.value(of: $0.keyPath, on: row) }) }
-            matches = keyed.sorted { a, b in
-                let order = ValueComparison.compareSortKeys(a.1, b.1, request.sortKeys)
-                return order == .orderedSame ? a.0.key < b.0.key : order == .orderedAscending
-            }.map(\.0)
-        }
+        matches = try evaluator.sorted(matches, by: request.sortKeys) { $0.key }
         return (try result(matches), scan != nil)
     }
 
     private func result(_ matches: [LMDBRow]) throws -> StoreFetchResult {
-        if case .count = request.resultType, request.fetchOffset == 0, request.fetchLimit == 0 {
-            return .count(matches.count)
-        }
-        let window = matches.dropFirst(request.fetchOffset).prefix(request.fetchLimit > 0 ? request.fetchLimit : Int.max)
-        switch request.resultType {
-        case .count:
-            return .count(window.count)
-        case .objectIDs:
-            return .objectIDs(window.map { resolver.objectID(of: $0) })
-        case .objects:
-            let codec = resolver.codec
-            var rows: [(ManagedObjectID, RowSnapshot)] = []
-            rows.reserveCapacity(window.count)
-            for row in window {
-                let snapshot = RowSnapshot(values: try codec.decodeAll(row.bytes, header: row.header), version: row.header.version)
-                rows.append((resolver.objectID(of: row), snapshot))
-            }
-            return .objects(rows)
-        case .values(let paths, let distinct):
-            let evaluator = PredicateEvaluator(resolver: resolver)
-            var rows: [[StoreValue]] = []
-            var seen: Set<[StoreValue]> = []
-            for row in window {
-                let values = try paths.map { try evaluator.value(of: $0, on: row) }
-                if distinct, !seen.insert(values).inserted { continue }
-                rows.append(values)
-            }
-            return .values(rows)
+        let codec = resolver.codec
+        return try PredicateEvaluator(resolver: resolver).result(of: request, matches: matches, objectID: resolver.objectID(of:)) {
+            RowSnapshot(values: try codec.decodeAll($0.bytes, header: $0.header), version: $0.header.version)
         }
     }
 }

@@ -54,24 +54,13 @@ enum SQLiteFunctions {
     /// The string operators, exactly as `PredicateEvaluator` applies them.
     static func evaluate(_ op: StringOperator, _ text: String, _ pattern: String, _ options: PredicateOptions) -> Bool {
         switch op {
-        case .beginsWith:
-            return ValueComparison.fold(text, options).utf8.starts(with: ValueComparison.fold(pattern, options).utf8)
-        case .endsWith:
-            return ValueComparison.fold(text, options).utf8.reversed()
-                .starts(with: ValueComparison.fold(pattern, options).utf8.reversed())
-        case .contains:
-            let needle = ValueComparison.fold(pattern, options)
-            return needle.isEmpty || ValueComparison.fold(text, options).contains(needle)
-        case .like:
-            return ValueComparison.like(text, pattern, options)
-        case .matches:
-            let subject = options.contains(.diacriticInsensitive) ? ValueComparison.fold(text, [.diacriticInsensitive]) : text
-            guard let regex = regex(pattern, options) else { return false }
-            let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
-            return regex.firstMatch(in: subject, options: [.anchored], range: range) != nil
-        case .substringOf:
-            // `text IN pattern`: the left side is a substring of the right.
-            return ValueComparison.fold(pattern, options).contains(ValueComparison.fold(text, options))
+        case .beginsWith: return ValueComparison.stringOperator(.beginsWith, text, pattern, options, regex: regex)
+        case .endsWith: return ValueComparison.stringOperator(.endsWith, text, pattern, options, regex: regex)
+        case .contains: return ValueComparison.stringOperator(.contains, text, pattern, options, regex: regex)
+        case .like: return ValueComparison.stringOperator(.like, text, pattern, options, regex: regex)
+        case .matches: return ValueComparison.stringOperator(.matches, text, pattern, options, regex: regex)
+        // `text IN pattern`: the left side is a substring of the right.
+        case .substringOf: return ValueComparison.stringOperator(.contains, pattern, text, options, regex: regex)
         }
     }
 

@@ -120,7 +120,7 @@ public struct PredicateEvaluator<Resolver: PredicateResolver> {
             case .collection(let values): return values.contains { ValueComparison.equal(value, $0, options) }
             case .single(.string(let haystack)):
                 guard case .string(let needle) = value else { return false }
-                return ValueComparison.fold(haystack, options).contains(ValueComparison.fold(needle, options))
+                return ValueComparison.stringOperator(.contains, haystack, needle, options) { _, _ in nil }
             case .single: return false
             }
         case .between:
@@ -147,21 +147,8 @@ public struct PredicateEvaluator<Resolver: PredicateResolver> {
         case .greaterThanOrEqual: return ValueComparison.order(a, b, options).map { $0 != .orderedAscending } ?? false
         case .beginsWith, .endsWith, .contains, .like, .matches:
             guard case .string(let text) = a, case .string(let pattern) = b else { return false }
-            switch op {
-            case .beginsWith:
-                return ValueComparison.fold(text, options).utf8.starts(with: ValueComparison.fold(pattern, options).utf8)
-            case .endsWith:
-                return ValueComparison.fold(text, options).utf8.reversed()
-                    .starts(with: ValueComparison.fold(pattern, options).utf8.reversed())
-            case .contains:
-                let needle = ValueComparison.fold(pattern, options)
-                return needle.isEmpty || ValueComparison.fold(text, options).contains(needle)
-            case .like:
-                return ValueComparison.like(text, pattern, options)
-            default:
-                let subject = options.contains(.diacriticInsensitive) ? ValueComparison.fold(text, [.diacriticInsensitive]) : text
-                if let regex { return regex.matches(subject) }
-                return (try? RegexBox(pattern: pattern, options: options))?.matches(subject) ?? false
+            return ValueComparison.stringOperator(op, text, pattern, options) { pattern, options in
+                regex?.regex ?? (try? RegexBox(pattern: pattern, options: options))?.regex
             }
         case .in, .between:
             return false

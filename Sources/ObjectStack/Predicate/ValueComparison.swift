@@ -66,6 +66,34 @@ public enum ValueComparison {
         return text.folding(options: foldOptions, locale: nil)
     }
 
+    /// `BEGINSWITH`, `ENDSWITH`, `CONTAINS` (substring), `LIKE` and `MATCHES` on two strings, under the options;
+    /// `regex` compiles (or looks up) an anchored `MATCHES` pattern. Every store applies string operators
+    /// through this one definition.
+    public static func stringOperator(
+        _ op: PredicateOperator, _ text: String, _ pattern: String, _ options: PredicateOptions,
+        regex: (String, PredicateOptions) -> NSRegularExpression?
+    ) -> Bool {
+        switch op {
+        case .beginsWith:
+            return fold(text, options).utf8.starts(with: fold(pattern, options).utf8)
+        case .endsWith:
+            return fold(text, options).utf8.reversed().starts(with: fold(pattern, options).utf8.reversed())
+        case .contains, .in:
+            // `text IN pattern` is `pattern CONTAINS text`; callers pass them in that order.
+            let needle = fold(pattern, options)
+            return needle.isEmpty || fold(text, options).contains(needle)
+        case .like:
+            return like(text, pattern, options)
+        case .matches:
+            let subject = options.contains(.diacriticInsensitive) ? fold(text, [.diacriticInsensitive]) : text
+            guard let compiled = regex(pattern, options) else { return false }
+            let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
+            return compiled.firstMatch(in: subject, options: [.anchored], range: range) != nil
+        default:
+            return false
+        }
+    }
+
     /// `LIKE`: `*` matches any run of characters, `?` any one character; the whole string must match.
     public static func like(_ text: String, _ pattern: String, _ options: PredicateOptions) -> Bool {
         let subject = Array(fold(text, options))

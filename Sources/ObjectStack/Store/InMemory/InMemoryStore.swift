@@ -78,35 +78,8 @@ public final class InMemoryStore: PersistentStore {
             if let predicate = request.predicate, try !evaluator.evaluate(predicate, on: candidate) { continue }
             matches.append(candidate)
         }
-        if !request.sortKeys.isEmpty {
-            // Sort keys are read once per row, not once per comparison.
-            let keyed = try matches.map { row in (row, try request.sortKeys.map { try evaluator.value(of: $0.keyPath, on: row) }) }
-            matches = keyed.sorted { a, b in
-                let order = ValueComparison.compareSortKeys(a.1, b.1, request.sortKeys)
-                return order == .orderedSame ? a.0.key < b.0.key : order == .orderedAscending
-            }.map(\.0)
-        }
-        if case .count = request.resultType, request.fetchOffset == 0, request.fetchLimit == 0 {
-            return .count(matches.count)
-        }
-        let window = matches.dropFirst(request.fetchOffset).prefix(request.fetchLimit > 0 ? request.fetchLimit : Int.max)
-        switch request.resultType {
-        case .count:
-            return .count(window.count)
-        case .objectIDs:
-            return .objectIDs(window.map { resolver.objectID(of: $0) })
-        case .objects:
-            return .objects(window.map { (resolver.objectID(of: $0), $0.snapshot) })
-        case .values(let paths, let distinct):
-            var rows: [[StoreValue]] = []
-            var seen: Set<[StoreValue]> = []
-            for row in window {
-                let values = try paths.map { try evaluator.value(of: $0, on: row) }
-                if distinct, !seen.insert(values).inserted { continue }
-                rows.append(values)
-            }
-            return .values(rows)
-        }
+        matches = try evaluator.sorted(matches, by: request.sortKeys) { $0.key }
+        return try evaluator.result(of: request, matches: matches, objectID: resolver.objectID(of:)) { $0.snapshot }
     }
 
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [RowSnapshot?] {
