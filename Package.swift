@@ -13,6 +13,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         .systemLibrary(
@@ -31,7 +32,10 @@ let package = Package(
         .target(
             name: "StackLab",
             // CSQLite and CLMDB: the engine probes measure the stores against plain C calls.
-            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "CLMDB"]
+            dependencies: [
+                "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "CLMDB",
+                .product(name: "CSV", package: "CSV.swift"),
+            ]
         ),
         .executableTarget(
             name: "stacklab",
@@ -43,7 +47,7 @@ let package = Package(
         .testTarget(name: "ObjectStackTests", dependencies: ["ObjectStack"]),
         .testTarget(name: "ObjectStackSQLiteTests", dependencies: ["ObjectStack", "ObjectStackSQLite", "CSQLite"]),
         .testTarget(name: "ObjectStackLMDBTests", dependencies: ["ObjectStackLMDB", "CLMDB"]),
-        .testTarget(name: "StackLabTests", dependencies: ["StackLab"]),
+        .testTarget(name: "StackLabTests", dependencies: ["StackLab"], exclude: ["Fixtures"]),
         // One conformance suite, parameterised over every store kind.
         .testTarget(
             name: "StoreConformanceTests",

@@ -15,6 +15,22 @@ struct StackLabCommand: AsyncParsableCommand {
             Demo.self, Run.self, List.self, Compare.self, Serve.self, SeedStore.self, Model.self, Versions.self,
             ConcurrencyProbe.self, MergeCost.self, EngineSQLite.self, EngineLMDB.self, StrategyLatency.self,
         ])
+
+    /// Runs the verb; a usage error exits 2 (bad input), as the discussion promises, not ArgumentParser's 64.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            exit(withError: ExitCode(2))
+        }
+    }
 }
 
 /// Verbs whose implementation arrives with a later issue say so plainly and exit 2.
@@ -63,10 +79,43 @@ extension StackLabCommand {
 
     struct Compare: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Compare a result CSV against a baseline; exit 1 on a regression.")
+            abstract: "Compare a result CSV against a baseline; exit 1 on a regression.",
+            discussion: """
+                Per matrix cell and metric: unchanged if the medians differ by less than the threshold; \
+                otherwise improved or regressed if a two-sided Mann-Whitney U test on the repetitions gives \
+                p < alpha, inconclusive if not. Lower is better except for *_per_s metrics. \
+                Exit status: 0 no regression, 1 a regression, 2 bad input.
+                """)
         @Argument(help: "The baseline CSV.") var baseline: String
         @Argument(help: "The current CSV.") var current: String
-        func run() throws { try notYetAvailable("compare") }
+        @Option(name: .customLong("metric"), help: "A metric column to compare (repeatable; default: every shared metric).")
+        var metrics: [String] = []
+        @Option(help: "The smallest relative change of the medians that counts, e.g. 10%.") var threshold = "10%"
+        @Option(help: "The significance level of the test.") var alpha = 0.05
+        @Option(help: "Also write the comparison as CSV to this file.") var out: String?
+
+        func run() throws {
+            let rows: [ResultComparison.Row]
+            let comparison: ResultComparison
+            do {
+                guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1") }
+                comparison = try ResultComparison(
+                    baseline: ResultTable(contentsOf: URL(fileURLWithPath: baseline)),
+                    current: ResultTable(contentsOf: URL(fileURLWithPath: current)),
+                    metrics: metrics.flatMap { $0.split(separator: ",").map(String.init) },
+                    threshold: ResultComparison.parseThreshold(threshold), alpha: alpha)
+                rows = try comparison.rows()
+            } catch let error as CompareError {
+                FileHandle.standardError.write(Data("stacklab compare: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+            print(ComparisonReport.table(rows, threshold: comparison.threshold, alpha: comparison.alpha))
+            if let out {
+                let csv = try ComparisonReport.csv(rows, cellColumns: comparison.cellColumns, threshold: comparison.threshold)
+                try Data(csv.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
+            }
+            if rows.contains(where: { $0.verdict == .regressed }) { throw ExitCode(1) }
+        }
     }
 
     struct Serve: ParsableCommand {

@@ -17,14 +17,7 @@ public enum DemoReport {
 
     /// The results as an aligned text table.
     public static func table(_ results: [DemoRun.Result]) -> String {
-        let rows = [columns] + results.map(cells)
-        let widths = columns.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.enumerated().map { index, row in
-            let line = zip(row, widths).map { cell, width in
-                String(repeating: " ", count: width - cell.count) + cell
-            }.joined(separator: "  ")
-            return index == 0 ? line + "\n" + String(repeating: "-", count: line.count) : line
-        }.joined(separator: "\n")
+        TextTable.render(header: columns, rows: results.map(cells))
     }
 
     /// The results as CSV: a header row, then one row per run.

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Why a comparison could not be made: the inputs, not the results, are wrong (exit status 2).
+public enum CompareError: Error, Equatable, CustomStringConvertible {
+    /// The file could not be read.
+    case unreadable(String, reason: String)
+    /// The file is not a CSV with a header row and rows of the header's width.
+    case malformed(String, line: Int, reason: String)
+    /// A metric asked for is not a column of the file.
+    case unknownMetric(String, file: String, available: [String])
+    /// The two files do not identify cells by the same columns.
+    case cellColumnsDiffer(baseline: [String], current: [String])
+    /// No cell appears in both files.
+    case noCommonCells
+    /// The threshold is not a percentage.
+    case badThreshold(String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let file, let reason):
+            "\(file): cannot read: \(reason)"
+        case .malformed(let file, let line, let reason):
+            "\(file):\(line): not a result CSV: \(reason)"
+        case .unknownMetric(let metric, let file, let available):
+            "\(file): no metric column '\(metric)'; metric columns are \(available.joined(separator: ", "))"
+        case .cellColumnsDiffer(let baseline, let current):
+            "the files name cells by different columns: baseline \(baseline.joined(separator: ",")), current \(current.joined(separator: ","))"
+        case .noCommonCells:
+            "no matrix cell appears in both files"
+        case .badThreshold(let text):
+            "threshold '\(text)' is not a percentage such as 10% (expected a number from 0 to 1000, '%' optional)"
+        }
+    }
+}

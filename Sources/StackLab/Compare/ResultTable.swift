@@ -1,0 +1,83 @@
+import CSV
+import Foundation
+
+/// A result CSV read back for comparison: its header, its rows, and which columns identify a matrix cell
+/// and which hold metrics.
+///
+/// The lab writes identifying columns first (scenario, workload, store, strategy, matrix parameters,
+/// repetition, run id, timestamp) and metric columns after `timestamp`; files without a `timestamp`
+/// column (other tools' output) are read by name instead: a metric is a column named with a unit suffix.
+public struct ResultTable: Sendable {
+    /// Where the table was read from, for messages.
+    public let source: String
+    /// Column names in file order.
+    public let columns: [String]
+    /// Rows as cell strings, each as long as `columns`.
+    public let rows: [[String]]
+
+    /// Columns that name a run, not a cell: several repetitions of one cell differ only in them.
+    public static let runColumns: Set<String> = ["repetition", "run", "run_id", "timestamp"]
+    /// Name endings that mark a metric column when a file has no `timestamp` column.
+    public static let unitSuffixes = ["_ms", "_us", "_ns", "_s", "_per_s", "_bytes", "_kb", "_mb", "_pct", "_ratio"]
+
+    /// Reads a CSV file with a header row.
+    public init(contentsOf url: URL) throws {
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw CompareError.unreadable(url.path, reason: error.localizedDescription)
+        }
+        try self.init(text: text, source: url.path)
+    }
+
+    /// Reads CSV text with a header row; `source` names it in errors.
+    public init(text: String, source: String) throws {
+        self.source = source
+        let reader: CSVReader
+        do {
+            reader = try CSVReader(string: text, hasHeaderRow: true)
+        } catch {
+            throw CompareError.malformed(source, line: 1, reason: "\(error)")
+        }
+        guard let header = reader.headerRow, !header.isEmpty, header != [""] else {
+            throw CompareError.malformed(source, line: 1, reason: "no header row")
+        }
+        var rows: [[String]] = []
+        var line = 1
+        while let row = reader.next() {
+            line += 1
+            if row == [""] { continue }
+            guard row.count == header.count else {
+                throw CompareError.malformed(
+                    source, line: line, reason: "\(row.count) fields where the header has \(header.count)")
+            }
+            rows.append(row)
+        }
+        if let error = reader.error {
+            throw CompareError.malformed(source, line: line + 1, reason: "\(error)")
+        }
+        columns = header
+        self.rows = rows
+    }
+
+    /// The metric columns: those after `timestamp` (except `error`), or those named with a unit suffix.
+    public var metricColumns: [String] {
+        if let end = columns.firstIndex(of: "timestamp") {
+            return columns[(end + 1)...].filter { $0 != "error" }
+        }
+        return columns.filter { name in Self.unitSuffixes.contains { name.hasSuffix($0) } }
+    }
+
+    /// The columns that together name a matrix cell.
+    public func cellColumns(metrics: [String]) -> [String] {
+        let end = columns.firstIndex(of: "timestamp") ?? columns.count
+        let metricSet = Set(metrics)
+        return columns[..<end].filter { !Self.runColumns.contains($0) && !metricSet.contains($0) && $0 != "error" }
+    }
+
+    /// The value of `column` in `row`, if the file has that column.
+    public func value(_ column: String, in row: [String]) -> String? {
+        columns.firstIndex(of: column).map { row[$0] }
+    }
+}
