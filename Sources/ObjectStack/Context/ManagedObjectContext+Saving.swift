@@ -137,14 +137,25 @@ extension ManagedObjectContext {
             object.objectID.isTemporaryID && object.managedObjectContext === self ? (object.objectID.key, object) : nil
         }.sorted { $0.0 < $1.0 }.map(\.1)
         guard !temporary.isEmpty else { return }
-        var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
-        for object in temporary { byEntity[ObjectIdentifier(object.entity), default: []].append(object) }
+        // Keys come from the root entity's sequence (sub-entities share it, as rows share the root's table),
+        // so one hierarchy is one block and insertion order holds across its sub-entities too.
+        var byRoot: [ObjectIdentifier: [ManagedObject]] = [:]
+        var roots: [EntityDescription] = []
+        for object in temporary {
+            let root = object.entity.rootEntity
+            if byRoot[ObjectIdentifier(root)] == nil { roots.append(root) }
+            byRoot[ObjectIdentifier(root), default: []].append(object)
+        }
         var mapping: [ManagedObjectID: ManagedObjectID] = [:]
         mapping.reserveCapacity(temporary.count)
         do {
-            for group in byEntity.values {
-                let ids = try coordinator.newObjectIDs(for: group[0].entity, count: group.count)
-                for (object, id) in zip(group, ids) { mapping[object.objectID] = id }
+            for root in roots {
+                let group = byRoot[ObjectIdentifier(root)]!
+                let ids = try coordinator.newObjectIDs(for: root, count: group.count)
+                for (object, id) in zip(group, ids) {
+                    mapping[object.objectID] = object.entity === root
+                        ? id : ManagedObjectID(entity: object.entity, storeIdentifier: id.storeIdentifier, primaryKey: id.key)
+                }
             }
         } catch {
             throw ObjectStackError(code: .storeFailed, message: "could not obtain permanent IDs", cause: error)

@@ -120,7 +120,7 @@ public final class InMemoryStore: PersistentStore {
         try checkOpen()
         let url = self.url
         return try backing.state.withLock { state in
-            var save = InMemorySave(request: request, url: url)
+            let save = InMemorySave(request: request, url: url)
             try save.validate(against: state)
             return save.apply(to: &state)
         }

@@ -1,0 +1,74 @@
+import Foundation
+import ObjectStack
+import Testing
+
+/// The three stores must answer every fetch alike: random models, data, predicates, sort keys and windows,
+/// generated from seeds, run on each store, results compared object by object in order.
+///
+/// CI runs `models × queriesPerModel` cases (10,000); a release run can set `STACKLAB_DIFF_MODELS` higher.
+/// A failure prints the model seed and the query; `STACKLAB_DIFF_SEED` replays from another base seed.
+@Suite("Differential: stores agree")
+struct DifferentialTests {
+    static let baseSeed = UInt64(ProcessInfo.processInfo.environment["STACKLAB_DIFF_SEED"] ?? "") ?? 20_261_121
+    static let models = Int(ProcessInfo.processInfo.environment["STACKLAB_DIFF_MODELS"] ?? "") ?? 40
+    static let queriesPerModel = 250
+
+    static var modelSeeds: [UInt64] { (0..<UInt64(models)).map { baseSeed &+ $0 &* 7_919 } }
+
+    /// What one store answered: the serials in order and the count, or the error it threw.
+    enum Answer: Equatable, CustomStringConvertible {
+        case rows([Int64], count: Int)
+        case failed(String)
+
+        var description: String {
+            switch self {
+            case .rows(let serials, let count): "\(serials) (count \(count))"
+            case .failed(let error): "error: \(error)"
+            }
+        }
+
+        var isFailure: Bool { if case .failed = self { true } else { false } }
+    }
+
+    @Test("random fetches return the same objects in the same order on every store", arguments: modelSeeds)
+    func storesAgree(seed: UInt64) throws {
+        let schema = try RandomSchema(seed: seed)
+        var contexts: [(StoreKind, ManagedObjectContext)] = []
+        for kind in StoreKind.allCases {
+            let stack = try TestStack(kind, model: schema.model)
+            let context = stack.newContext()
+            try context.performAndWait { try schema.populate(context) }
+            contexts.append((kind, context))
+        }
+        var random = SeededGenerator(seed: seed ^ 0x5EED)
+        var compared = 0
+        for index in 0..<Self.queriesPerModel {
+            let query = RandomQuery.make(schema, using: &random)
+            let answers = contexts.map { kind, context in (kind, context.performAndWait { Self.answer(query, in: context) }) }
+            let reference = answers[0].1
+            for (kind, answer) in answers.dropFirst() {
+                // Errors must agree in kind (every store rejects), not in wording.
+                let agrees = answer == reference || (answer.isFailure && reference.isFailure)
+                #expect(agrees, """
+                    model seed \(seed), query \(index): \(query)
+                      \(answers[0].0): \(reference)
+                      \(kind): \(answer)
+                    replay: STACKLAB_DIFF_SEED=\(Self.baseSeed) swift test --filter DifferentialTests
+                    """)
+            }
+            compared += 1
+        }
+        #expect(compared == Self.queriesPerModel)
+    }
+
+    static func answer(_ query: RandomQuery, in context: ManagedObjectContext) -> Answer {
+        do {
+            let request = try query.request()
+            let objects = try context.fetch(request)
+            let serials = objects.map { ($0.value(forKey: "serial") as? NSNumber)?.int64Value ?? -1 }
+            return .rows(serials, count: try context.count(for: request))
+        } catch {
+            return .failed("\(error)")
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import ObjectStack
+
+/// A random fetch over a `RandomSchema`: a predicate format string with its arguments, sort keys, and a
+/// window — printable, so a failing case can be read and replayed.
+struct RandomQuery: CustomStringConvertible {
+    let entity: String
+    let format: String?
+    let arguments: [Any]
+    let sortKeys: [SortKey]
+    let limit: Int
+    let offset: Int
+
+    var description: String {
+        let args = arguments.map { "\($0)" }.joined(separator: ", ")
+        let sorts = sortKeys.map(\.description).joined(separator: ", ")
+        return "\(entity) where \(format ?? "TRUEPREDICATE") [\(args)] sorted by [\(sorts)] limit \(limit) offset \(offset)"
+    }
+
+    func request() throws -> FetchRequest<ManagedObject> {
+        var request = FetchRequest<ManagedObject>(entityName: entity)
+        if let format { request.predicate = try FetchPredicate(format: format, argumentArray: arguments) }
+        request.sortDescriptors = sortKeys
+        request.fetchLimit = limit
+        request.fetchOffset = offset
+        return request
+    }
+
+    static func make(_ schema: RandomSchema, using random: inout SeededGenerator) -> RandomQuery {
+        var builder = Builder(schema: schema)
+        let onGroup = random.chance(0.2)
+        let entity = onGroup ? "Group" : (schema.hasSubentity && random.chance(0.2) ? "SpecialItem" : "Item")
+        let format = random.chance(0.1) ? nil : builder.predicate(onGroup: onGroup, entity: entity, depth: 0, using: &random)
+        var sortKeys: [SortKey] = []
+        let sortable = onGroup
+            ? ["name", "rank", "serial"]
+            : schema.fields.filter { !$0.onSubentity || entity == "SpecialItem" }.map(\.name) + ["group.name", "group.rank"]
+        for _ in 0..<Int.random(in: 0...3, using: &random) {
+            sortKeys.append(SortKey(random.pick(sortable), ascending: random.chance(0.5), caseInsensitive: random.chance(0.2)))
+        }
+        let windowed = random.chance(0.3)
+        return RandomQuery(
+            entity: entity, format: format, arguments: builder.arguments, sortKeys: sortKeys,
+            limit: windowed ? Int.random(in: 0...10, using: &random) : 0,
+            offset: windowed ? Int.random(in: 0...5, using: &random) : 0)
+    }
+
+    /// Builds a format string and collects its `%@` arguments in order.
+    private struct Builder {
+        let schema: RandomSchema
+        var arguments: [Any] = []
+
+        mutating func predicate(onGroup: Bool, entity: String, depth: Int, using random: inout SeededGenerator) -> String {
+            if depth < 2 && random.chance(0.35) {
+                let left = predicate(onGroup: onGroup, entity: entity, depth: depth + 1, using: &random)
+                if random.chance(0.2) { return "NOT (\(left))" }
+                let right = predicate(onGroup: onGroup, entity: entity, depth: depth + 1, using: &random)
+                return "(\(left)) \(random.chance(0.5) ? "AND" : "OR") (\(right))"
+            }
+            return onGroup ? groupLeaf(using: &random) : itemLeaf(entity: entity, using: &random)
+        }
+
+        private func fields(for entity: String) -> [RandomSchema.Field] {
+            schema.fields.filter { !$0.onSubentity || entity == "SpecialItem" }
+        }
+
+        mutating func itemLeaf(entity: String, using random: inout SeededGenerator) -> String {
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0:
+                return random.chance(0.5) ? "group == nil" : "group != nil"
+            case 1:
+                return comparison("group.name", type: .string, optional: true, using: &random)
+            case 2:
+                return comparison("group.rank", type: .integer32, optional: true, using: &random)
+            default:
+                let field = random.pick(fields(for: entity))
+                return comparison(field.name, type: field.type, optional: field.isOptional, using: &random)
+            }
+        }
+
+        mutating func groupLeaf(using random: inout SeededGenerator) -> String {
+            let field = random.pick(schema.fields.filter { !$0.onSubentity })
+            switch Int.random(in: 0..<7, using: &random) {
+            case 0:
+                return "items.@count \(random.pick(["==", ">", "<", ">="])) \(Int.random(in: 0...6, using: &random))"
+            case 1, 2:
+                let quantifier = random.pick(["ANY", "ALL", "NONE"])
+                return "\(quantifier) " + comparison("items.\(field.name)", type: field.type, optional: field.isOptional, using: &random)
+            case 3:
+                let inner = comparison("$i.\(field.name)", type: field.type, optional: field.isOptional, using: &random)
+                return "SUBQUERY(items, $i, \(inner)).@count \(random.pick([">", "=="])) \(Int.random(in: 0...2, using: &random))"
+            case 4:
+                return comparison("rank", type: .integer32, optional: true, using: &random)
+            default:
+                return comparison("name", type: .string, optional: true, using: &random)
+            }
+        }
+
+        /// A comparison of `key` with constants its type draws from, so that some rows match.
+        mutating func comparison(_ key: String, type: AttributeType, optional: Bool, using random: inout SeededGenerator) -> String {
+            if optional && random.chance(0.1) { return "\(key) \(random.chance(0.5) ? "==" : "!=") nil" }
+            let value = { (random: inout SeededGenerator) -> Any in
+                RandomSchema.value(for: type, optional: false, using: &random)!
+            }
+            switch type {
+            case .string:
+                let modifier = random.pick(["", "[c]", "[d]", "[cd]"])
+                switch Int.random(in: 0..<6, using: &random) {
+                case 0:
+                    arguments.append(random.pick(["a*", "?b*", "*e*", "*SUM*", "x_y", "*%*", "??"]))
+                    return "\(key) LIKE\(modifier) %@"
+                case 1:
+                    arguments.append(random.pick(["a.*", "[a-z]+", ".*e", "(?i)resume", "\\d+", ""]))
+                    return "\(key) MATCHES\(modifier) %@"
+                case 2:
+                    arguments.append([value(&random), value(&random), value(&random)])
+                    return "\(key) IN\(modifier) %@"
+                default:
+                    let op = random.pick(["==", "!=", "<", "<=", ">", ">=", "BEGINSWITH", "ENDSWITH", "CONTAINS"])
+                    arguments.append(key.hasPrefix("group") ? random.pick(RandomSchema.groupNames) : value(&random))
+                    return "\(key) \(op)\(modifier) %@"
+                }
+            case .boolean:
+                return "\(key) == \(random.chance(0.5) ? "YES" : "NO")"
+            case .uuid:
+                arguments.append(value(&random))
+                return "\(key) \(random.pick(["==", "!="])) %@"
+            default:
+                switch Int.random(in: 0..<5, using: &random) {
+                case 0:
+                    arguments.append(sortedPair([value(&random), value(&random)]))
+                    return "\(key) BETWEEN %@"
+                case 1:
+                    arguments.append([value(&random), value(&random), value(&random)])
+                    return "\(key) IN %@"
+                default:
+                    arguments.append(value(&random))
+                    return "\(key) \(random.pick(["==", "!=", "<", "<=", ">", ">="])) %@"
+                }
+            }
+        }
+
+        /// BETWEEN takes its bounds in order.
+        private func sortedPair(_ pair: [Any]) -> [Any] {
+            func number(_ value: Any) -> Double {
+                switch value {
+                case let value as NSNumber: return value.doubleValue
+                case let value as Decimal: return NSDecimalNumber(decimal: value).doubleValue
+                case let value as Date: return value.timeIntervalSince1970
+                default: return 0
+                }
+            }
+            return number(pair[0]) <= number(pair[1]) ? pair : [pair[1], pair[0]]
+        }
+    }
+}
