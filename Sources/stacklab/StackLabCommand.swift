@@ -13,7 +13,7 @@ struct StackLabCommand: AsyncParsableCommand {
         discussion: "Exit status: 0 ok, 1 a regression or failed check, 2 bad input.",
         subcommands: [
             Demo.self, Run.self, List.self, Compare.self, Serve.self, SeedStore.self, Model.self, Versions.self,
-            ConcurrencyProbe.self, MergeCost.self, EngineSQLite.self, EngineLMDB.self, StrategyLatency.self,
+            ConcurrencyProbe.self, SaveLoopCommand.self, CrashTest.self, MergeCost.self, EngineSQLite.self, EngineLMDB.self, StrategyLatency.self,
         ])
 
     /// Runs the verb; a usage error exits 2 (bad input), as the discussion promises, not ArgumentParser's 64.
@@ -223,6 +223,46 @@ extension StackLabCommand {
         }
     }
 
+    struct SaveLoopCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "save-loop", abstract: "Save in a loop with a journal until killed (crash tests).",
+            shouldDisplay: false)
+        @Option(help: "sqlite or lmdb.") var store: SaveLoop.Store
+        @Option(help: "The store file.") var path: String
+        @Option(help: "The journal of acknowledged saves.") var journal: String
+        @Option(help: "Decides the batch sizes.") var seed: UInt64 = 1
+        @Option(help: "Stop after this save (default: never).") var limit: Int64 = .max
+
+        func run() throws {
+            try SaveLoop(
+                store: store, url: URL(fileURLWithPath: path), journal: URL(fileURLWithPath: journal), seed: seed
+            ).run(limit: limit)
+        }
+    }
+
+    struct CrashTest: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "crash-test",
+            abstract: "SIGKILL save loops at random moments and check that no acknowledged save is lost or torn.")
+        @Option(help: "sqlite or lmdb (repeatable; default both).") var store: [SaveLoop.Store] = SaveLoop.Store.allCases
+        @Option(help: "Kills per store.") var kills = 50
+        @Option(help: "Seed of the batch sizes.") var seed: UInt64 = 1
+        @Option(help: "Longest run of a child before its kill, in ms.") var maxRunMs = 400
+
+        func run() throws {
+            let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            for store in store {
+                let campaign = KillCampaign(
+                    executable: executable, store: store, kills: kills, seed: seed, maximumRunMilliseconds: maxRunMs)
+                let outcome = try campaign.run { kill, state in
+                    if kill % 10 == 0 { print("\(store.rawValue): \(kill) kills, store at save \(state.lastSave)") }
+                }
+                print("\(store.rawValue): survived \(outcome.kills) kills; \(outcome.savesAcknowledged) saves acknowledged, "
+                    + "\(outcome.killsBetweenCommitAndJournal) kills between commit and journal, \(outcome.entries) entries, nothing lost or torn")
+            }
+        }
+    }
+
     struct Versions: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the versions of the engines this build links.")
         func run() {
@@ -231,3 +271,5 @@ extension StackLabCommand {
         }
     }
 }
+
+extension SaveLoop.Store: ExpressibleByArgument {}

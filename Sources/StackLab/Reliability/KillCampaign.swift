@@ -1,0 +1,74 @@
+import Foundation
+
+/// Kills a `stacklab save-loop` child with SIGKILL at random moments, again and again on one store, and
+/// checks after each kill that the store holds every acknowledged save in full and no save in part.
+public struct KillCampaign: Sendable {
+    /// What the campaign survived.
+    public struct Outcome: Sendable {
+        public let store: SaveLoop.Store
+        public let kills: Int
+        /// Saves the journal acknowledged over the whole campaign.
+        public let savesAcknowledged: Int64
+        /// Kills after which the store held one save more than the journal: killed between commit and journal.
+        public let killsBetweenCommitAndJournal: Int
+        public let entries: Int
+    }
+
+    public let executable: URL
+    public let store: SaveLoop.Store
+    public let kills: Int
+    public let seed: UInt64
+    /// The longest a child runs before its kill; the moment is random below it.
+    public let maximumRunMilliseconds: Int
+
+    /// A campaign of `kills` kills of children started from `executable` (the stacklab binary).
+    public init(executable: URL, store: SaveLoop.Store, kills: Int, seed: UInt64, maximumRunMilliseconds: Int = 400) {
+        self.executable = executable
+        self.store = store
+        self.kills = kills
+        self.seed = seed
+        self.maximumRunMilliseconds = maximumRunMilliseconds
+    }
+
+    /// Runs the campaign in a fresh folder; throws `SaveLoopError` at the first damage, naming the kill.
+    public func run(progress: (Int, SaveLoop.Verification) -> Void = { _, _ in }) throws -> Outcome {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let loop = SaveLoop(
+            store: store, url: directory.appendingPathComponent("store.\(store.rawValue)"),
+            journal: directory.appendingPathComponent("journal.txt"), seed: seed)
+        var random = SystemRandomNumberGenerator()
+        var last = SaveLoop.Verification(lastSave: 0, acknowledged: 0, entries: 0)
+        var ahead = 0
+        for round in 1...kills {
+            let child = Process()
+            child.executableURL = executable
+            child.arguments = [
+                "save-loop", "--store", store.rawValue, "--path", loop.url.path, "--journal", loop.journal.path,
+                "--seed", String(seed),
+            ]
+            child.standardOutput = FileHandle.nullDevice
+            let errors = Pipe()
+            child.standardError = errors
+            try child.run()
+            usleep(useconds_t(Int.random(in: 1...maximumRunMilliseconds, using: &random) * 1_000))
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+            guard child.terminationReason == .uncaughtSignal else {
+                let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                throw SaveLoopError("kill \(round): the save loop exited by itself (status \(child.terminationStatus)): \(message)")
+            }
+            do {
+                last = try loop.verify()
+            } catch {
+                throw SaveLoopError("kill \(round) of \(kills) on \(store.rawValue) (seed \(seed)): \(error)")
+            }
+            if last.lastSave > last.acknowledged { ahead += 1 }
+            progress(round, last)
+        }
+        return Outcome(
+            store: store, kills: kills, savesAcknowledged: last.acknowledged, killsBetweenCommitAndJournal: ahead,
+            entries: last.entries)
+    }
+}
