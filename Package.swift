@@ -51,7 +51,8 @@ let package = Package(
         // One conformance suite, parameterised over every store kind.
         .testTarget(
             name: "StoreConformanceTests",
-            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]
+            // CSQLite: the hostile-file tests edit a store's schema by hand.
+            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite"]
         ),
     ],
     swiftLanguageModes: [.v6]

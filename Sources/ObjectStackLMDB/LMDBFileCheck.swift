@@ -41,8 +41,11 @@ enum LMDBFileCheck {
             throw StoreError(code: .ioFailure, message: "the store file \(path) cannot be read", url: url, nativeCode: errno)
         }
         let size = Int(status.st_size)
-        // An empty file is a new store (as SQLite treats one); LMDB writes its meta pages into it.
-        if size == 0 { return }
+        // LMDB writes its meta pages when it creates a file, so an empty file was never a store.
+        if size == 0 {
+            throw StoreError(code: .notAStore,
+                message: "the file \(path) is empty (0 bytes), not an LMDB store; remove it to create a new store here", url: url)
+        }
         func read(_ count: Int, at offset: Int) -> [UInt8]? {
             var bytes = [UInt8](repeating: 0, count: count)
             let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }

@@ -92,7 +92,23 @@ struct SQLiteStoreOpener {
         guard access(path, W_OK) == 0, access(directory, W_OK) == 0, !isReadOnlyVolume(directory) else {
             throw StoreError(code: .readOnly, message: "the store file or its folder is read-only", url: url)
         }
-        if size == 0 { return nil }
+        if size == 0 {
+            // A store is never empty: switching to WAL writes the first page before any table exists.
+            throw StoreError(code: .notAStore,
+                message: "the file is empty (0 bytes), not an SQLite store; remove it to create a new store here", url: url)
+        }
+        // A reader of a WAL file creates -wal and -shm beside it; a refused open must leave no trace.
+        let companions = ["-wal", "-shm"].map { path + $0 }.filter { !manager.fileExists(atPath: $0) }
+        do {
+            return try readStoredMetadata()
+        } catch {
+            for companion in companions { try? manager.removeItem(atPath: companion) }
+            throw error
+        }
+    }
+
+    /// Reads an existing store's metadata through a read-only connection, checking its tables.
+    private func readStoredMetadata() throws -> StoredMetadata? {
         let reader: SQLiteConnection
         do {
             reader = try SQLiteConnection(url: url, readOnly: true)
@@ -112,6 +128,16 @@ struct SQLiteStoreOpener {
             }
             guard let stored = try readMetadata(reader) else {
                 throw StoreError(code: .corrupt, message: "the store's metadata has no identifier", url: url)
+            }
+            // Tables are checked against the model that wrote them; a store of another model is for the caller.
+            let storedModel = StoreMetadata(identifier: stored.identifier, storeType: StoreType.sqlite.name,
+                entityVersionHashes: stored.hashes)
+            let written = storedModel.entitiesDiffering(from: request.model, configuration: request.configurationName).isEmpty
+            let differences = written ? try schema.differences(in: reader) : []
+            guard differences.isEmpty else {
+                throw StoreError(code: .corrupt,
+                    message: "the store's tables do not match the model that wrote it (edited outside ObjectStack?): "
+                        + differences.joined(separator: "; "), url: url)
             }
             return stored
         } catch let error as StoreError where error.code == .corrupt || error.code == .notAStore {
