@@ -124,9 +124,13 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Runs store work under the coordinator's lock, so one coordinator's stores see one request at a time.
     func withStoreAccess<T>(_ body: () throws -> T) rethrows -> T {
-        try storeAccess.withLock { _ in try body() }
+        storeAccess.lock()
+        defer { storeAccess.unlock() }
+        return try body()
     }
-    private let storeAccess = LockedValue(())
+    // A bare lock, not a LockedValue<Void>: ThreadSanitizer reports the inout access to a zero-sized value
+    // at the box's address as a race with the threads reading the box to take its lock.
+    private let storeAccess = NSLock()
 
     /// Runs a fetch on the entity's store and caches the rows it returns.
     func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
