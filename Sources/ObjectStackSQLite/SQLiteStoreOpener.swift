@@ -87,7 +87,7 @@ struct SQLiteStoreOpener {
             throw StoreError(code: .ioFailure, message: "the store file cannot be read (permission denied)", url: url)
         }
         let size = (try? manager.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-        if size > 0 { try checkHeader(path: path, size: size) }
+        if size > 0 { try checkHeader(path: path, size: size, walHoldsPages: walSize(path) > 0) }
         // WAL mode writes beside the file (-wal, -shm), so the folder must be writable too.
         guard access(path, W_OK) == 0, access(directory, W_OK) == 0, !isReadOnlyVolume(directory) else {
             throw StoreError(code: .readOnly, message: "the store file or its folder is read-only", url: url)
@@ -148,7 +148,14 @@ struct SQLiteStoreOpener {
     }
 
     /// Checks the 100-byte SQLite header and that the file is as long as the header says.
-    private func checkHeader(path: String, size: Int) throws {
+    /// The size of the file's write-ahead log, 0 when there is none.
+    private func walSize(_ path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    /// - Parameter walHoldsPages: a non-empty WAL may hold pages the file does not have yet (a checkpoint
+    ///   writes page 1 first; a crash or a full disk can stop it there), so the length is not checked then.
+    private func checkHeader(path: String, size: Int, walHoldsPages: Bool) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreError(code: .ioFailure, message: "the store file cannot be opened for reading", url: url)
         }
@@ -166,7 +173,7 @@ struct SQLiteStoreOpener {
         guard pageSize >= 512, pageSize & (pageSize - 1) == 0 else {
             throw StoreError(code: .corrupt, message: "the SQLite header is damaged (page size \(rawPageSize))", url: url)
         }
-        if size % pageSize != 0 || (pageCount > 0 && size < pageCount * pageSize) {
+        if !walHoldsPages && (size % pageSize != 0 || (pageCount > 0 && size < pageCount * pageSize)) {
             throw StoreError(code: .corrupt,
                 message: "the SQLite file is truncated: \(size) bytes, but its header says \(pageCount) pages of \(pageSize) bytes",
                 url: url)
