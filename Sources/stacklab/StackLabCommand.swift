@@ -13,7 +13,7 @@ struct StackLabCommand: AsyncParsableCommand {
         discussion: "Exit status: 0 ok, 1 a regression or failed check, 2 bad input.",
         subcommands: [
             Demo.self, Run.self, List.self, Compare.self, Serve.self, SeedStore.self, Model.self, Versions.self,
-            ConcurrencyProbe.self, SaveLoopCommand.self, CrashTest.self, MergeCost.self, EngineSQLite.self, EngineLMDB.self, StrategyLatency.self,
+            ConcurrencyProbe.self, SaveLoopCommand.self, CrashTest.self, Fuzz.self, MergeCost.self, EngineSQLite.self, EngineLMDB.self, StrategyLatency.self,
         ])
 
     /// Runs the verb; a usage error exits 2 (bad input), as the discussion promises, not ArgumentParser's 64.
@@ -260,6 +260,33 @@ extension StackLabCommand {
                 print("\(store.rawValue): survived \(outcome.kills) kills; \(outcome.savesAcknowledged) saves acknowledged, "
                     + "\(outcome.killsBetweenCommitAndJournal) kills between commit and journal, \(outcome.entries) entries, nothing lost or torn")
             }
+        }
+    }
+
+    struct Fuzz: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fuzz a reader of untrusted input (predicate, …) with seeded mutations of a corpus.",
+            discussion: "Exit status: 0 nothing found, 1 an input failed with an unexpected error, 3 a hang; a crash leaves its input in --last-input.")
+        @Argument(help: "The target: \(FuzzTarget.all.map(\.name).joined(separator: ", ")).") var target: String
+        @Option(help: "A folder of seed inputs.") var corpus: String?
+        @Option(help: "How long to fuzz, in seconds.") var seconds = 60.0
+        @Option(help: "Seed of the mutations.") var seed: UInt64 = 1
+        @Option(help: "Where each input is written before it runs.") var lastInput = "fuzz-last-input"
+
+        func run() throws {
+            guard let fuzzTarget = FuzzTarget.named(target) else {
+                throw ValidationError("no fuzz target '\(target)'; targets: \(FuzzTarget.all.map(\.name).joined(separator: ", "))")
+            }
+            let seeds = try corpus.map { try Fuzzer.corpus(at: URL(fileURLWithPath: $0)) } ?? []
+            let fuzzer = Fuzzer(target: fuzzTarget, seed: seed, lastInputFile: URL(fileURLWithPath: lastInput))
+            let report = try fuzzer.run(corpus: seeds, seconds: seconds)
+            print("fuzz \(target): \(report.executions) inputs in \(String(format: "%.0f", report.seconds)) s "
+                + "(\(seeds.count) from the corpus, seed \(seed)): \(report.accepted) accepted, \(report.rejected) rejected with an error, "
+                + "\(report.unexpected.count) unexpected errors; no crash, no hang")
+            for (input, message) in report.unexpected.prefix(5) {
+                print("  unexpected: \(message) for input \(String(decoding: input, as: UTF8.self).debugDescription)")
+            }
+            if !report.unexpected.isEmpty { throw ExitCode(1) }
         }
     }
 

@@ -80,8 +80,7 @@ public enum ValueComparison {
             return fold(text, options).utf8.reversed().starts(with: fold(pattern, options).utf8.reversed())
         case .contains, .in:
             // `text IN pattern` is `pattern CONTAINS text`; callers pass them in that order.
-            let needle = fold(pattern, options)
-            return needle.isEmpty || fold(text, options).contains(needle)
+            return containsBytes(fold(text, options), fold(pattern, options))
         case .like:
             return like(text, pattern, options)
         case .matches:
@@ -91,6 +90,24 @@ public enum ValueComparison {
             return compiled.firstMatch(in: subject, options: [.anchored], range: range) != nil
         default:
             return false
+        }
+    }
+
+    /// Whether `text` holds `needle`'s UTF-8 bytes, as BEGINSWITH and ENDSWITH compare bytes.
+    ///
+    /// Not Foundation's `contains`/`range(of:)`: on Linux they trap ("String index is out of bounds") or
+    /// answer wrongly ("x" contains "x\0") when the needle holds a NUL — found by fuzzing.
+    static func containsBytes(_ text: String, _ needle: String) -> Bool {
+        var text = text, needle = needle
+        return text.withUTF8 { haystack in
+            needle.withUTF8 { needle in
+                guard let first = needle.first else { return true }
+                guard needle.count <= haystack.count else { return false }
+                for start in 0...(haystack.count - needle.count) where haystack[start] == first {
+                    if memcmp(haystack.baseAddress! + start, needle.baseAddress!, needle.count) == 0 { return true }
+                }
+                return false
+            }
         }
     }
 
