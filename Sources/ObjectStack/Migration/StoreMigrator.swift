@@ -181,7 +181,7 @@ public struct StoreMigrator: Sendable {
                 }
                 completed += rows.count
                 progress?(MigrationProgress(phase: .copying,
-                    fractionCompleted: Self.copyShare * Double(completed) / Double(max(total, completed, 1)),
+                    fractionCompleted: min(Self.copyShare, Self.copyShare * (Double(completed) / Double(max(total, completed, 1)))),
                     completedRows: completed, totalRows: max(total, completed), entityName: copy.destination.name))
             }
         }
