@@ -5,7 +5,7 @@ import Synchronization
 
 extension StoreType {
     /// A store in one LMDB file (plus its `-lock` file), at a file URL.
-    public static let lmdb = StoreType(name: "LMDB") { try LMDBStore($0) }
+    public static let lmdb = StoreType(name: "LMDB", fileOperations: LMDBStore.fileOperations) { try LMDBStore($0) }
 }
 
 /// A persistent store over LMDB: one memory-mapped file, MVCC readers, one writer at a time.

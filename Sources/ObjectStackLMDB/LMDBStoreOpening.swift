@@ -71,7 +71,8 @@ struct LMDBStoreOpening {
                     if extended != table { try put(txn, meta, Key.entities, extended.joined(separator: "\n")) }
                     return (metadata, extended, opened)
                 }
-                let metadata = StoreMetadata(identifier: UUID().uuidString, storeType: StoreType.lmdb.name,
+                let identifier = request.options[StoreOpenRequest.storeIdentifierOption] ?? UUID().uuidString
+                let metadata = StoreMetadata(identifier: identifier, storeType: StoreType.lmdb.name,
                     entityVersionHashes: Dictionary(uniqueKeysWithValues: request.entities.map { ($0.name, $0.versionHash) }))
                 try put(txn, meta, Key.format, "\(LMDBRowCodec.formatVersion)")
                 try put(txn, meta, Key.identifier, metadata.identifier)
@@ -107,6 +108,11 @@ struct LMDBStoreOpening {
     }
 
     private func loadMetadata(_ txn: LMDBTransaction, _ meta: MDB_dbi) throws -> (StoreMetadata, [String])? {
+        try Self.loadMetadata(txn, meta, url: url)
+    }
+
+    /// The metadata and the persisted entity table, or nil when the environment has no store metadata.
+    static func loadMetadata(_ txn: LMDBTransaction, _ meta: MDB_dbi, url: URL) throws -> (StoreMetadata, [String])? {
         func text(_ name: String) throws -> String? {
             try Array(name.utf8).withUnsafeBytes { key in
                 try txn.get(meta, key).map { String(decoding: $0, as: UTF8.self) }

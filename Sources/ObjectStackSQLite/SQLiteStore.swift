@@ -7,7 +7,7 @@ extension StoreType {
     ///
     /// Options: `"synchronous"`: `"NORMAL"` (the default) or `"FULL"` (each commit reaches the disk before
     /// the save returns).
-    public static let sqlite = StoreType(name: "SQLite") { try SQLiteStore($0) }
+    public static let sqlite = StoreType(name: "SQLite", fileOperations: SQLiteStore.fileOperations) { try SQLiteStore($0) }
 }
 
 /// A persistent store in an SQLite file: one table per entity hierarchy, predicates compiled to SQL.

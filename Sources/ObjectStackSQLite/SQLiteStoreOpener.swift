@@ -189,6 +189,11 @@ struct SQLiteStoreOpener {
     // MARK: - Metadata
 
     private func readMetadata(_ db: SQLiteConnection) throws -> StoredMetadata? {
+        try Self.readMetadata(db)
+    }
+
+    /// The metadata table's contents; nil when the file has no store metadata yet.
+    static func readMetadata(_ db: SQLiteConnection) throws -> StoredMetadata? {
         let exists = try db.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'")
         guard !exists.isEmpty else { return nil }
         var values: [String: String] = [:]
@@ -217,7 +222,8 @@ struct SQLiteStoreOpener {
 
     private func create(_ db: SQLiteConnection) throws {
         for statement in schema.creationSQL { try db.execute(statement) }
-        var rows: [(String, String)] = [("uuid", UUID().uuidString), ("schemaVersion", SQLiteStore.schemaVersion)]
+        let identifier = request.options[StoreOpenRequest.storeIdentifierOption] ?? UUID().uuidString
+        var rows: [(String, String)] = [("uuid", identifier), ("schemaVersion", SQLiteStore.schemaVersion)]
         for entity in request.entities { rows.append(("hash:" + entity.name, entity.versionHash)) }
         for (key, value) in rows {
             let statement = try db.statement("INSERT OR IGNORE INTO Z_METADATA (key, value) VALUES (?, ?)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectStack
 import ObjectStackLMDB
 import ObjectStackSQLite
 import StackLab
@@ -13,7 +14,8 @@ struct StackLabCommand: AsyncParsableCommand {
         discussion: "Exit status: 0 ok, 1 a regression or failed check, 2 bad input.",
         subcommands: [
             Demo.self, Run.self, List.self, Compare.self, Serve.self, SeedStore.self, Model.self, Versions.self,
-            ConcurrencyProbe.self, SaveLoopCommand.self, CrashTest.self, Fuzz.self, MergeCost.self, EngineSQLite.self, EngineLMDB.self, StrategyLatency.self,
+            ConcurrencyProbe.self, SaveLoopCommand.self, CrashTest.self, Fuzz.self, MergeCost.self, EngineSQLite.self,
+            EngineLMDB.self, StrategyLatency.self, MigrateProbe.self, StoreOpenBench.self,
         ])
 
     /// Runs the verb; a usage error exits 2 (bad input), as the discussion promises, not ArgumentParser's 64.
@@ -125,8 +127,114 @@ extension StackLabCommand {
 
     struct SeedStore: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "seed-store", abstract: "Build a store of N objects for startup and migration runs.")
-        func run() throws { try notYetAvailable("seed-store") }
+            commandName: "seed-store", abstract: "Build a store of N pods for startup and migration runs.",
+            discussion: "The same seed gives the same pods. Pod model versions: 1 base; 2 adds `stars`; 3 renames "
+                + "`summary` to `tagline` (renaming identifier).")
+
+        @Option(help: ArgumentHelp("The store.", valueName: "sqlite|lmdb")) var store = "sqlite"
+        @Option(help: "Pods to write (10000 to 1000000 are the sizes the startup lab uses).") var objects = 10_000
+        @Option(help: "The pod model version (1 to 3).") var modelVersion = 1
+        @Option(help: "The store file to create.") var out: String
+        @Option(help: "The random seed.") var seed: UInt64 = 42
+        @Option(help: "Pods per write transaction.") var batchSize = 10_000
+        @Flag(help: "Replace an existing store at --out.") var force = false
+
+        func validate() throws {
+            guard PodStoreSeeder.Store(rawValue: store) != nil else { throw ValidationError("--store must be sqlite or lmdb") }
+            guard objects >= 0, batchSize > 0 else { throw ValidationError("--objects must be 0 or more, --batch-size positive") }
+            guard PodModel.versions.contains(modelVersion) else {
+                throw ValidationError("--model-version must be 1, 2 or 3, not \(modelVersion)")
+            }
+        }
+
+        func run() throws {
+            let seeder = PodStoreSeeder(
+                store: PodStoreSeeder.Store(rawValue: store)!, objects: objects, modelVersion: modelVersion,
+                url: URL(fileURLWithPath: out), seed: seed, batchSize: batchSize, replacesExisting: force)
+            do {
+                print(try seeder.run().summary)
+            } catch {
+                FileHandle.standardError.write(Data("stacklab seed-store: \(error)\n".utf8))
+                throw ExitCode(2)
+            }
+        }
+    }
+
+    /// Hidden: migrates a pod store, optionally killing itself partway (the tests' crash check).
+    struct MigrateProbe: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "migrate-probe", abstract: "Migrate a pod store to a later model version (for tests).",
+            shouldDisplay: false)
+
+        @Option(help: ArgumentHelp("The store.", valueName: "sqlite|lmdb")) var store = "sqlite"
+        @Option(help: "The store file.") var path: String
+        @Option(help: "The pod model version to migrate to.") var toVersion = 2
+        @Option(help: "Rows per write transaction.") var batchSize = 10_000
+        @Option(help: "SIGKILL this process once this share of the copy is done.") var killAtFraction: Double?
+        @Option(help: ArgumentHelp("SIGKILL this process on reaching a phase.", valueName: "copying|replacing"))
+        var killInPhase: String?
+
+        func validate() throws {
+            guard PodStoreSeeder.Store(rawValue: store) != nil else { throw ValidationError("--store must be sqlite or lmdb") }
+            guard (2...3).contains(toVersion) else { throw ValidationError("--to-version must be 2 or 3") }
+            if let killInPhase, MigrationProgress.Phase(rawValue: killInPhase) == nil {
+                throw ValidationError("--kill-in-phase must be preparing, copying, replacing or finished")
+            }
+        }
+
+        func run() throws {
+            var killPoint: MigrationProbe.KillPoint?
+            if let killAtFraction { killPoint = .fraction(killAtFraction) }
+            if let killInPhase, let phase = MigrationProgress.Phase(rawValue: killInPhase) { killPoint = .phase(phase) }
+            let probe = MigrationProbe(store: PodStoreSeeder.Store(rawValue: store)!, url: URL(fileURLWithPath: path),
+                toVersion: toVersion, batchSize: batchSize, killPoint: killPoint)
+            do {
+                let result = try probe.run()
+                print(result.migrated
+                    ? "migrated \(result.rows) rows to pod model version \(toVersion) in "
+                        + String(format: "%.2f s (%.0f rows/s)", result.seconds, result.rowsPerSecond)
+                    : "no migration needed")
+            } catch {
+                FileHandle.standardError.write(Data("stacklab migrate-probe: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    /// Hidden until the startup lab measures it: store-ready time by size and migration throughput.
+    struct StoreOpenBench: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "store-open-bench",
+            abstract: "Time addPersistentStore on seeded stores of several sizes, and migration throughput.",
+            shouldDisplay: false)
+
+        @Option(help: "Store sizes, comma-separated.") var objects = "10000,100000,1000000"
+        @Option(help: "Rows for the migration runs (0: skip them).") var migrationObjects = 1_000_000
+        @Option(help: "Opens per size.") var repetitions = 5
+        @Option(help: ArgumentHelp("Stores, comma-separated.", valueName: "sqlite,lmdb")) var stores = "sqlite,lmdb"
+        @Option(help: "Where the stores are built (removed afterwards).") var directory: String?
+
+        func validate() throws {
+            guard objects.split(separator: ",").allSatisfy({ Int($0).map { $0 >= 0 } ?? false }) else {
+                throw ValidationError("--objects must be counts separated by commas")
+            }
+            guard stores.split(separator: ",").allSatisfy({ PodStoreSeeder.Store(rawValue: String($0)) != nil }) else {
+                throw ValidationError("--stores must name sqlite and/or lmdb")
+            }
+            guard repetitions > 0, migrationObjects >= 0 else { throw ValidationError("--repetitions must be positive") }
+        }
+
+        func run() throws {
+            let folder = directory.map { URL(fileURLWithPath: $0) }
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-open-\(UUID().uuidString)")
+            defer { if directory == nil { try? FileManager.default.removeItem(at: folder) } }
+            let bench = StoreOpenBenchmark(
+                sizes: objects.split(separator: ",").compactMap { Int($0) }, migrationObjects: migrationObjects,
+                repetitions: repetitions, stores: stores.split(separator: ",").compactMap { PodStoreSeeder.Store(rawValue: String($0)) },
+                directory: folder)
+            let (opens, migrations) = try bench.run { FileHandle.standardError.write(Data("… \($0)\n".utf8)) }
+            print(StoreOpenBenchmark.table(opens: opens, migrations: migrations))
+        }
     }
 
     struct Model: ParsableCommand {

@@ -212,6 +212,14 @@ public final class ManagedObjectModel: Sendable {
         for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) {
             text += "|" + relationship.versionHashText
         }
+        // Constraints and indexes shape the store (unique and index tables), so changing them needs a
+        // migration too. Core Data hashes uniqueness constraints; indexes are hashed here as well so a
+        // lightweight migration builds (or drops) them instead of the store silently lacking one.
+        for constraint in entity.uniquenessConstraints { text += "|U:" + constraint.joined(separator: ",") }
+        for index in entity.indexes.sorted(by: { $0.name < $1.name }) {
+            text += "|I:\(index.name):" + index.attributeNames.joined(separator: ",")
+        }
+        for attribute in entity.declaredAttributes where attribute.isIndexed { text += "|X:" + attribute.name }
         return StableHash.hex(of: text)
     }
 }

@@ -87,11 +87,20 @@ public struct StoreType: Sendable, Hashable, CustomStringConvertible {
     /// The type's name, recorded in store metadata.
     public let name: String
     let open: @Sendable (StoreOpenRequest) throws -> any PersistentStore
+    /// What the type can do with its files besides opening them (reading metadata, moving, deleting);
+    /// nil for a type whose stores are not files (in-memory), which therefore cannot be migrated.
+    public let fileOperations: StoreFileOperations?
 
     /// Creates a store type that opens stores with `open`.
-    public init(name: String, open: @escaping @Sendable (StoreOpenRequest) throws -> any PersistentStore) {
+    /// - Parameter fileOperations: how to read, move and delete the type's store files; without them a store
+    ///   of the type is never migrated.
+    public init(
+        name: String, fileOperations: StoreFileOperations? = nil,
+        open: @escaping @Sendable (StoreOpenRequest) throws -> any PersistentStore
+    ) {
         self.name = name
         self.open = open
+        self.fileOperations = fileOperations
     }
 
     public static func == (lhs: StoreType, rhs: StoreType) -> Bool { lhs.name == rhs.name }
@@ -109,6 +118,12 @@ public struct StoreOpenRequest: Sendable {
     public let url: URL
     /// Store options, by name (for example `"synchronous": "FULL"`).
     public let options: [String: String]
+
+    /// The option that gives a new store its identifier instead of a fresh UUID.
+    ///
+    /// Migration passes the old store's identifier, so object URIs stay valid across a migration; a store that
+    /// already exists keeps its own.
+    public static let storeIdentifierOption = "storeIdentifier"
 
     /// Creates an open request.
     public init(model: ManagedObjectModel, configurationName: String?, url: URL, options: [String: String]) {

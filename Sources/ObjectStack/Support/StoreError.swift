@@ -9,7 +9,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String, Hashable, Sendable {
             case notAStore, corrupt, incompatibleModel, ioFailure, readOnly, locked, full
-            case versionConflict, constraintConflict, invalidOption, unsupported, closed, objectNotFound
+            case versionConflict, constraintConflict, invalidOption, unsupported, closed, objectNotFound, migrationFailed
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -41,6 +41,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static let closed = Code(.closed)
         /// A row that was asked for is not in the store.
         public static let objectNotFound = Code(.objectNotFound)
+        /// A migration could not carry the store's data over (a required value is missing, rows clash under a
+        /// new uniqueness constraint); the old store is left as it was.
+        public static let migrationFailed = Code(.migrationFailed)
     }
 
     /// What kind of failure this is.

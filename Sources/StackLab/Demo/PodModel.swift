@@ -12,24 +12,52 @@ public final class Pod: ManagedObject {
     @Attribute("updated") public var updated: Double
 }
 
-/// The built-in model of the lab: one `Pod` entity of 8 attributes, unique by name and version.
+/// The built-in model of the lab: one `Pod` entity of 8 attributes, unique by name and version, in three
+/// versions for startup and migration runs.
+///
+/// - Version 1: the base (`make()`).
+/// - Version 2: adds `stars` (integer 32, default 0): an add-attribute migration from version 1.
+/// - Version 3: renames `summary` to `tagline` through its renaming identifier: a rename migration from 2.
 public enum PodModel {
-    /// Builds the model.
+    /// The versions there are.
+    public static let versions = 1...3
+
+    /// Builds version 1.
     public static func make() throws -> ManagedObjectModel {
+        try make(version: 1)
+    }
+
+    /// Builds one version of the model.
+    /// - Throws: `ObjectStackError` for a version outside `versions`.
+    public static func make(version: Int) throws -> ManagedObjectModel {
+        guard versions.contains(version) else {
+            throw ObjectStackError(code: .invalidArgument,
+                message: "the pod model has versions \(versions.lowerBound) to \(versions.upperBound), not \(version)")
+        }
+        var attributes = [
+            AttributeDescription(name: "name", type: .string, isOptional: false),
+            AttributeDescription(name: "version", type: .string, isOptional: false),
+            AttributeDescription(name: "authors", type: .string, isOptional: false),
+            AttributeDescription(name: "homepage", type: .string),
+            AttributeDescription(name: "license", type: .string),
+            version >= 3
+                ? AttributeDescription(name: "tagline", type: .string, renamingIdentifier: "summary")
+                : AttributeDescription(name: "summary", type: .string),
+            AttributeDescription(name: "downloads", type: .integer64, defaultValue: 0),
+            AttributeDescription(name: "updated", type: .double, defaultValue: 0),
+        ]
+        if version >= 2 { attributes.append(AttributeDescription(name: "stars", type: .integer32, defaultValue: 0)) }
         let pod = EntityDescription(
-            name: "Pod", managedObjectClass: Pod.self,
-            attributes: [
-                AttributeDescription(name: "name", type: .string, isOptional: false),
-                AttributeDescription(name: "version", type: .string, isOptional: false),
-                AttributeDescription(name: "authors", type: .string, isOptional: false),
-                AttributeDescription(name: "homepage", type: .string),
-                AttributeDescription(name: "license", type: .string),
-                AttributeDescription(name: "summary", type: .string),
-                AttributeDescription(name: "downloads", type: .integer64, defaultValue: 0),
-                AttributeDescription(name: "updated", type: .double, defaultValue: 0),
-            ],
+            // Version 3 has no `summary`, which `Pod.summary` reads: its objects are plain managed objects.
+            name: "Pod", managedObjectClass: version >= 3 ? ManagedObject.self : Pod.self,
+            attributes: attributes,
             uniquenessConstraints: [["name", "version"]],
             indexes: [IndexDescription(name: "byName", attributeNames: ["name"])])
         return try ManagedObjectModel(entities: [pod])
+    }
+
+    /// Every version up to `version`, oldest first: the source models a migration to `version` may start from.
+    public static func models(through version: Int) throws -> [ManagedObjectModel] {
+        try (versions.lowerBound...max(versions.lowerBound, version)).map { try make(version: $0) }
     }
 }

@@ -8,6 +8,12 @@ enum StackLabBinary {
 
     /// Runs `stacklab arguments…` to completion; standard output and error come back together.
     static func run(_ arguments: [String], environment extra: [String: String?] = [:]) throws -> (status: Int32, output: String) {
+        let (process, output) = try launch(arguments, environment: extra)
+        return (process.terminationStatus, output)
+    }
+
+    /// Runs `stacklab arguments…` to completion and returns the finished process, to ask how it ended.
+    static func launch(_ arguments: [String], environment extra: [String: String?] = [:]) throws -> (process: Process, output: String) {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -21,6 +27,6 @@ enum StackLabBinary {
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return (process, String(decoding: data, as: UTF8.self))
     }
 }
