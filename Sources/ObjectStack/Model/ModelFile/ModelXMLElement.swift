@@ -1,0 +1,63 @@
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Foundation
+
+/// One element of a model file's XML, with the line it starts on, for the reader to walk and to name in errors.
+struct ModelXMLElement: Sendable {
+    let name: String
+    let attributes: [String: String]
+    var children: [ModelXMLElement] = []
+    /// 1-based line of the start tag.
+    let line: Int
+
+    /// The element as an error names it: its tag and the attribute that identifies it, if any.
+    var label: String {
+        for key in ["name", "property", "value"] {
+            if let value = attributes[key] { return "\(name) \(key)=\"\(value)\"" }
+        }
+        return name
+    }
+
+    /// Parses XML data into its root element.
+    /// - Throws: `ModelFileError` with the line `XMLParser` stopped at.
+    static func parse(_ data: Data, file: String) throws -> ModelXMLElement {
+        let builder = ModelXMLTreeBuilder()
+        let parser = XMLParser(data: data)
+        parser.delegate = builder
+        parser.shouldProcessNamespaces = false
+        parser.shouldResolveExternalEntities = false
+        let succeeded = parser.parse()
+        guard succeeded, let root = builder.root else {
+            let error = parser.parserError
+            let reason = error.map { "malformed XML: \(($0 as NSError).localizedDescription)" } ?? "malformed XML: no root element"
+            throw ModelFileError(file: file, line: max(parser.lineNumber, 1), element: builder.currentElementName,
+                reason: reason, cause: error)
+        }
+        return root
+    }
+}
+
+/// The `XMLParser` delegate that builds the element tree.
+private final class ModelXMLTreeBuilder: NSObject, XMLParserDelegate {
+    var stack: [ModelXMLElement] = []
+    var root: ModelXMLElement?
+
+    var currentElementName: String? { stack.last?.label }
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        stack.append(ModelXMLElement(name: elementName, attributes: attributes, line: parser.lineNumber))
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        guard let element = stack.popLast() else { return }
+        if stack.isEmpty {
+            root = element
+        } else {
+            stack[stack.count - 1].children.append(element)
+        }
+    }
+}
