@@ -5,8 +5,8 @@ import Foundation
 /// `lowercase:(name)`, `uppercase:(name)`).
 enum Derivation: Sendable {
     case expression(BoundExpression)
-    /// The date of the save.
-    case now
+    /// The date of the save; as seconds since 2001 for a numeric attribute.
+    case now(asNumber: Bool)
     /// The string without case and diacritics, as Core Data's `canonical:` (for `[cd]`-free searching).
     case canonical(BoundExpression)
     case lowercase(BoundExpression)
@@ -16,9 +16,9 @@ enum Derivation: Sendable {
 
     /// Parses and binds a derivation expression against its entity.
     /// - Throws: `PredicateSyntaxError` or `ObjectStackError` for an expression that does not parse or bind.
-    static func bind(_ text: String, entity: EntityDescription) throws -> Derivation {
+    static func bind(_ text: String, of attribute: AttributeDescription, entity: EntityDescription) throws -> Derivation {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.replacingOccurrences(of: " ", with: "") == "now()" { return .now }
+        if trimmed.replacingOccurrences(of: " ", with: "") == "now()" { return .now(asNumber: attribute.type.isNumeric) }
         for function in functions where trimmed.hasPrefix(function) {
             var argument = trimmed.dropFirst(function.count).trimmingCharacters(in: .whitespaces)
             guard argument.hasPrefix("("), argument.hasSuffix(")") else {
@@ -45,7 +45,9 @@ enum Derivation: Sendable {
         throws -> StoreValue
     {
         switch self {
-        case .now: return .date(Date())
+        case .now(let asNumber):
+            let now = Date()
+            return asNumber ? .double(now.timeIntervalSinceReferenceDate) : .date(now)
         case .expression(let expression): return try evaluator.value(of: expression, on: row)
         case .canonical(let expression):
             return try Self.mapString(evaluator.value(of: expression, on: row)) {

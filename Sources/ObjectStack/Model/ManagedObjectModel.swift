@@ -229,7 +229,7 @@ public final class ManagedObjectModel: Sendable {
         for attribute in entity.declaredAttributes {
             guard let text = attribute.derivationExpression else { continue }
             do {
-                attribute.derivation = try Derivation.bind(text, entity: entity)
+                attribute.derivation = try Derivation.bind(text, of: attribute, entity: entity)
             } catch {
                 throw ObjectStackError(code: .invalidModel,
                     message: "derived attribute \(entity.name).\(attribute.name) has an invalid derivation '\(text)'", cause: error)
