@@ -7,7 +7,8 @@ import Testing
 struct ModelFileFeatureTests {
     @Test("'No Action' with a space, and a relationship without an inverse (Core-Data-Editor)")
     func noActionAndNoInverse() throws {
-        let model = try ManagedObjectModel(contentsOf: SharedModels.url("Core-Data-Editor", "simple_no_inverse.xcdatamodeld"))
+        let model = try ManagedObjectModel(
+            contentsOf: SharedModels.url("Core-Data-Editor", "simple_no_inverse.xcdatamodeld"))
         let employee = try #require(model.entitiesByName["Employee"])
         let friend = try #require(employee.relationshipsByName["friend"])
         #expect(friend.deleteRule == .noAction)
@@ -17,7 +18,8 @@ struct ModelFileFeatureTests {
 
     @Test("delete rules, ordered and many-to-many relationships, self-references (BrowserServicesKit)")
     func relationshipShapes() throws {
-        let model = try ManagedObjectModel(contentsOf: SharedModels.url("BrowserServicesKit", "BookmarksModel.xcdatamodeld"))
+        let model = try ManagedObjectModel(
+            contentsOf: SharedModels.url("BrowserServicesKit", "BookmarksModel.xcdatamodeld"))
         let entity = try #require(model.entitiesByName["BookmarkEntity"])
         let children = try #require(entity.relationshipsByName["children"])
         #expect(children.isToMany && children.isOrdered && children.deleteRule == .cascade)
@@ -31,13 +33,15 @@ struct ModelFileFeatureTests {
         let model = try ManagedObjectModel(contentsOf: SharedModels.url("LoopKit", "Model.xcdatamodeld"))
         let carbs = try #require(model.entitiesByName["CachedCarbObject"])
         #expect(carbs.attributesByName["anchorKey"]?.renamingIdentifier == "modificationCounter")
-        let moody = try ManagedObjectModel(contentsOf: SharedModels.url("objcio-core-data-Migrations", "Moody.xcdatamodeld"))
+        let moody = try ManagedObjectModel(
+            contentsOf: SharedModels.url("objcio-core-data-Migrations", "Moody.xcdatamodeld"))
         #expect(moody.entitiesByName["Mood"]?.attributesByName["remoteID"]?.renamingIdentifier == "remoteIdentifier")
     }
 
     @Test("legacy compoundIndexes become indexes and indexed=\"YES\" indexes the attribute (objc.io Moody 6)")
     func legacyIndexes() throws {
-        let model = try ManagedObjectModel(contentsOf: SharedModels.url("objcio-core-data-Migrations", "Moody.xcdatamodeld"))
+        let model = try ManagedObjectModel(
+            contentsOf: SharedModels.url("objcio-core-data-Migrations", "Moody.xcdatamodeld"))
         let mood = try #require(model.entitiesByName["Mood"])
         #expect(mood.indexes.map(\.attributeNames) == [["markedForRemoteDeletion", "markedForDeletionDate", "date"]])
         #expect(mood.attributesByName["remoteID"]?.isIndexed == true)
@@ -48,14 +52,16 @@ struct ModelFileFeatureTests {
 
     @Test("a fetch index naming a relationship keeps its attributes and says so (wikipedia-ios)")
     func fetchIndexOnRelationship() throws {
-        let versions = try ManagedObjectModel.versions(contentsOf: SharedModels.url("wikipedia-ios", "Wikipedia.xcdatamodeld"))
+        let versions = try ManagedObjectModel.versions(
+            contentsOf: SharedModels.url("wikipedia-ios", "Wikipedia.xcdatamodeld"))
         let current = try #require(versions.last)
         #expect(current.isCurrent && current.name == "Wikipedia 6")
         let entry = try #require(current.model.entitiesByName["ReadingListEntry"])
         let index = try #require(entry.indexes.first { $0.name == "byListAndDeletedLocallyIndex" })
         #expect(index.attributeNames == ["isDeletedLocally"])
-        #expect(current.warnings.map(\.element).sorted()
-            == ["fetchIndexElement property=\"list\"", "fetchIndexElement property=\"readingLists\""])
+        #expect(
+            current.warnings.map(\.element).sorted()
+                == ["fetchIndexElement property=\"list\"", "fetchIndexElement property=\"readingLists\""])
         #expect(current.warnings.allSatisfy { $0.file.hasSuffix("Wikipedia 6.xcdatamodel/contents") && $0.line > 0 })
     }
 
@@ -79,14 +85,17 @@ struct ModelFileFeatureTests {
             return false
         }
         // defaultDateTimeInterval="582233760" (seconds since 2001).
-        #expect(!dated.isEmpty && dated.allSatisfy { $0.defaultValue == .date(Date(timeIntervalSinceReferenceDate: 582_233_760)) })
+        #expect(
+            !dated.isEmpty
+                && dated.allSatisfy { $0.defaultValue == .date(Date(timeIntervalSinceReferenceDate: 582_233_760)) })
     }
 
     final class Human: ManagedObject {}
 
     @Test("a class map gives entities their classes; representedClassName is recorded")
     func classMap() throws {
-        let model = try ManagedObjectModel(contentsOf: SharedModels.url("mogenerator", "test.xcdatamodel"),
+        let model = try ManagedObjectModel(
+            contentsOf: SharedModels.url("mogenerator", "test.xcdatamodel"),
             managedObjectClasses: ["Human": Human.self])
         #expect(model.entitiesByName["Human"]?.managedObjectClass == Human.self)
         #expect(model.entitiesByName["Parent"]?.managedObjectClass == ManagedObject.self)
@@ -101,7 +110,8 @@ struct ModelFileFeatureTests {
         for name in ["Order 10", "Order 2", "Order", "Order 9"] {
             let version = bundle.appendingPathComponent("\(name).xcdatamodel")
             try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
-            try Data(TemporaryModelFile.xml("<entity name=\"E\"/>").utf8).write(to: version.appendingPathComponent("contents"))
+            try Data(TemporaryModelFile.xml("<entity name=\"E\"/>").utf8).write(
+                to: version.appendingPathComponent("contents"))
         }
         let versions = try ManagedObjectModel.versions(contentsOf: bundle)
         #expect(versions.map(\.name) == ["Order", "Order 2", "Order 9", "Order 10"])

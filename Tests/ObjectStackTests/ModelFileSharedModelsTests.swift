@@ -20,7 +20,8 @@ struct ModelFileSharedModelsTests {
             self.bundle = bundle
             self.version = version
             self.current = current
-            counts = ModelElementCounts(entities: entities, attributes: attributes, relationships: relationships,
+            counts = ModelElementCounts(
+                entities: entities, attributes: attributes, relationships: relationships,
                 fetchedProperties: fetchedProperties, fetchIndexes: fetchIndexes, uniquenessConstraints: uniqueness,
                 configurations: configurations, fetchRequests: fetchRequests, abstractEntities: abstract,
                 subentities: subentities)
@@ -30,14 +31,29 @@ struct ModelFileSharedModelsTests {
     }
 
     static let table: [Row] = [
-        Row("BrowserServicesKit", "BookmarksModel.xcdatamodeld", "BookmarksModel.xcdatamodel", "", 1, 5, 4, 0, 0, 0, 0, 0, 0, 0),
-        Row("BrowserServicesKit", "BookmarksModel.xcdatamodeld", "BookmarksModel 2.xcdatamodel", "", 1, 5, 4, 0, 2, 0, 0, 0, 0, 0),
-        Row("BrowserServicesKit", "BookmarksModel.xcdatamodeld", "BookmarksModel 3.xcdatamodel", "", 1, 6, 4, 0, 3, 0, 0, 0, 0, 0),
-        Row("BrowserServicesKit", "BookmarksModel.xcdatamodeld", "BookmarksModel 4.xcdatamodel", "", 1, 6, 4, 0, 3, 0, 0, 0, 0, 0),
-        Row("BrowserServicesKit", "BookmarksModel.xcdatamodeld", "BookmarksModel 5.xcdatamodel", "", 1, 7, 4, 0, 3, 0, 0, 0, 0, 0),
-        Row("BrowserServicesKit", "BookmarksModel.xcdatamodeld", "BookmarksModel 6.xcdatamodel", "yes", 1, 8, 4, 0, 3, 0, 0, 0, 0, 0),
-        Row("Core-Data-Editor", "simple_no_inverse.xcdatamodeld", "simple_no_inverse.xcdatamodel", "", 3, 1, 1, 0, 0, 0, 0, 0, 0, 1),
-        Row("CoreDataPlus", "SampleModel.xcdatamodeld", "SampleModel.xcdatamodel", "yes", 4, 12, 2, 0, 0, 2, 0, 0, 0, 2),
+        Row(
+            "BrowserServicesKit", "BookmarksModel.xcdatamodeld", "BookmarksModel.xcdatamodel", "", 1, 5, 4, 0, 0, 0, 0,
+            0, 0, 0),
+        Row(
+            "BrowserServicesKit", "BookmarksModel.xcdatamodeld", "BookmarksModel 2.xcdatamodel", "", 1, 5, 4, 0, 2, 0,
+            0, 0, 0, 0),
+        Row(
+            "BrowserServicesKit", "BookmarksModel.xcdatamodeld", "BookmarksModel 3.xcdatamodel", "", 1, 6, 4, 0, 3, 0,
+            0, 0, 0, 0),
+        Row(
+            "BrowserServicesKit", "BookmarksModel.xcdatamodeld", "BookmarksModel 4.xcdatamodel", "", 1, 6, 4, 0, 3, 0,
+            0, 0, 0, 0),
+        Row(
+            "BrowserServicesKit", "BookmarksModel.xcdatamodeld", "BookmarksModel 5.xcdatamodel", "", 1, 7, 4, 0, 3, 0,
+            0, 0, 0, 0),
+        Row(
+            "BrowserServicesKit", "BookmarksModel.xcdatamodeld", "BookmarksModel 6.xcdatamodel", "yes", 1, 8, 4, 0, 3,
+            0, 0, 0, 0, 0),
+        Row(
+            "Core-Data-Editor", "simple_no_inverse.xcdatamodeld", "simple_no_inverse.xcdatamodel", "", 3, 1, 1, 0, 0, 0,
+            0, 0, 0, 1),
+        Row(
+            "CoreDataPlus", "SampleModel.xcdatamodeld", "SampleModel.xcdatamodel", "yes", 4, 12, 2, 0, 0, 2, 0, 0, 0, 2),
         Row("CoreDataPlus", "SampleModel.xcdatamodeld", "SampleModel2.xcdatamodel", "", 4, 8, 2, 0, 1, 2, 0, 0, 0, 2),
         Row("CoreDataPlus", "SampleModel.xcdatamodeld", "SampleModel3.xcdatamodel", "", 5, 8, 6, 0, 0, 3, 0, 0, 0, 2),
         Row("CoreStore", "Model.xcdatamodeld", "Model.xcdatamodel", "", 2, 16, 4, 0, 0, 0, 2, 0, 0, 0),
@@ -46,22 +62,38 @@ struct ModelFileSharedModelsTests {
         Row("Maccy", "Storage.xcdatamodeld", "Storage.xcdatamodel", "", 2, 8, 2, 0, 0, 0, 0, 0, 0, 0),
         Row("MagicalRecord", "TestModel.xcdatamodeld", "TestModel.xcdatamodel", "", 12, 29, 9, 0, 0, 0, 0, 0, 1, 1),
         Row("mogenerator", "test.xcdatamodel", "test.xcdatamodel", "bare", 9, 24, 4, 0, 0, 0, 0, 5, 0, 5),
-        Row("objcio-core-data-Chapter-1.2", "Moody.xcdatamodeld", "Moody.xcdatamodel", "", 4, 6, 4, 0, 0, 0, 0, 0, 1, 2),
-        Row("objcio-core-data-Migrations", "Moody.xcdatamodeld", "Moody.xcdatamodel", "", 4, 14, 4, 0, 0, 1, 0, 0, 1, 2),
-        Row("objcio-core-data-Migrations", "Moody.xcdatamodeld", "Moody 2.xcdatamodel", "", 4, 15, 4, 0, 0, 1, 0, 0, 1, 2),
-        Row("objcio-core-data-Migrations", "Moody.xcdatamodeld", "Moody 3.xcdatamodel", "", 4, 15, 6, 0, 0, 1, 0, 0, 1, 2),
-        Row("objcio-core-data-Migrations", "Moody.xcdatamodeld", "Moody 4.xcdatamodel", "", 3, 20, 6, 0, 0, 2, 0, 0, 0, 0),
-        Row("objcio-core-data-Migrations", "Moody.xcdatamodeld", "Moody 5.xcdatamodel", "", 2, 15, 2, 0, 0, 1, 0, 0, 0, 0),
-        Row("objcio-core-data-Migrations", "Moody.xcdatamodeld", "Moody 6.xcdatamodel", "yes", 3, 15, 4, 0, 0, 1, 0, 0, 0, 0),
+        Row(
+            "objcio-core-data-Chapter-1.2", "Moody.xcdatamodeld", "Moody.xcdatamodel", "", 4, 6, 4, 0, 0, 0, 0, 0, 1, 2),
+        Row(
+            "objcio-core-data-Migrations", "Moody.xcdatamodeld", "Moody.xcdatamodel", "", 4, 14, 4, 0, 0, 1, 0, 0, 1, 2),
+        Row(
+            "objcio-core-data-Migrations", "Moody.xcdatamodeld", "Moody 2.xcdatamodel", "", 4, 15, 4, 0, 0, 1, 0, 0, 1,
+            2),
+        Row(
+            "objcio-core-data-Migrations", "Moody.xcdatamodeld", "Moody 3.xcdatamodel", "", 4, 15, 6, 0, 0, 1, 0, 0, 1,
+            2),
+        Row(
+            "objcio-core-data-Migrations", "Moody.xcdatamodeld", "Moody 4.xcdatamodel", "", 3, 20, 6, 0, 0, 2, 0, 0, 0,
+            0),
+        Row(
+            "objcio-core-data-Migrations", "Moody.xcdatamodeld", "Moody 5.xcdatamodel", "", 2, 15, 2, 0, 0, 1, 0, 0, 0,
+            0),
+        Row(
+            "objcio-core-data-Migrations", "Moody.xcdatamodeld", "Moody 6.xcdatamodel", "yes", 3, 15, 4, 0, 0, 1, 0, 0,
+            0, 0),
         Row("SwiftGen", "Model.xcdatamodeld", "Model.xcdatamodel", "", 3, 14, 6, 0, 0, 0, 0, 0, 0, 1),
         Row("SwiftGen", "Model.xcdatamodeld", "Model 2.xcdatamodel", "yes", 8, 32, 6, 1, 1, 1, 1, 3, 1, 2),
-        Row("Sync", "151-ordered-many-to-many.xcdatamodeld", "151-many-to-many.xcdatamodel", "yes", 2, 4, 2, 0, 0, 0, 0, 0, 0, 0),
+        Row(
+            "Sync", "151-ordered-many-to-many.xcdatamodeld", "151-many-to-many.xcdatamodel", "yes", 2, 4, 2, 0, 0, 0, 0,
+            0, 0, 0),
         Row("wikipedia-ios", "Wikipedia.xcdatamodeld", "Wikipedia.xcdatamodel", "", 6, 73, 8, 0, 22, 0, 0, 0, 0, 0),
         Row("wikipedia-ios", "Wikipedia.xcdatamodeld", "Wikipedia 2.xcdatamodel", "", 10, 92, 14, 0, 24, 0, 0, 0, 0, 0),
         Row("wikipedia-ios", "Wikipedia.xcdatamodeld", "Wikipedia 3.xcdatamodel", "", 10, 96, 14, 0, 23, 0, 0, 0, 0, 0),
         Row("wikipedia-ios", "Wikipedia.xcdatamodeld", "Wikipedia 4.xcdatamodel", "", 10, 95, 14, 0, 23, 0, 0, 0, 0, 0),
         Row("wikipedia-ios", "Wikipedia.xcdatamodeld", "Wikipedia 5.xcdatamodel", "", 10, 97, 14, 0, 23, 0, 0, 0, 0, 0),
-        Row("wikipedia-ios", "Wikipedia.xcdatamodeld", "Wikipedia 6.xcdatamodel", "yes", 10, 99, 14, 0, 23, 0, 0, 0, 0, 0),
+        Row(
+            "wikipedia-ios", "Wikipedia.xcdatamodeld", "Wikipedia 6.xcdatamodel", "yes", 10, 99, 14, 0, 23, 0, 0, 0, 0,
+            0),
     ]
 
     /// Loaded bundles by path, so the rows of one bundle load it once.
@@ -82,7 +114,9 @@ struct ModelFileSharedModelsTests {
         #expect(Set(folders) == Set(Self.table.map(\.folder)))
     }
 
-    @Test("every bundle lists the table's versions, in version order", arguments: Set(table.map { "\($0.folder)/\($0.bundle)" }).sorted())
+    @Test(
+        "every bundle lists the table's versions, in version order",
+        arguments: Set(table.map { "\($0.folder)/\($0.bundle)" }).sorted())
     func versionsInOrder(bundle: String) throws {
         let rows = Self.table.filter { "\($0.folder)/\($0.bundle)" == bundle }
         let versions = try Self.versions(of: rows[0])
@@ -127,7 +161,8 @@ struct ModelFileSharedModelsTests {
     func contentsOfLoadsCurrent() throws {
         // CoreDataPlus names its first version current; the newest has five entities, the current four.
         let model = try ManagedObjectModel(contentsOf: SharedModels.url("CoreDataPlus", "SampleModel.xcdatamodeld"))
-        let versions = try ManagedObjectModel.versions(contentsOf: SharedModels.url("CoreDataPlus", "SampleModel.xcdatamodeld"))
+        let versions = try ManagedObjectModel.versions(
+            contentsOf: SharedModels.url("CoreDataPlus", "SampleModel.xcdatamodeld"))
         #expect(versions.map(\.name) == ["SampleModel", "SampleModel2", "SampleModel3"])
         #expect(model.entities.count == 4)
         #expect(model.entityVersionHashesByName == versions[0].model.entityVersionHashesByName)

@@ -12,7 +12,8 @@ struct ModelFileUsageTests {
     /// A private-queue context on a fresh in-memory store of `model`.
     static func context(_ model: ManagedObjectModel, url: URL? = nil) throws -> ManagedObjectContext {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .inMemory, at: url ?? URL(string: "memory://modelfile-\(UUID().uuidString)")!)
+        try coordinator.addPersistentStore(
+            type: .inMemory, at: url ?? URL(string: "memory://modelfile-\(UUID().uuidString)")!)
         let context = ManagedObjectContext(concurrencyType: .privateQueue)
         context.persistentStoreCoordinator = coordinator
         return context
@@ -58,7 +59,8 @@ struct ModelFileUsageTests {
             #expect(found.compactMap { ($0.value(forKey: "numericISO3166Code") as? NSNumber)?.intValue } == [250, 276])
 
             var moods = FetchRequest<ManagedObject>(entityName: "Mood")
-            moods.predicate = try FetchPredicate(format: "country.numericISO3166Code == 276 AND country.continent.numericISO3166Code == 150")
+            moods.predicate = try FetchPredicate(
+                format: "country.numericISO3166Code == 276 AND country.continent.numericISO3166Code == 150")
             #expect(try context.fetch(moods).map(\.objectID) == [moodsByCountry[1].objectID])
 
             // Continent.countries has the Deny rule: deleting a continent with countries fails validation.
@@ -104,15 +106,20 @@ struct ModelFileUsageTests {
     }
 
     /// A model with a transformable attribute, naming `transformer`.
-    static func transformableModel(_ files: TemporaryModelFile, transformer: String, required: Bool = false) throws
+    static func transformableModel(
+        _ files: TemporaryModelFile, transformer: String, required: Bool = false
+    ) throws
         -> ManagedObjectModel
     {
-        try ManagedObjectModel(contentsOf: files.model(TemporaryModelFile.xml("""
-            <entity name="Note">
-                <attribute name="title" optional="YES" attributeType="String"/>
-                <attribute name="tags" \(required ? "" : "optional=\"YES\" ")attributeType="Transformable" valueTransformerName="\(transformer)"/>
-            </entity>
-            """), name: transformer))
+        try ManagedObjectModel(
+            contentsOf: files.model(
+                TemporaryModelFile.xml(
+                    """
+                    <entity name="Note">
+                        <attribute name="title" optional="YES" attributeType="String"/>
+                        <attribute name="tags" \(required ? "" : "optional=\"YES\" ")attributeType="Transformable" valueTransformerName="\(transformer)"/>
+                    </entity>
+                    """), name: transformer))
     }
 
     @Test("reading stored data through an unregistered transformer throws; saving a required one names it")
@@ -129,17 +136,21 @@ struct ModelFileUsageTests {
             try writer.save()
             #expect(try note.checkedValue(forKey: "tags") as? [String] == ["a", "b"])
         }
-        let reader = try Self.context(Self.transformableModel(files, transformer: "ModelFileTestsUnregistered"), url: url)
+        let reader = try Self.context(
+            Self.transformableModel(files, transformer: "ModelFileTestsUnregistered"), url: url)
         try reader.performAndWait {
             let note = try #require(try reader.fetch(FetchRequest<ManagedObject>(entityName: "Note")).first)
             let error = try #require(throws: ObjectStackError.self) { try note.checkedValue(forKey: "tags") }
             #expect(error.code == .transformerMissing && error.message.contains("'ModelFileTestsUnregistered'"))
         }
-        let required = try Self.context(Self.transformableModel(files, transformer: "ModelFileTestsMissing", required: true))
+        let required = try Self.context(
+            Self.transformableModel(files, transformer: "ModelFileTestsMissing", required: true))
         try required.performAndWait {
             _ = try required.insertNewObject(forEntityName: "Note")
             let error = try #require(throws: ObjectStackError.self) { try required.save() }
-            #expect(error.validationFailures.first?.message.contains("value transformer 'ModelFileTestsMissing' is not registered") == true)
+            #expect(
+                error.validationFailures.first?.message.contains(
+                    "value transformer 'ModelFileTestsMissing' is not registered") == true)
         }
     }
 
@@ -174,8 +185,9 @@ struct ModelFileUsageTests {
     @Test("fetch request templates substitute their variables (mogenerator)")
     func fetchRequestTemplates() throws {
         let model = try ManagedObjectModel(contentsOf: SharedModels.url("mogenerator", "test.xcdatamodel"))
-        #expect(model.fetchRequestTemplatesByName.keys.sorted()
-            == ["allHumans", "byHumanName", "byParent", "byParentName", "oneByHumanName"])
+        #expect(
+            model.fetchRequestTemplatesByName.keys.sorted()
+                == ["allHumans", "byHumanName", "byParent", "byParentName", "oneByHumanName"])
         let context = try Self.context(model)
         try context.performAndWait {
             let parent = try context.insertNewObject(forEntityName: "Parent")

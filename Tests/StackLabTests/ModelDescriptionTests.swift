@@ -20,15 +20,21 @@ struct ModelDescriptionTests {
         #expect(Array(object.keys) == ["versions"])
         let versions = try JSONDecoder().decode([String: [JSONVersion]].self, from: Data(text.utf8))["versions"]
         // From the shared models README's table.
-        #expect(versions == [
-            JSONVersion(name: "Model", current: false, entities: 3, attributes: 14, relationships: 6, fetchedProperties: 0,
-                fetchIndexes: 0, uniquenessConstraints: 0),
-            JSONVersion(name: "Model 2", current: true, entities: 8, attributes: 32, relationships: 6, fetchedProperties: 1,
-                fetchIndexes: 1, uniquenessConstraints: 1),
-        ])
+        #expect(
+            versions == [
+                JSONVersion(
+                    name: "Model", current: false, entities: 3, attributes: 14, relationships: 6, fetchedProperties: 0,
+                    fetchIndexes: 0, uniquenessConstraints: 0),
+                JSONVersion(
+                    name: "Model 2", current: true, entities: 8, attributes: 32, relationships: 6, fetchedProperties: 1,
+                    fetchIndexes: 1, uniquenessConstraints: 1),
+            ])
         let keys = try #require((object["versions"] as? [[String: Any]])?.first?.keys)
-        #expect(Set(keys) == ["name", "current", "entities", "attributes", "relationships", "fetchedProperties",
-            "fetchIndexes", "uniquenessConstraints"])
+        #expect(
+            Set(keys) == [
+                "name", "current", "entities", "attributes", "relationships", "fetchedProperties",
+                "fetchIndexes", "uniquenessConstraints",
+            ])
     }
 
     @Test("the text lists versions, entities, properties, indexes, constraints and each migration")
@@ -37,9 +43,10 @@ struct ModelDescriptionTests {
             contentsOf: SharedModelFiles.url("objcio-core-data-Migrations", "Moody.xcdatamodeld"))
         let lines = description.text.components(separatedBy: "\n")
         #expect(lines.first == "Moody.xcdatamodeld: 6 versions, current: Moody 6")
-        #expect(lines.filter { $0.hasPrefix("== ") } == [
-            "== Moody", "== Moody 2", "== Moody 3", "== Moody 4", "== Moody 5", "== Moody 6 (current)",
-        ])
+        #expect(
+            lines.filter { $0.hasPrefix("== ") } == [
+                "== Moody", "== Moody 2", "== Moody 3", "== Moody 4", "== Moody 5", "== Moody 6 (current)",
+            ])
         let moody2 = Self.section("== Moody 2", in: lines)
         #expect(moody2.contains("  entity Continent : GeographicRegion"))
         #expect(moody2.contains("  entity GeographicRegion (abstract)"))
@@ -47,13 +54,15 @@ struct ModelDescriptionTests {
         #expect(moody2.contains("    attribute rating: integer16, required, default 0"))
         #expect(moody2.contains("    relationship country: -> Country, to-one, inverse moods, delete rule nullify"))
         #expect(moody2.contains("    unique (numericISO3166Code, uniquenessDummy)"))
-        #expect(moody2.contains("    index compound_markedForDeletionDate_updatedAt (markedForDeletionDate, updatedAt)"))
-        #expect(Array(moody2.suffix(4)) == [
-            "  migration from Moody:",
-            "    attribute Mood.rating added",
-            "    attribute Mood.remoteIdentifier renamed to remoteID",
-            "    lightweight: yes",
-        ])
+        #expect(
+            moody2.contains("    index compound_markedForDeletionDate_updatedAt (markedForDeletionDate, updatedAt)"))
+        #expect(
+            Array(moody2.suffix(4)) == [
+                "  migration from Moody:",
+                "    attribute Mood.rating added",
+                "    attribute Mood.remoteIdentifier renamed to remoteID",
+                "    lightweight: yes",
+            ])
         #expect(Self.section("== Moody", in: lines).last == "  migration: first version")
     }
 
@@ -70,7 +79,8 @@ struct ModelDescriptionTests {
 
     @Test("warnings are shown with their line (wikipedia-ios)")
     func warnings() throws {
-        let description = try ModelDescription(contentsOf: SharedModelFiles.url("wikipedia-ios", "Wikipedia.xcdatamodeld"))
+        let description = try ModelDescription(
+            contentsOf: SharedModelFiles.url("wikipedia-ios", "Wikipedia.xcdatamodeld"))
         let section = Self.section("== Wikipedia 6 (current)", in: description.text.components(separatedBy: "\n"))
         #expect(section.filter { $0.hasPrefix("  warning: line ") }.count == 2)
     }

@@ -17,7 +17,9 @@ extension FetchPredicate {
         FetchPredicate(node: try Self.substitute(node, variables, bound: []))
     }
 
-    private static func substitute(_ node: PredicateNode, _ variables: [String: Any], bound: Set<String>) throws
+    private static func substitute(
+        _ node: PredicateNode, _ variables: [String: Any], bound: Set<String>
+    ) throws
         -> PredicateNode
     {
         switch node {
@@ -32,14 +34,17 @@ extension FetchPredicate {
         }
     }
 
-    private static func substitute(_ expression: PredicateExpression, _ variables: [String: Any], bound: Set<String>)
+    private static func substitute(
+        _ expression: PredicateExpression, _ variables: [String: Any], bound: Set<String>
+    )
         throws -> PredicateExpression
     {
         switch expression {
         case .constant, .keyPath: return expression
         case .list(let items): return .list(try items.map { try substitute($0, variables, bound: bound) })
         case .subquery(let collection, let variable, let predicate, let path):
-            return .subquery(collection: try substitute(collection, variables, bound: bound), variable: variable,
+            return .subquery(
+                collection: try substitute(collection, variables, bound: bound), variable: variable,
                 predicate: try substitute(predicate, variables, bound: bound.union([variable])), path: path)
         case .variable(let name, let path):
             if bound.contains(name) { return expression }
@@ -51,21 +56,27 @@ extension FetchPredicate {
     }
 
     /// The constant a variable stands for; with a key path, the value read through it from an object.
-    private static func constant(for value: Any, following path: [String], variable: String) throws
+    private static func constant(
+        for value: Any, following path: [String], variable: String
+    ) throws
         -> PredicateExpression
     {
         var current: Any? = value
         for key in path {
             guard let object = current as? ManagedObject, object.entity.property(named: key) != nil else {
-                throw ObjectStackError(code: .invalidArgument,
-                    message: "$\(variable).\(path.joined(separator: ".")) cannot be read: \(key) is not a property of the value")
+                throw ObjectStackError(
+                    code: .invalidArgument,
+                    message:
+                        "$\(variable).\(path.joined(separator: ".")) cannot be read: \(key) is not a property of the value"
+                )
             }
             current = object.value(forKey: key)
         }
         do {
             return try PredicateArgument.expression(for: current as Any)
         } catch {
-            throw ObjectStackError(code: .invalidArgument,
+            throw ObjectStackError(
+                code: .invalidArgument,
                 message: "the value of $\(variable) cannot be used in a predicate: \(error.reason)")
         }
     }

@@ -14,17 +14,31 @@ extension AttributeDescription {
         let measured: Double?
         let what: String
         switch value {
-        case .string(let text): measured = Double(text.count); what = "length"
-        case .data(let data): measured = Double(data.count); what = "length"
-        case .date(let date): measured = date.timeIntervalSinceReferenceDate; what = "date (seconds since 2001)"
-        default: measured = value.numericValue; what = "value"
+        case .string(let text):
+            measured = Double(text.count)
+            what = "length"
+        case .data(let data):
+            measured = Double(data.count)
+            what = "length"
+        case .date(let date):
+            measured = date.timeIntervalSinceReferenceDate
+            what = "date (seconds since 2001)"
+        default:
+            measured = value.numericValue
+            what = "value"
         }
         if let measured {
             if let minimumValue, measured < minimumValue {
-                return (.outOfRange, "has \(what) \(Self.format(measured)), below its minimum of \(Self.format(minimumValue))")
+                return (
+                    .outOfRange,
+                    "has \(what) \(Self.format(measured)), below its minimum of \(Self.format(minimumValue))"
+                )
             }
             if let maximumValue, measured > maximumValue {
-                return (.outOfRange, "has \(what) \(Self.format(measured)), above its maximum of \(Self.format(maximumValue))")
+                return (
+                    .outOfRange,
+                    "has \(what) \(Self.format(measured)), above its maximum of \(Self.format(maximumValue))"
+                )
             }
         }
         if let regularExpression, case .string(let text) = value,

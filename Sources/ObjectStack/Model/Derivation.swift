@@ -16,9 +16,12 @@ enum Derivation: Sendable {
 
     /// Parses and binds a derivation expression against its entity.
     /// - Throws: `PredicateSyntaxError` or `ObjectStackError` for an expression that does not parse or bind.
-    static func bind(_ text: String, of attribute: AttributeDescription, entity: EntityDescription) throws -> Derivation {
+    static func bind(_ text: String, of attribute: AttributeDescription, entity: EntityDescription) throws -> Derivation
+    {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.replacingOccurrences(of: " ", with: "") == "now()" { return .now(asNumber: attribute.type.isNumeric) }
+        if trimmed.replacingOccurrences(of: " ", with: "") == "now()" {
+            return .now(asNumber: attribute.type.isNumeric)
+        }
         for function in functions where trimmed.hasPrefix(function) {
             var argument = trimmed.dropFirst(function.count).trimmingCharacters(in: .whitespaces)
             guard argument.hasPrefix("("), argument.hasSuffix(")") else {
@@ -41,7 +44,9 @@ enum Derivation: Sendable {
     }
 
     /// The derived value for an object.
-    func value<Resolver: PredicateResolver>(using evaluator: PredicateEvaluator<Resolver>, on row: Resolver.Row)
+    func value<Resolver: PredicateResolver>(
+        using evaluator: PredicateEvaluator<Resolver>, on row: Resolver.Row
+    )
         throws -> StoreValue
     {
         switch self {
@@ -53,8 +58,10 @@ enum Derivation: Sendable {
             return try Self.mapString(evaluator.value(of: expression, on: row)) {
                 $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
             }
-        case .lowercase(let expression): return try Self.mapString(evaluator.value(of: expression, on: row)) { $0.lowercased() }
-        case .uppercase(let expression): return try Self.mapString(evaluator.value(of: expression, on: row)) { $0.uppercased() }
+        case .lowercase(let expression):
+            return try Self.mapString(evaluator.value(of: expression, on: row)) { $0.lowercased() }
+        case .uppercase(let expression):
+            return try Self.mapString(evaluator.value(of: expression, on: row)) { $0.uppercased() }
         }
     }
 

@@ -21,7 +21,9 @@ struct EntityComparison {
         }
         if old.isAbstract != new.isAbstract {
             changes.append(.entityAbstractChanged(entity: name, isAbstract: new.isAbstract))
-            if new.isAbstract { reasonsNotLightweight.append("entity \(name) becomes abstract: its objects would have no entity") }
+            if new.isAbstract {
+                reasonsNotLightweight.append("entity \(name) becomes abstract: its objects would have no entity")
+            }
         }
         if old.versionHashModifier != new.versionHashModifier {
             changes.append(.versionHashModifierChanged(entity: name, property: nil))
@@ -35,7 +37,8 @@ struct EntityComparison {
 
     private mutating func compareAttributes(_ old: EntityDescription, _ new: EntityDescription) {
         let entity = new.name
-        let pairs = ModelDifference.match(old.attributes, new.attributes, name: \.name, renamingIdentifier: \.renamingIdentifier)
+        let pairs = ModelDifference.match(
+            old.attributes, new.attributes, name: \.name, renamingIdentifier: \.renamingIdentifier)
         for (attribute, source) in pairs {
             guard let source else {
                 changes.append(.attributeAdded(entity: entity, attribute: attribute.name))
@@ -50,19 +53,26 @@ struct EntityComparison {
                 changes.append(.attributeRenamed(entity: entity, from: source.name, to: attribute.name))
             }
             if source.type != attribute.type {
-                changes.append(.attributeTypeChanged(entity: entity, attribute: attribute.name, from: source.type, to: attribute.type))
+                changes.append(
+                    .attributeTypeChanged(
+                        entity: entity, attribute: attribute.name, from: source.type, to: attribute.type))
                 reasonsNotLightweight.append(
-                    "attribute \(entity).\(attribute.name) changes type from \(source.type.rawValue) to \(attribute.type.rawValue)")
+                    "attribute \(entity).\(attribute.name) changes type from \(source.type.rawValue) to \(attribute.type.rawValue)"
+                )
             }
             if source.isTransient != attribute.isTransient {
-                changes.append(.attributeTransienceChanged(entity: entity, attribute: attribute.name, isTransient: attribute.isTransient))
+                changes.append(
+                    .attributeTransienceChanged(
+                        entity: entity, attribute: attribute.name, isTransient: attribute.isTransient))
                 if !attribute.isTransient, needsValue(attribute) {
                     reasonsNotLightweight.append(
                         "attribute \(entity).\(attribute.name) becomes stored and required without a default value")
                 }
             }
             if source.isOptional != attribute.isOptional {
-                changes.append(.attributeOptionalityChanged(entity: entity, attribute: attribute.name, isOptional: attribute.isOptional))
+                changes.append(
+                    .attributeOptionalityChanged(
+                        entity: entity, attribute: attribute.name, isOptional: attribute.isOptional))
                 if !attribute.isTransient, needsValue(attribute) {
                     reasonsNotLightweight.append(
                         "attribute \(entity).\(attribute.name) becomes required without a default value")
@@ -100,24 +110,33 @@ struct EntityComparison {
             let name = relationship.name
             if source.name != name { changes.append(.relationshipRenamed(entity: entity, from: source.name, to: name)) }
             if entityMatches[ObjectIdentifier(relationship.destinationEntity)] !== source.destinationEntity {
-                changes.append(.relationshipDestinationChanged(entity: entity, relationship: name,
-                    from: source.destinationName, to: relationship.destinationName))
-                reasonsNotLightweight.append("relationship \(entity).\(name) changes destination from "
-                    + "\(source.destinationName) to \(relationship.destinationName)")
+                changes.append(
+                    .relationshipDestinationChanged(
+                        entity: entity, relationship: name,
+                        from: source.destinationName, to: relationship.destinationName))
+                reasonsNotLightweight.append(
+                    "relationship \(entity).\(name) changes destination from "
+                        + "\(source.destinationName) to \(relationship.destinationName)")
             }
             if source.isToMany != relationship.isToMany {
-                changes.append(.relationshipCardinalityChanged(entity: entity, relationship: name, isToMany: relationship.isToMany))
+                changes.append(
+                    .relationshipCardinalityChanged(entity: entity, relationship: name, isToMany: relationship.isToMany)
+                )
                 if !relationship.isToMany {
                     reasonsNotLightweight.append("relationship \(entity).\(name) changes from to-many to to-one")
                 }
             }
             if source.isToMany, relationship.isToMany, source.isOrdered != relationship.isOrdered {
-                changes.append(.relationshipOrderingChanged(entity: entity, relationship: name, isOrdered: relationship.isOrdered))
+                changes.append(
+                    .relationshipOrderingChanged(entity: entity, relationship: name, isOrdered: relationship.isOrdered))
             }
             if source.isOptional != relationship.isOptional {
-                changes.append(.relationshipOptionalityChanged(entity: entity, relationship: name, isOptional: relationship.isOptional))
+                changes.append(
+                    .relationshipOptionalityChanged(
+                        entity: entity, relationship: name, isOptional: relationship.isOptional))
                 if !relationship.isOptional {
-                    reasonsNotLightweight.append("relationship \(entity).\(name) becomes required: existing objects may have none")
+                    reasonsNotLightweight.append(
+                        "relationship \(entity).\(name) becomes required: existing objects may have none")
                 }
             }
             if source.versionHashModifier != relationship.versionHashModifier {
@@ -141,17 +160,26 @@ struct EntityComparison {
         func lineage(_ entity: EntityDescription) -> [EntityDescription] {
             var chain: [EntityDescription] = []
             var current: EntityDescription? = entity
-            while let candidate = current { chain.insert(candidate, at: 0); current = candidate.superentity }
+            while let candidate = current {
+                chain.insert(candidate, at: 0)
+                current = candidate.superentity
+            }
             return chain
         }
         func indexes(_ entity: EntityDescription) -> [[String]] {
-            lineage(entity).flatMap { $0.indexes.map(\.attributeNames) + $0.declaredAttributes.filter(\.isIndexed).map { [$0.name] } }
+            lineage(entity).flatMap {
+                $0.indexes.map(\.attributeNames) + $0.declaredAttributes.filter(\.isIndexed).map { [$0.name] }
+            }
         }
         func constraints(_ entity: EntityDescription) -> [[String]] { lineage(entity).flatMap(\.uniquenessConstraints) }
         let oldIndexes = indexes(old).map(translate)
         let newIndexes = indexes(new)
-        for names in newIndexes where !oldIndexes.contains(names) { changes.append(.indexAdded(entity: entity, attributes: names)) }
-        for names in oldIndexes where !newIndexes.contains(names) { changes.append(.indexRemoved(entity: entity, attributes: names)) }
+        for names in newIndexes where !oldIndexes.contains(names) {
+            changes.append(.indexAdded(entity: entity, attributes: names))
+        }
+        for names in oldIndexes where !newIndexes.contains(names) {
+            changes.append(.indexRemoved(entity: entity, attributes: names))
+        }
         let oldConstraints = constraints(old).map(translate)
         let newConstraints = constraints(new)
         for names in newConstraints where !oldConstraints.contains(where: { Set($0) == Set(names) }) {

@@ -54,7 +54,8 @@ public struct FetchRequestTemplate: Sendable {
         substitutionVariables: [String: Any] = [:]
     ) throws -> FetchRequest<Result> {
         guard Result.fetchResultType == resultType else {
-            throw ObjectStackError(code: .invalidArgument,
+            throw ObjectStackError(
+                code: .invalidArgument,
                 message: "fetch request template \(name) returns \(resultType), not \(Result.self)")
         }
         var request = FetchRequest<Result>(entityName: entityName)

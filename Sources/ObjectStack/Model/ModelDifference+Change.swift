@@ -33,7 +33,8 @@ extension ModelDifference {
         /// The entity the change is about (the destination's name, or the source's when removed).
         public var entityName: String {
             switch self {
-            case .entityAdded(let e), .entityRemoved(let e), .entityRenamed(_, let e), .entityParentChanged(let e, _, _),
+            case .entityAdded(let e), .entityRemoved(let e), .entityRenamed(_, let e),
+                .entityParentChanged(let e, _, _),
                 .entityAbstractChanged(let e, _), .attributeAdded(let e, _), .attributeRemoved(let e, _),
                 .attributeRenamed(let e, _, _), .attributeTypeChanged(let e, _, _, _),
                 .attributeOptionalityChanged(let e, _, _), .attributeTransienceChanged(let e, _, _),
@@ -55,7 +56,8 @@ extension ModelDifference {
             case .entityRenamed(let from, let to): return "entity \(from) renamed to \(to)"
             case .entityParentChanged(let e, let from, let to):
                 return "entity \(e): parent \(from ?? "none") -> \(to ?? "none")"
-            case .entityAbstractChanged(let e, let isAbstract): return "entity \(e) is \(isAbstract ? "now" : "no longer") abstract"
+            case .entityAbstractChanged(let e, let isAbstract):
+                return "entity \(e) is \(isAbstract ? "now" : "no longer") abstract"
             case .attributeAdded(let e, let a): return "attribute \(e).\(a) added"
             case .attributeRemoved(let e, let a): return "attribute \(e).\(a) removed"
             case .attributeRenamed(let e, let from, let to): return "attribute \(e).\(from) renamed to \(to)"
@@ -78,8 +80,10 @@ extension ModelDifference {
                 return "relationship \(e).\(r): \(isOptional ? "required -> optional" : "optional -> required")"
             case .indexAdded(let e, let names): return "index on \(e) \(list(names)) added"
             case .indexRemoved(let e, let names): return "index on \(e) \(list(names)) removed"
-            case .uniquenessConstraintAdded(let e, let names): return "uniqueness constraint on \(e) \(list(names)) added"
-            case .uniquenessConstraintRemoved(let e, let names): return "uniqueness constraint on \(e) \(list(names)) removed"
+            case .uniquenessConstraintAdded(let e, let names):
+                return "uniqueness constraint on \(e) \(list(names)) added"
+            case .uniquenessConstraintRemoved(let e, let names):
+                return "uniqueness constraint on \(e) \(list(names)) removed"
             case .versionHashModifierChanged(let e, let p):
                 return "version hash modifier of \(p.map { "\(e).\($0)" } ?? "entity \(e)") changed"
             }

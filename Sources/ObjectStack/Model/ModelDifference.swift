@@ -11,8 +11,9 @@ import Foundation
 /// ```
 /// Entities and properties are matched as Core Data's inferred mapping matches them: a destination element
 /// whose renaming identifier names a source element, or whose canonical name (renaming identifier, else
-/// name) equals the source's, is that element renamed; otherwise elements match by name. Each entity's properties are compared with
-/// inherited ones included, so a property moved up or down a hierarchy is not a change.
+/// name) equals the source's, is that element renamed; otherwise elements match by name. Each entity's
+/// properties are compared with inherited ones included, so a property moved up or down a hierarchy is not a
+/// change.
 ///
 /// Lightweight, as in Core Data: adding, removing and renaming entities, attributes and relationships;
 /// adding a required attribute with a default value; optional to required with a default value; required to
@@ -21,6 +22,7 @@ import Foundation
 /// attribute without a default, to-many to to-one, a new destination, a relationship becoming required, an
 /// entity becoming abstract) needs a custom migration and is listed in `reasonsNotLightweight`.
 /// - Complexity: O(*e* + *p*), the entities and properties of both models.
+/// - Note: Immutable; safe to share between threads.
 public struct ModelDifference: Sendable, CustomStringConvertible {
     /// The model migrated from.
     public let source: ManagedObjectModel
@@ -63,7 +65,8 @@ public struct ModelDifference: Sendable, CustomStringConvertible {
             let comparison = EntityComparison(old: old, new: entity, entityMatches: matches)
             changes += comparison.changes
             reasons += comparison.reasonsNotLightweight
-            mappings.append(EntityMapping(source: old, destination: entity, sourcePropertyNames: comparison.sourcePropertyNames))
+            mappings.append(
+                EntityMapping(source: old, destination: entity, sourcePropertyNames: comparison.sourcePropertyNames))
         }
         let matched = Set(matches.values.map(ObjectIdentifier.init))
         for old in source.entities where !matched.contains(ObjectIdentifier(old)) {
@@ -80,9 +83,10 @@ public struct ModelDifference: Sendable, CustomStringConvertible {
     public var description: String {
         guard !isEmpty else { return "no changes" }
         var lines = changes.map(\.description)
-        lines.append(isLightweightMigratable
-            ? "lightweight migration: yes"
-            : "lightweight migration: no (" + reasonsNotLightweight.joined(separator: "; ") + ")")
+        lines.append(
+            isLightweightMigratable
+                ? "lightweight migration: yes"
+                : "lightweight migration: no (" + reasonsNotLightweight.joined(separator: "; ") + ")")
         return lines.joined(separator: "\n")
     }
 
@@ -103,7 +107,9 @@ public struct ModelDifference: Sendable, CustomStringConvertible {
         var result: [(new: Element, old: Element?)] = []
         for element in new {
             var candidates: [Int?] = []
-            if let identifier = renamingIdentifier(element) { candidates += [byName[identifier], byCanonical[identifier]] }
+            if let identifier = renamingIdentifier(element) {
+                candidates += [byName[identifier], byCanonical[identifier]]
+            }
             candidates += [byName[name(element)], byCanonical[name(element)]]
             let found = candidates.lazy.compactMap { $0 }.first { !taken.contains($0) }
             if let found { taken.insert(found) }
@@ -112,7 +118,9 @@ public struct ModelDifference: Sendable, CustomStringConvertible {
         return result
     }
 
-    private static func match(_ old: [EntityDescription], _ new: [EntityDescription]) -> [ObjectIdentifier: EntityDescription] {
+    private static func match(
+        _ old: [EntityDescription], _ new: [EntityDescription]
+    ) -> [ObjectIdentifier: EntityDescription] {
         var result: [ObjectIdentifier: EntityDescription] = [:]
         for pair in match(old, new, name: \.name, renamingIdentifier: \.renamingIdentifier) {
             if let source = pair.old { result[ObjectIdentifier(pair.new)] = source }

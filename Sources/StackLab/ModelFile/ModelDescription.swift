@@ -38,7 +38,8 @@ public struct ModelDescription: Sendable {
     public func json() throws -> String {
         let summaries = versions.map { version in
             let counts = version.declaredCounts
-            return VersionSummary(name: version.name, current: version.isCurrent, entities: counts.entities,
+            return VersionSummary(
+                name: version.name, current: version.isCurrent, entities: counts.entities,
                 attributes: counts.attributes, relationships: counts.relationships,
                 fetchedProperties: counts.fetchedProperties, fetchIndexes: counts.fetchIndexes,
                 uniquenessConstraints: counts.uniquenessConstraints)
@@ -53,19 +54,23 @@ public struct ModelDescription: Sendable {
     /// The description for people: per version (the current one marked), each entity with its declared
     /// properties, indexes and constraints, then the migration from the previous version.
     public var text: String {
-        var lines = ["\(url.lastPathComponent): \(versions.count) version\(versions.count == 1 ? "" : "s")"
-            + (versions.first(where: \.isCurrent).map { ", current: \($0.name)" } ?? "")]
+        var lines = [
+            "\(url.lastPathComponent): \(versions.count) version\(versions.count == 1 ? "" : "s")"
+                + (versions.first(where: \.isCurrent).map { ", current: \($0.name)" } ?? "")
+        ]
         for (position, version) in versions.enumerated() {
             lines.append("")
             lines.append("== \(version.name)\(version.isCurrent ? " (current)" : "")")
             let counts = version.declaredCounts
-            lines.append("   \(counts.entities) entities, \(counts.attributes) attributes, \(counts.relationships) "
-                + "relationships, \(counts.fetchedProperties) fetched properties, \(counts.fetchIndexes) fetch indexes, "
-                + "\(counts.uniquenessConstraints) uniqueness constraints")
+            lines.append(
+                "   \(counts.entities) entities, \(counts.attributes) attributes, \(counts.relationships) "
+                    + "relationships, \(counts.fetchedProperties) fetched properties, \(counts.fetchIndexes) fetch indexes, "
+                    + "\(counts.uniquenessConstraints) uniqueness constraints")
             for entity in version.model.entities { lines += Self.describe(entity) }
             for template in version.model.fetchRequestTemplatesByName.values.sorted(by: { $0.name < $1.name }) {
-                lines.append("  fetch request \(template.name): \(template.entityName)"
-                    + (template.predicate.map { " where \($0.predicateFormat)" } ?? ""))
+                lines.append(
+                    "  fetch request \(template.name): \(template.entityName)"
+                        + (template.predicate.map { " where \($0.predicateFormat)" } ?? ""))
             }
             for (name, members) in version.model.configurations.sorted(by: { $0.key < $1.key }) {
                 lines.append("  configuration \(name): \(members.joined(separator: ", "))")
@@ -81,15 +86,20 @@ public struct ModelDescription: Sendable {
         if let parent = entity.superentity { header += " : \(parent.name)" }
         if entity.isAbstract { header += " (abstract)" }
         var lines = [header]
-        for attribute in entity.declaredAttributes { lines.append("    attribute \(attribute.name): " + describe(attribute)) }
+        for attribute in entity.declaredAttributes {
+            lines.append("    attribute \(attribute.name): " + describe(attribute))
+        }
         for relationship in entity.declaredRelationships {
             lines.append("    relationship \(relationship.name): " + describe(relationship))
         }
         for property in entity.fetchedProperties {
-            lines.append("    fetched property \(property.name): \(property.destinationName)"
-                + (property.predicate.map { " where \($0.predicateFormat)" } ?? ""))
+            lines.append(
+                "    fetched property \(property.name): \(property.destinationName)"
+                    + (property.predicate.map { " where \($0.predicateFormat)" } ?? ""))
         }
-        for index in entity.indexes { lines.append("    index \(index.name) (\(index.attributeNames.joined(separator: ", ")))") }
+        for index in entity.indexes {
+            lines.append("    index \(index.name) (\(index.attributeNames.joined(separator: ", ")))")
+        }
         for constraint in entity.uniquenessConstraints {
             lines.append("    unique (\(constraint.joined(separator: ", ")))")
         }

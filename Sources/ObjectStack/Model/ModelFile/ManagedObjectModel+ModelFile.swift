@@ -18,9 +18,11 @@ extension ManagedObjectModel {
     /// - Throws: `ModelFileError` naming the file, the element and its line.
     public convenience init(contentsOf url: URL, managedObjectClasses: [String: ManagedObject.Type] = [:]) throws {
         let bundle = try ModelBundle(url: url)
-        let (reader, contents) = try Self.read(version: bundle.versions[bundle.currentIndex], classes: managedObjectClasses)
+        let (reader, contents) = try Self.read(
+            version: bundle.versions[bundle.currentIndex], classes: managedObjectClasses)
         do {
-            try self.init(entities: contents.entities, configurations: contents.configurations,
+            try self.init(
+                entities: contents.entities, configurations: contents.configurations,
                 fetchRequestTemplates: contents.fetchRequestTemplates)
         } catch {
             throw reader.error(building: error)
@@ -42,18 +44,22 @@ extension ManagedObjectModel {
             let (reader, contents) = try read(version: versionURL, classes: managedObjectClasses)
             let model: ManagedObjectModel
             do {
-                model = try ManagedObjectModel(entities: contents.entities, configurations: contents.configurations,
+                model = try ManagedObjectModel(
+                    entities: contents.entities, configurations: contents.configurations,
                     fetchRequestTemplates: contents.fetchRequestTemplates)
             } catch {
                 throw reader.error(building: error)
             }
-            return ModelVersion(name: versionURL.deletingPathExtension().lastPathComponent, url: versionURL,
+            return ModelVersion(
+                name: versionURL.deletingPathExtension().lastPathComponent, url: versionURL,
                 isCurrent: position == bundle.currentIndex, model: model, declaredCounts: reader.counts,
                 warnings: reader.warnings)
         }
     }
 
-    private static func read(version url: URL, classes: [String: ManagedObject.Type]) throws
+    private static func read(
+        version url: URL, classes: [String: ManagedObject.Type]
+    ) throws
         -> (ModelContentsReader, ModelContentsReader.Contents)
     {
         let file = url.appendingPathComponent("contents")

@@ -24,32 +24,45 @@ struct ModelBundle {
         }
         switch url.pathExtension {
         case "xcdatamodel":
-            guard isDirectory.boolValue else { throw ModelFileError(file: path, reason: "a .xcdatamodel must be a folder") }
+            guard isDirectory.boolValue else {
+                throw ModelFileError(file: path, reason: "a .xcdatamodel must be a folder")
+            }
             versions = [url]
             currentIndex = 0
         case "xcdatamodeld":
-            guard isDirectory.boolValue else { throw ModelFileError(file: path, reason: "a .xcdatamodeld must be a folder") }
+            guard isDirectory.boolValue else {
+                throw ModelFileError(file: path, reason: "a .xcdatamodeld must be a folder")
+            }
             let names: [String]
             do {
-                names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".xcdatamodel") }
+                names = try FileManager.default.contentsOfDirectory(atPath: path).filter {
+                    $0.hasSuffix(".xcdatamodel")
+                }
             } catch {
-                throw ModelFileError(file: path, reason: "cannot list the bundle: \(error.localizedDescription)", cause: error)
+                throw ModelFileError(
+                    file: path, reason: "cannot list the bundle: \(error.localizedDescription)", cause: error)
             }
-            guard !names.isEmpty else { throw ModelFileError(file: path, reason: "the bundle holds no .xcdatamodel version") }
+            guard !names.isEmpty else {
+                throw ModelFileError(file: path, reason: "the bundle holds no .xcdatamodel version")
+            }
             let sorted = names.sorted { Self.versionOrder($0, $1) }
             versions = sorted.map { url.appendingPathComponent($0, isDirectory: true) }
             let marker = url.appendingPathComponent(".xccurrentversion")
             if let named = try Self.currentVersionName(in: marker) {
                 guard let index = sorted.firstIndex(of: named) else {
-                    throw ModelFileError(file: marker.path, element: "key _XCCurrentVersionName",
-                        reason: "names version \(named), which the bundle does not hold (it holds: \(sorted.joined(separator: ", ")))")
+                    throw ModelFileError(
+                        file: marker.path, element: "key _XCCurrentVersionName",
+                        reason:
+                            "names version \(named), which the bundle does not hold (it holds: \(sorted.joined(separator: ", ")))"
+                    )
                 }
                 currentIndex = index
             } else {
                 currentIndex = sorted.count - 1
             }
         default:
-            throw ModelFileError(file: path, reason: "not a model file: expected a .xcdatamodel or .xcdatamodeld folder")
+            throw ModelFileError(
+                file: path, reason: "not a model file: expected a .xcdatamodel or .xcdatamodeld folder")
         }
     }
 
@@ -61,14 +74,16 @@ struct ModelBundle {
         do {
             plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            throw ModelFileError(file: marker.path, reason: "not a property list: \(error.localizedDescription)", cause: error)
+            throw ModelFileError(
+                file: marker.path, reason: "not a property list: \(error.localizedDescription)", cause: error)
         }
         guard let dictionary = plist as? [String: Any] else {
             throw ModelFileError(file: marker.path, reason: "not a dictionary property list")
         }
         guard let value = dictionary["_XCCurrentVersionName"] else { return nil }
         guard let name = value as? String else {
-            throw ModelFileError(file: marker.path, element: "key _XCCurrentVersionName", reason: "the value is not a string")
+            throw ModelFileError(
+                file: marker.path, element: "key _XCCurrentVersionName", reason: "the value is not a string")
         }
         return name.isEmpty ? nil : name
     }

@@ -26,8 +26,10 @@ extension ModelContentsReader {
         let name = try required(element, "name")
         let typeName = try required(element, "attributeType")
         guard let type = Self.attributeTypes[typeName] else {
-            throw error(element, "attribute \(entity).\(name) has type '\(typeName)', which ObjectStack does not support "
-                + "(supported: \(Self.attributeTypes.keys.sorted().joined(separator: ", ")))")
+            throw error(
+                element,
+                "attribute \(entity).\(name) has type '\(typeName)', which ObjectStack does not support "
+                    + "(supported: \(Self.attributeTypes.keys.sorted().joined(separator: ", ")))")
         }
         for child in element.children where child.name != "userInfo" {
             throw error(child, "unknown element <\(child.name)> in attribute \(entity).\(name)")
@@ -41,7 +43,8 @@ extension ModelContentsReader {
         }
         var transformer: String?
         if type == .transformable {
-            transformer = element.attributes["valueTransformerName"].flatMap { $0.isEmpty ? nil : $0 }
+            transformer =
+                element.attributes["valueTransformerName"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? Self.defaultValueTransformerName
         }
         return AttributeDescription(
@@ -63,7 +66,8 @@ extension ModelContentsReader {
     private func defaultValue(_ element: ModelXMLElement, type: AttributeType, owner: String) throws -> StoreValue {
         if let seconds = element.attributes["defaultDateTimeInterval"] {
             guard type == .date, let interval = Double(seconds) else {
-                throw error(element, "defaultDateTimeInterval=\"\(seconds)\" of \(owner) is not seconds of a date attribute")
+                throw error(
+                    element, "defaultDateTimeInterval=\"\(seconds)\" of \(owner) is not seconds of a date attribute")
             }
             return .date(Date(timeIntervalSinceReferenceDate: interval))
         }
@@ -85,7 +89,9 @@ extension ModelContentsReader {
         case .uuid: value = UUID(uuidString: text).map(StoreValue.uuid)
         case .uri: value = URL(string: text).map(StoreValue.uri)
         case .binaryData, .transformable:
-            throw error(element, "\(owner) is a \(type.rawValue) attribute with a default value, which ObjectStack does not support")
+            throw error(
+                element,
+                "\(owner) is a \(type.rawValue) attribute with a default value, which ObjectStack does not support")
         }
         guard let value, type.coerce(value) != nil else {
             throw error(element, "default value '\(text)' of \(owner) is not a valid \(type.rawValue)")
@@ -140,7 +146,8 @@ extension ModelContentsReader {
         }
         let ruleName = element.attributes["deletionRule"] ?? "Nullify"
         guard let rule = Self.deleteRules[ruleName] else {
-            throw error(element, "\(owner) has unknown delete rule '\(ruleName)' (known: Nullify, Cascade, Deny, No Action)")
+            throw error(
+                element, "\(owner) has unknown delete rule '\(ruleName)' (known: Nullify, Cascade, Deny, No Action)")
         }
         let inverseName = element.attributes["inverseName"]
         if let inverseEntity = element.attributes["inverseEntity"] {
@@ -150,7 +157,9 @@ extension ModelContentsReader {
             guard inverseEntity == destination else {
                 throw error(element, "\(owner) has inverse entity \(inverseEntity), not its destination \(destination)")
             }
-            guard inverseName != nil else { throw error(element, "\(owner) names an inverse entity but no inverseName") }
+            guard inverseName != nil else {
+                throw error(element, "\(owner) names an inverse entity but no inverseName")
+            }
         }
         if let inverseName {
             guard element.attributes["inverseEntity"] != nil else {
@@ -160,8 +169,10 @@ extension ModelContentsReader {
                 throw error(element, "\(owner) names unknown inverse relationship \(destination).\(inverseName)")
             }
             guard inverse.attributes["inverseName"] == name else {
-                throw error(element, "\(owner) has inverse \(destination).\(inverseName), whose inverse is "
-                    + (inverse.attributes["inverseName"].map { "\($0)" } ?? "not set") + ", not \(name)")
+                throw error(
+                    element,
+                    "\(owner) has inverse \(destination).\(inverseName), whose inverse is "
+                        + (inverse.attributes["inverseName"].map { "\($0)" } ?? "not set") + ", not \(name)")
             }
         }
         let isToMany = try bool(element, "toMany")
@@ -208,11 +219,13 @@ extension ModelContentsReader {
             throw error(child, "unknown element <\(child.name)> in fetched property \(entity).\(name)")
         }
         guard requests.count == 1, let request = requests.first else {
-            throw error(element, "fetched property \(entity).\(name) needs exactly one <fetchRequest>, has \(requests.count)")
+            throw error(
+                element, "fetched property \(entity).\(name) needs exactly one <fetchRequest>, has \(requests.count)")
         }
         try check(request, known: ["name", "entity", "predicateString"])
         let template = try readFetchRequest(request)
-        return FetchedPropertyDescription(name: name, destinationName: template.entityName, predicate: template.predicate)
+        return FetchedPropertyDescription(
+            name: name, destinationName: template.entityName, predicate: template.predicate)
     }
 
     // MARK: - Indexes and constraints
@@ -230,21 +243,27 @@ extension ModelContentsReader {
             let label = child.label
             let type = child.attributes["type"] ?? "Binary"
             guard type == "Binary" else {
-                throw ModelFileError(file: file, line: child.line, element: label,
-                    reason: "fetch index \(entity).\(name) has a \(type) element; ObjectStack supports Binary indexes only")
+                throw ModelFileError(
+                    file: file, line: child.line, element: label,
+                    reason:
+                        "fetch index \(entity).\(name) has a \(type) element; ObjectStack supports Binary indexes only")
             }
             let order = child.attributes["order"] ?? "ascending"
             guard order == "ascending" || order == "descending" else {
-                throw ModelFileError(file: file, line: child.line, element: label, reason: "unknown index order '\(order)'")
+                throw ModelFileError(
+                    file: file, line: child.line, element: label, reason: "unknown index order '\(order)'")
             }
             switch property(propertyName, in: entity)?.name {
             case "attribute"?: attributeNames.append(propertyName)
             case "relationship"?:
-                warnings.append(ModelFileWarning(file: file, line: child.line, element: label,
-                    message: "fetch index \(entity).\(name) names relationship \(propertyName); stores index every "
-                        + "to-one reference on their own, so the index covers its attributes only"))
+                warnings.append(
+                    ModelFileWarning(
+                        file: file, line: child.line, element: label,
+                        message: "fetch index \(entity).\(name) names relationship \(propertyName); stores index every "
+                            + "to-one reference on their own, so the index covers its attributes only"))
             default:
-                throw ModelFileError(file: file, line: child.line, element: label,
+                throw ModelFileError(
+                    file: file, line: child.line, element: label,
                     reason: "fetch index \(entity).\(name) names \(propertyName), which is not a property of \(entity)")
             }
         }
@@ -269,12 +288,15 @@ extension ModelContentsReader {
             guard constraint.name == "uniquenessConstraint" else {
                 throw error(constraint, "unknown element <\(constraint.name)> in <uniquenessConstraints> of \(entity)")
             }
-            return try attributeList(constraint, itemElement: "constraint", entity: entity, what: "uniqueness constraint")
+            return try attributeList(
+                constraint, itemElement: "constraint", entity: entity, what: "uniqueness constraint")
         }
     }
 
     /// The attribute names of a compound index or a uniqueness constraint: `<index value=…>` or `<constraint value=…>`.
-    private func attributeList(_ element: ModelXMLElement, itemElement: String, entity: String, what: String) throws
+    private func attributeList(
+        _ element: ModelXMLElement, itemElement: String, entity: String, what: String
+    ) throws
         -> [String]
     {
         try check(element, known: [])
@@ -287,7 +309,8 @@ extension ModelContentsReader {
             switch property(name, in: entity)?.name {
             case "attribute"?: return name
             case "relationship"?:
-                throw error(item, "\(what) of \(entity) names relationship \(name); ObjectStack supports attributes only")
+                throw error(
+                    item, "\(what) of \(entity) names relationship \(name); ObjectStack supports attributes only")
             default: throw error(item, "\(what) of \(entity) names \(name), which is not an attribute of \(entity)")
             }
         }

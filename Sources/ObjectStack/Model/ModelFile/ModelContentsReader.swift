@@ -197,7 +197,8 @@ struct ModelContentsReader {
         do {
             return try FetchPredicate(format: text)
         } catch let failure as ObjectStackError {
-            throw ModelFileError(file: file, line: element.line, element: element.label,
+            throw ModelFileError(
+                file: file, line: element.line, element: element.label,
                 reason: "\(owner) has a predicate that does not parse: \(failure.message)", cause: failure)
         }
     }
@@ -210,10 +211,14 @@ struct ModelContentsReader {
         let message = (failure as? ObjectStackError)?.message ?? "\(failure)"
         // The longest declared name the message mentions: "Book.author" before "Book".
         let culprit = declarations.keys
-            .filter { message.range(of: "\\b\(NSRegularExpression.escapedPattern(for: $0))\\b", options: .regularExpression) != nil }
+            .filter {
+                message.range(of: "\\b\(NSRegularExpression.escapedPattern(for: $0))\\b", options: .regularExpression)
+                    != nil
+            }
             .max { $0.count < $1.count }
         let place = culprit.flatMap { declarations[$0] }
-        return ModelFileError(file: file, line: place?.line, element: place?.label ?? "model", reason: message, cause: failure)
+        return ModelFileError(
+            file: file, line: place?.line, element: place?.label ?? "model", reason: message, cause: failure)
     }
 
     // MARK: - Attribute access

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Foundation
 
 /// One element of a model file's XML, with the line it starts on, for the reader to walk and to name in errors.
 struct ModelXMLElement: Sendable {
@@ -29,17 +30,22 @@ struct ModelXMLElement: Sendable {
         parser.shouldResolveExternalEntities = false
         let succeeded = parser.parse()
         if let failure = builder.failure {
-            throw ModelFileError(file: file, line: failure.line, element: failure.element,
+            throw ModelFileError(
+                file: file, line: failure.line, element: failure.element,
                 reason: "malformed XML: \(Self.describe(failure.error))", cause: failure.error)
         }
         if let mismatch = builder.mismatch {
-            throw ModelFileError(file: file, line: mismatch.line, element: mismatch.open.label,
-                reason: "malformed XML: </\(mismatch.closing)> closes <\(mismatch.open.name)> opened on line \(mismatch.open.line)")
+            throw ModelFileError(
+                file: file, line: mismatch.line, element: mismatch.open.label,
+                reason:
+                    "malformed XML: </\(mismatch.closing)> closes <\(mismatch.open.name)> opened on line \(mismatch.open.line)"
+            )
         }
         guard succeeded, let root = builder.root else {
             let error = parser.parserError
             let reason = error.map { "malformed XML: \(Self.describe($0))" } ?? "malformed XML: no root element"
-            throw ModelFileError(file: file, line: max(parser.lineNumber, 1), element: builder.currentElementName,
+            throw ModelFileError(
+                file: file, line: max(parser.lineNumber, 1), element: builder.currentElementName,
                 reason: reason, cause: error)
         }
         return root
