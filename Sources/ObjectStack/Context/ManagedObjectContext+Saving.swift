@@ -58,7 +58,7 @@ extension ManagedObjectContext {
         for object in objects {
             for attribute in object.entity.attributes {
                 guard let derivation = attribute.derivation,
-                    let value = try? evaluator.value(of: derivation, on: object),
+                    let value = try? derivation.value(using: evaluator, on: object),
                     let coerced = attribute.type.coerce(value)
                 else { continue }
                 if object.attributeValue(attribute) != coerced { object.changes[attribute.index] = coerced }
@@ -91,7 +91,13 @@ extension ManagedObjectContext {
             }
             for attribute in entity.attributes where !attribute.isOptional && !attribute.isTransient {
                 if object.attributeValue(attribute).isNull {
-                    fail(attribute.name, .missingValue, "\(entity.name).\(attribute.name) is required but has no value")
+                    fail(attribute.name, .missingValue,
+                        "\(entity.name).\(attribute.name) is required but has no value" + Self.missingTransformerNote(attribute))
+                }
+            }
+            for attribute in entity.attributes where attribute.hasValueConstraints {
+                if let problem = attribute.constraintViolation(of: object.attributeValue(attribute)) {
+                    fail(attribute.name, problem.reason, "\(entity.name).\(attribute.name) \(problem.message)")
                 }
             }
             for relationship in entity.relationships where !relationship.isTransient {
@@ -122,6 +128,14 @@ extension ManagedObjectContext {
             error.validationFailures = failures
             throw error
         }
+    }
+
+    /// Why a required transformable attribute can have no value: its transformer is not registered.
+    private static func missingTransformerNote(_ attribute: AttributeDescription) -> String {
+        guard attribute.type == .transformable, let name = attribute.valueTransformerName,
+            ValueTransformerRegistry.transformer(named: name) == nil
+        else { return "" }
+        return " (its value transformer '\(name)' is not registered)"
     }
 
     // MARK: - Permanent IDs

@@ -12,6 +12,10 @@ public struct ValidationFailure: Sendable, CustomStringConvertible {
         case deleteDenied(count: Int)
         /// A value is not of the attribute's type.
         case typeMismatch
+        /// A number, or the length of a string or data, is outside the attribute's minimum and maximum.
+        case outOfRange
+        /// A string does not match the attribute's regular expression.
+        case patternMismatch
         /// An object's own `validateForInsert/Update/Delete()` threw; the message is its error.
         case custom
     }

@@ -31,13 +31,20 @@ public final class AttributeDescription: @unchecked Sendable {
     public let versionHashModifier: String?
     /// Whether the attribute is indexed on its own.
     public let isIndexed: Bool
+    /// The smallest valid value at save: of the number for numeric attributes, of the length for strings
+    /// and binary data (Xcode's "Minimum" validation).
+    public let minimumValue: Double?
+    /// The largest valid value at save, as `minimumValue`.
+    public let maximumValue: Double?
+    /// A regular expression a string value must match in full at save.
+    public let regularExpression: String?
 
     /// The attribute's position in its entity's `properties` (the same in every sub-entity).
     public internal(set) var index: Int = -1
     /// The position of its value in a stored row, or nil when transient.
     public internal(set) var storedIndex: Int?
     /// The bound derivation, set when the model is built.
-    var derivation: BoundExpression?
+    var derivation: Derivation?
 
     /// Creates an attribute.
     /// - Parameters:
@@ -52,7 +59,10 @@ public final class AttributeDescription: @unchecked Sendable {
         derivationExpression: String? = nil,
         renamingIdentifier: String? = nil,
         versionHashModifier: String? = nil,
-        isIndexed: Bool = false
+        isIndexed: Bool = false,
+        minimumValue: Double? = nil,
+        maximumValue: Double? = nil,
+        regularExpression: String? = nil
     ) {
         self.name = name
         self.type = type
@@ -64,6 +74,9 @@ public final class AttributeDescription: @unchecked Sendable {
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
         self.isIndexed = isIndexed
+        self.minimumValue = minimumValue
+        self.maximumValue = maximumValue
+        self.regularExpression = regularExpression
     }
 
     /// Converts the default value to the attribute's type; called once when the model is built.

@@ -38,6 +38,11 @@ public final class EntityDescription: @unchecked Sendable {
     public let renamingIdentifier: String?
     /// Changes the version hash without changing the schema.
     public let versionHashModifier: String?
+    /// Fetched properties: named fetches of another entity, declared in a model file.
+    public let fetchedProperties: [FetchedPropertyDescription]
+    /// The class name a model file gives (`representedClassName`), recorded for display: Swift cannot look
+    /// a class up by name, so `managedObjectClass` decides what is instantiated.
+    public let representedClassName: String?
 
     /// The parent entity, for a sub-entity.
     public internal(set) var superentity: EntityDescription?
@@ -77,7 +82,9 @@ public final class EntityDescription: @unchecked Sendable {
         uniquenessConstraints: [[String]] = [],
         indexes: [IndexDescription] = [],
         renamingIdentifier: String? = nil,
-        versionHashModifier: String? = nil
+        versionHashModifier: String? = nil,
+        fetchedProperties: [FetchedPropertyDescription] = [],
+        representedClassName: String? = nil
     ) {
         self.name = name
         self.nameHash = name.hashValue
@@ -90,6 +97,8 @@ public final class EntityDescription: @unchecked Sendable {
         self.indexes = indexes
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
+        self.fetchedProperties = fetchedProperties
+        self.representedClassName = representedClassName
     }
 
     /// The top of the entity's inheritance hierarchy (itself when it has no parent).

@@ -21,10 +21,15 @@ public final class ManagedObjectModel: Sendable {
     public let configurations: [String: [String]]
     /// Each entity's version hash by entity name: what a store records and compares.
     public let entityVersionHashesByName: [String: String]
+    /// Named fetch requests stored with the model, by name (see `fetchRequestFromTemplate(withName:substitutionVariables:)`).
+    public let fetchRequestTemplatesByName: [String: FetchRequestTemplate]
 
     /// Builds and checks a model.
     /// - Throws: `ObjectStackError` with code `.invalidModel` naming the entity and property at fault.
-    public init(entities: [EntityDescription], configurations: [String: [String]] = [:]) throws {
+    public init(
+        entities: [EntityDescription], configurations: [String: [String]] = [:],
+        fetchRequestTemplates: [FetchRequestTemplate] = []
+    ) throws {
         var byName: [String: EntityDescription] = [:]
         for (position, entity) in entities.enumerated() {
             guard entity.modelIndex < 0 else {
@@ -41,9 +46,25 @@ public final class ManagedObjectModel: Sendable {
                 throw ObjectStackError.invalidModel("configuration \(name) names unknown entity \(member)")
             }
         }
+        var templates: [String: FetchRequestTemplate] = [:]
+        for template in fetchRequestTemplates {
+            guard byName[template.entityName] != nil else {
+                throw ObjectStackError.invalidModel("fetch request template \(template.name) names unknown entity \(template.entityName)")
+            }
+            guard templates.updateValue(template, forKey: template.name) == nil else {
+                throw ObjectStackError.invalidModel("fetch request template \(template.name) is declared twice")
+            }
+        }
+        for entity in entities {
+            for property in entity.fetchedProperties where byName[property.destinationName] == nil {
+                throw ObjectStackError.invalidModel(
+                    "fetched property \(entity.name).\(property.name) names unknown entity \(property.destinationName)")
+            }
+        }
         self.entities = entities
         self.entitiesByName = byName
         self.configurations = configurations
+        self.fetchRequestTemplatesByName = templates
         try Self.resolveInheritance(entities, byName: byName)
         for entity in Self.parentsFirst(entities) { try Self.resolveProperties(of: entity) }
         try Self.resolveRelationships(entities, byName: byName)
@@ -56,6 +77,18 @@ public final class ManagedObjectModel: Sendable {
     /// The entity whose objects are instances of `type` (the most specific match).
     public func entity(for type: ManagedObject.Type) -> EntityDescription? {
         entities.first { $0.managedObjectClass == type }
+    }
+
+    /// A request built from a stored template, its `$VARIABLES` replaced by the given values.
+    /// - Throws: `ObjectStackError` `.invalidArgument` for an unknown template, a variable without a value, or a
+    ///   `Result` that does not match the template's result type.
+    public func fetchRequestFromTemplate<Result: FetchRequestResult>(
+        withName name: String, substitutionVariables: [String: Any] = [:]
+    ) throws -> FetchRequest<Result> {
+        guard let template = fetchRequestTemplatesByName[name] else {
+            throw ObjectStackError(code: .invalidArgument, message: "the model has no fetch request template named \(name)")
+        }
+        return try template.fetchRequest(substitutionVariables: substitutionVariables)
     }
 
     /// The entities of a configuration, or every entity for `nil` or an unknown name.
@@ -195,10 +228,8 @@ public final class ManagedObjectModel: Sendable {
     private static func resolveDerivations(of entity: EntityDescription) throws {
         for attribute in entity.declaredAttributes {
             guard let text = attribute.derivationExpression else { continue }
-            var parser = PredicateParser(format: text, arguments: [])
             do {
-                let expression = try parser.parseExpression()
-                attribute.derivation = try PredicateBinder(entity: entity).bindExpression(expression)
+                attribute.derivation = try Derivation.bind(text, of: attribute, entity: entity)
             } catch {
                 throw ObjectStackError(code: .invalidModel,
                     message: "derived attribute \(entity.name).\(attribute.name) has an invalid derivation '\(text)'", cause: error)

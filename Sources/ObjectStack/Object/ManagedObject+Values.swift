@@ -8,7 +8,8 @@ extension ManagedObject {
     ///
     /// Numbers come back as `NSNumber`, so `as? Int` and `as? Double` both work, as in Core Data.
     /// - Precondition: the entity has a property named `key` (a misspelt key is a programming error,
-    ///   as in Core Data); use `entity.property(named:)` to ask first.
+    ///   as in Core Data); use `entity.property(named:)` to ask first. A transformable attribute holding data
+    ///   needs its value transformer registered; `checkedValue(forKey:)` throws instead of trapping.
     public func value(forKey key: String) -> Any? {
         managedObjectContext?.assertOnQueue("value(forKey: \"\(key)\")")
         guard let property = entity.property(named: key) else {
@@ -22,6 +23,37 @@ extension ManagedObject {
             return relationship.isOrdered ? objects as Any : Set(objects) as Any
         case .relationship(let relationship):
             return toOneID(relationship).flatMap { managedObjectContext?.object(with: $0) }
+        }
+    }
+
+    /// The value of a property as `value(forKey:)` returns it, with problems thrown instead of trapped: a key
+    /// the entity does not have, and a transformable attribute whose value transformer is not registered or
+    /// cannot turn the stored data back into a value.
+    ///
+    /// For example, a model loaded from a file may name a transformer the program has not registered:
+    /// ```swift
+    /// do { let colour = try item.checkedValue(forKey: "colour") }
+    /// catch let error as ObjectStackError where error.code == .transformerMissing { print(error.message) }
+    /// ```
+    /// - Throws: `ObjectStackError` `.unknownKey`, `.transformerMissing` naming the transformer, or
+    ///   `.typeMismatch` with the transformer's error as `cause`.
+    public func checkedValue(forKey key: String) throws -> Any? {
+        managedObjectContext?.assertOnQueue("checkedValue(forKey: \"\(key)\")")
+        guard let property = entity.property(named: key) else {
+            throw ObjectStackError(code: .unknownKey, message: "entity \(entity.name) has no property named '\(key)'")
+        }
+        guard case .attribute(let attribute) = property, attribute.type == .transformable,
+            case .data(let data) = attributeValue(attribute)
+        else { return value(forKey: key) }
+        guard let name = attribute.valueTransformerName, let transformer = ValueTransformerRegistry.transformer(named: name) else {
+            throw ObjectStackError(code: .transformerMissing,
+                message: "value transformer '\(attribute.valueTransformerName ?? "")' of \(entity.name).\(attribute.name) is not registered")
+        }
+        do {
+            return try transformer.reverseTransformedValue(data)
+        } catch {
+            throw ObjectStackError(code: .typeMismatch,
+                message: "transformer '\(name)' could not read the stored value of \(entity.name).\(attribute.name)", cause: error)
         }
     }
 

@@ -1,0 +1,320 @@
+import Foundation
+
+extension ModelContentsReader {
+    // MARK: - Attributes
+
+    private static let attributeAttributes: Set<String> = [
+        "name", "attributeType", "optional", "transient", "defaultValueString", "defaultDateTimeInterval",
+        "usesScalarValueType", "indexed", "elementID", "renamingID", "versionHashModifier", "minValueString",
+        "maxValueString", "regularExpressionString", "valueTransformerName", "customClassName",
+        "preserveAfterDeletion", "derived", "derivationExpression", "syncable", "spotlightIndexingEnabled",
+        "allowsExternalBinaryDataStorage", "allowsCloudEncryption",
+    ]
+
+    /// Xcode's attribute type names.
+    private static let attributeTypes: [String: AttributeType] = [
+        "Integer 16": .integer16, "Integer 32": .integer32, "Integer 64": .integer64, "Decimal": .decimal,
+        "Double": .double, "Float": .float, "String": .string, "Boolean": .boolean, "Date": .date,
+        "Binary": .binaryData, "UUID": .uuid, "URI": .uri, "Transformable": .transformable,
+    ]
+
+    /// The transformer Core Data uses for a transformable attribute that names none.
+    static let defaultValueTransformerName = "NSKeyedUnarchiveFromData"
+
+    mutating func readAttribute(_ element: ModelXMLElement, entity: String) throws -> AttributeDescription {
+        try check(element, known: Self.attributeAttributes)
+        let name = try required(element, "name")
+        let typeName = try required(element, "attributeType")
+        guard let type = Self.attributeTypes[typeName] else {
+            throw error(
+                element,
+                "attribute \(entity).\(name) has type '\(typeName)', which ObjectStack does not support "
+                    + "(supported: \(Self.attributeTypes.keys.sorted().joined(separator: ", ")))")
+        }
+        for child in element.children where child.name != "userInfo" {
+            throw error(child, "unknown element <\(child.name)> in attribute \(entity).\(name)")
+        }
+        var derivation: String?
+        if try bool(element, "derived") {
+            guard let expression = element.attributes["derivationExpression"], !expression.isEmpty else {
+                throw error(element, "derived attribute \(entity).\(name) has no derivationExpression")
+            }
+            derivation = expression
+        }
+        var transformer: String?
+        if type == .transformable {
+            transformer =
+                element.attributes["valueTransformerName"].flatMap { $0.isEmpty ? nil : $0 }
+                ?? Self.defaultValueTransformerName
+        }
+        return AttributeDescription(
+            name: name,
+            type: type,
+            isOptional: try bool(element, "optional"),
+            isTransient: try bool(element, "transient"),
+            defaultValue: try defaultValue(element, type: type, owner: "\(entity).\(name)"),
+            valueTransformerName: transformer,
+            derivationExpression: derivation,
+            renamingIdentifier: renamingIdentifier(element),
+            versionHashModifier: element.attributes["versionHashModifier"],
+            isIndexed: try bool(element, "indexed"),
+            minimumValue: try bound(element, "minValueString", type: type),
+            maximumValue: try bound(element, "maxValueString", type: type),
+            regularExpression: try pattern(element, type: type))
+    }
+
+    private func defaultValue(_ element: ModelXMLElement, type: AttributeType, owner: String) throws -> StoreValue {
+        if let seconds = element.attributes["defaultDateTimeInterval"] {
+            guard type == .date, let interval = Double(seconds) else {
+                throw error(
+                    element, "defaultDateTimeInterval=\"\(seconds)\" of \(owner) is not seconds of a date attribute")
+            }
+            return .date(Date(timeIntervalSinceReferenceDate: interval))
+        }
+        guard let text = element.attributes["defaultValueString"] else { return .null }
+        let value: StoreValue?
+        switch type {
+        case .integer16, .integer32, .integer64:
+            value = Int64(text).map(StoreValue.integer) ?? Double(text).flatMap { type.coerce(.double($0)) }
+        case .double, .float: value = Double(text).map(StoreValue.double)
+        case .decimal: value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")).map(StoreValue.decimal)
+        case .boolean:
+            switch text {
+            case "YES", "yes", "true", "TRUE", "1": value = .boolean(true)
+            case "NO", "no", "false", "FALSE", "0": value = .boolean(false)
+            default: value = nil
+            }
+        case .string: value = .string(text)
+        case .date: value = Double(text).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+        case .uuid: value = UUID(uuidString: text).map(StoreValue.uuid)
+        case .uri: value = URL(string: text).map(StoreValue.uri)
+        case .binaryData, .transformable:
+            throw error(
+                element,
+                "\(owner) is a \(type.rawValue) attribute with a default value, which ObjectStack does not support")
+        }
+        guard let value, type.coerce(value) != nil else {
+            throw error(element, "default value '\(text)' of \(owner) is not a valid \(type.rawValue)")
+        }
+        return value
+    }
+
+    /// A minimum or maximum: of the value for numbers, of the length for strings and data, seconds for dates.
+    private func bound(_ element: ModelXMLElement, _ name: String, type: AttributeType) throws -> Double? {
+        guard let text = element.attributes[name] else { return nil }
+        guard type != .boolean, type != .uuid, type != .uri, type != .transformable else {
+            throw error(element, "\(name) on a \(type.rawValue) attribute is not supported")
+        }
+        guard let value = Double(text) else { throw error(element, "\(name)=\"\(text)\" is not a number") }
+        return value
+    }
+
+    private func pattern(_ element: ModelXMLElement, type: AttributeType) throws -> String? {
+        guard let text = element.attributes["regularExpressionString"] else { return nil }
+        guard type == .string else {
+            throw error(element, "regularExpressionString on a \(type.rawValue) attribute is not supported")
+        }
+        guard (try? NSRegularExpression(pattern: text)) != nil else {
+            throw error(element, "regularExpressionString \"\(text)\" is not a valid regular expression")
+        }
+        return text
+    }
+
+    // MARK: - Relationships
+
+    private static let relationshipAttributes: Set<String> = [
+        "name", "destinationEntity", "inverseName", "inverseEntity", "toMany", "ordered", "optional", "minCount",
+        "maxCount", "deletionRule", "transient", "elementID", "renamingID", "versionHashModifier", "indexed",
+        "syncable",
+    ]
+
+    private static let deleteRules: [String: DeleteRule] = [
+        "Nullify": .nullify, "Cascade": .cascade, "Deny": .deny, "No Action": .noAction,
+    ]
+
+    /// A relationship; `indexed="YES"` needs nothing more, as stores index every to-one reference.
+    mutating func readRelationship(_ element: ModelXMLElement, entity: String) throws -> RelationshipDescription {
+        try check(element, known: Self.relationshipAttributes)
+        let name = try required(element, "name")
+        let owner = "relationship \(entity).\(name)"
+        for child in element.children where child.name != "userInfo" {
+            throw error(child, "unknown element <\(child.name)> in \(owner)")
+        }
+        let destination = try required(element, "destinationEntity")
+        guard entityElements[destination] != nil else {
+            throw error(element, "\(owner) names unknown destination entity \(destination)")
+        }
+        let ruleName = element.attributes["deletionRule"] ?? "Nullify"
+        guard let rule = Self.deleteRules[ruleName] else {
+            throw error(
+                element, "\(owner) has unknown delete rule '\(ruleName)' (known: Nullify, Cascade, Deny, No Action)")
+        }
+        let inverseName = element.attributes["inverseName"]
+        if let inverseEntity = element.attributes["inverseEntity"] {
+            guard entityElements[inverseEntity] != nil else {
+                throw error(element, "\(owner) names unknown inverse entity \(inverseEntity)")
+            }
+            guard inverseEntity == destination else {
+                throw error(element, "\(owner) has inverse entity \(inverseEntity), not its destination \(destination)")
+            }
+            guard inverseName != nil else {
+                throw error(element, "\(owner) names an inverse entity but no inverseName")
+            }
+        }
+        if let inverseName {
+            guard element.attributes["inverseEntity"] != nil else {
+                throw error(element, "\(owner) names inverse \(inverseName) but no inverseEntity")
+            }
+            guard let inverse = property(inverseName, in: destination), inverse.name == "relationship" else {
+                throw error(element, "\(owner) names unknown inverse relationship \(destination).\(inverseName)")
+            }
+            guard inverse.attributes["inverseName"] == name else {
+                throw error(
+                    element,
+                    "\(owner) has inverse \(destination).\(inverseName), whose inverse is "
+                        + (inverse.attributes["inverseName"].map { "\($0)" } ?? "not set") + ", not \(name)")
+            }
+        }
+        let isToMany = try bool(element, "toMany")
+        let isOrdered = try bool(element, "ordered")
+        return RelationshipDescription(
+            name: name,
+            destination: destination,
+            inverse: inverseName,
+            isToMany: isToMany,
+            isOrdered: isToMany && isOrdered,
+            deleteRule: rule,
+            isOptional: try bool(element, "optional"),
+            // A to-one is written with maxCount="1" (and sometimes minCount="1" while optional): counts
+            // constrain to-many relationships only.
+            minCount: isToMany ? try integer(element, "minCount") : 0,
+            maxCount: isToMany ? try integer(element, "maxCount") : 0,
+            isTransient: try bool(element, "transient"),
+            renamingIdentifier: renamingIdentifier(element),
+            versionHashModifier: element.attributes["versionHashModifier"])
+    }
+
+    /// The element declaring a property of an entity or one of its ancestors.
+    func property(_ name: String, in entity: String) -> ModelXMLElement? {
+        var current: String? = entity
+        var seen: Set<String> = []
+        while let entityName = current, seen.insert(entityName).inserted, let element = entityElements[entityName] {
+            if let found = element.children.first(where: {
+                ["attribute", "relationship", "fetchedProperty"].contains($0.name) && $0.attributes["name"] == name
+            }) {
+                return found
+            }
+            current = element.attributes["parentEntity"]
+        }
+        return nil
+    }
+
+    // MARK: - Fetched properties
+
+    mutating func readFetchedProperty(_ element: ModelXMLElement, entity: String) throws -> FetchedPropertyDescription {
+        try check(element, known: ["name", "optional", "elementID", "renamingID", "versionHashModifier", "syncable"])
+        let name = try required(element, "name")
+        let requests = element.children.filter { $0.name == "fetchRequest" }
+        for child in element.children where child.name != "fetchRequest" && child.name != "userInfo" {
+            throw error(child, "unknown element <\(child.name)> in fetched property \(entity).\(name)")
+        }
+        guard requests.count == 1, let request = requests.first else {
+            throw error(
+                element, "fetched property \(entity).\(name) needs exactly one <fetchRequest>, has \(requests.count)")
+        }
+        try check(request, known: ["name", "entity", "predicateString"])
+        let template = try readFetchRequest(request)
+        return FetchedPropertyDescription(
+            name: name, destinationName: template.entityName, predicate: template.predicate)
+    }
+
+    // MARK: - Indexes and constraints
+
+    mutating func readFetchIndex(_ element: ModelXMLElement, entity: String) throws -> IndexDescription? {
+        try check(element, known: ["name"])
+        let name = try required(element, "name")
+        var attributeNames: [String] = []
+        for child in element.children {
+            guard child.name == "fetchIndexElement" else {
+                throw error(child, "unknown element <\(child.name)> in fetch index \(entity).\(name)")
+            }
+            try check(child, known: ["property", "type", "order"])
+            let propertyName = try required(child, "property")
+            let label = child.label
+            let type = child.attributes["type"] ?? "Binary"
+            guard type == "Binary" else {
+                throw ModelFileError(
+                    file: file, line: child.line, element: label,
+                    reason:
+                        "fetch index \(entity).\(name) has a \(type) element; ObjectStack supports Binary indexes only")
+            }
+            let order = child.attributes["order"] ?? "ascending"
+            guard order == "ascending" || order == "descending" else {
+                throw ModelFileError(
+                    file: file, line: child.line, element: label, reason: "unknown index order '\(order)'")
+            }
+            switch property(propertyName, in: entity)?.name {
+            case "attribute"?: attributeNames.append(propertyName)
+            case "relationship"?:
+                warnings.append(
+                    ModelFileWarning(
+                        file: file, line: child.line, element: label,
+                        message: "fetch index \(entity).\(name) names relationship \(propertyName); stores index every "
+                            + "to-one reference on their own, so the index covers its attributes only"))
+            default:
+                throw ModelFileError(
+                    file: file, line: child.line, element: label,
+                    reason: "fetch index \(entity).\(name) names \(propertyName), which is not a property of \(entity)")
+            }
+        }
+        guard !attributeNames.isEmpty else { return nil }
+        return IndexDescription(name: name, attributeNames: attributeNames)
+    }
+
+    /// The legacy `<compoundIndexes>`: each `<compoundIndex>` becomes an index, as Core Data turns them into
+    /// fetch indexes.
+    func readCompoundIndexes(_ element: ModelXMLElement, entity: String) throws -> [IndexDescription] {
+        try element.children.map { compound in
+            guard compound.name == "compoundIndex" else {
+                throw error(compound, "unknown element <\(compound.name)> in <compoundIndexes> of \(entity)")
+            }
+            let names = try attributeList(compound, itemElement: "index", entity: entity, what: "compound index")
+            return IndexDescription(name: "compound_" + names.joined(separator: "_"), attributeNames: names)
+        }
+    }
+
+    func readUniquenessConstraints(_ element: ModelXMLElement, entity: String) throws -> [[String]] {
+        try element.children.map { constraint in
+            guard constraint.name == "uniquenessConstraint" else {
+                throw error(constraint, "unknown element <\(constraint.name)> in <uniquenessConstraints> of \(entity)")
+            }
+            return try attributeList(
+                constraint, itemElement: "constraint", entity: entity, what: "uniqueness constraint")
+        }
+    }
+
+    /// The attribute names of a compound index or a uniqueness constraint: `<index value=…>` or `<constraint value=…>`.
+    private func attributeList(
+        _ element: ModelXMLElement, itemElement: String, entity: String, what: String
+    ) throws
+        -> [String]
+    {
+        try check(element, known: [])
+        let names = try element.children.map { item in
+            guard item.name == itemElement else {
+                throw error(item, "unknown element <\(item.name)> in <\(element.name)> of \(entity)")
+            }
+            try check(item, known: ["value"])
+            let name = try required(item, "value")
+            switch property(name, in: entity)?.name {
+            case "attribute"?: return name
+            case "relationship"?:
+                throw error(
+                    item, "\(what) of \(entity) names relationship \(name); ObjectStack supports attributes only")
+            default: throw error(item, "\(what) of \(entity) names \(name), which is not an attribute of \(entity)")
+            }
+        }
+        guard !names.isEmpty else { throw error(element, "\(what) of \(entity) names no attribute") }
+        return names
+    }
+}

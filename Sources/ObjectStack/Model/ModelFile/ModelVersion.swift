@@ -1,0 +1,37 @@
+import Foundation
+
+/// One version of an Xcode model file, loaded.
+///
+/// For example:
+/// ```swift
+/// let versions = try ManagedObjectModel.versions(contentsOf: URL(fileURLWithPath: "Moody.xcdatamodeld"))
+/// let current = versions.first { $0.isCurrent }!
+/// let previous = versions.firstIndex { $0.isCurrent }.flatMap { $0 > 0 ? versions[$0 - 1] : nil }
+/// ```
+public struct ModelVersion: Sendable {
+    /// The version's name: its `.xcdatamodel` folder's name without the extension (`Moody 2`).
+    public let name: String
+    /// The version's `.xcdatamodel` folder.
+    public let url: URL
+    /// Whether this is the bundle's current version (see `ManagedObjectModel.versions(contentsOf:)`).
+    public let isCurrent: Bool
+    /// The model.
+    public let model: ManagedObjectModel
+    /// The elements the version's XML declares (inherited properties not counted again).
+    public let declaredCounts: ModelElementCounts
+    /// What loaded, but not exactly as written.
+    public let warnings: [ModelFileWarning]
+
+    /// Creates a version.
+    public init(
+        name: String, url: URL, isCurrent: Bool, model: ManagedObjectModel, declaredCounts: ModelElementCounts,
+        warnings: [ModelFileWarning] = []
+    ) {
+        self.name = name
+        self.url = url
+        self.isCurrent = isCurrent
+        self.model = model
+        self.declaredCounts = declaredCounts
+        self.warnings = warnings
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// One element of a model file's XML, with the line it starts on, for the reader to walk and to name in errors.
+struct ModelXMLElement: Sendable {
+    let name: String
+    let attributes: [String: String]
+    var children: [ModelXMLElement] = []
+    /// 1-based line of the start tag.
+    let line: Int
+
+    /// The element as an error names it: its tag and the attribute that identifies it, if any.
+    var label: String {
+        for key in ["name", "property", "value"] {
+            if let value = attributes[key] { return "\(name) \(key)=\"\(value)\"" }
+        }
+        return name
+    }
+
+    /// Parses XML data into its root element.
+    /// - Throws: `ModelFileError` with the line `XMLParser` stopped at.
+    static func parse(_ data: Data, file: String) throws -> ModelXMLElement {
+        let builder = ModelXMLTreeBuilder()
+        let parser = XMLParser(data: data)
+        parser.delegate = builder
+        parser.shouldProcessNamespaces = false
+        parser.shouldResolveExternalEntities = false
+        let succeeded = parser.parse()
+        if let failure = builder.failure {
+            throw ModelFileError(
+                file: file, line: failure.line, element: failure.element,
+                reason: "malformed XML: \(Self.describe(failure.error))", cause: failure.error)
+        }
+        if let mismatch = builder.mismatch {
+            throw ModelFileError(
+                file: file, line: mismatch.line, element: mismatch.open.label,
+                reason:
+                    "malformed XML: </\(mismatch.closing)> closes <\(mismatch.open.name)> opened on line \(mismatch.open.line)"
+            )
+        }
+        guard succeeded, let root = builder.root else {
+            let error = parser.parserError
+            let reason = error.map { "malformed XML: \(Self.describe($0))" } ?? "malformed XML: no root element"
+            throw ModelFileError(
+                file: file, line: max(parser.lineNumber, 1), element: builder.currentElementName,
+                reason: reason, cause: error)
+        }
+        return root
+    }
+
+    /// XMLParser's errors carry no message on Linux: name the error code instead.
+    private static func describe(_ error: any Error) -> String {
+        let code = (error as NSError).code
+        guard let known = XMLParser.ErrorCode(rawValue: code) else { return "parser error \(code)" }
+        return "\(known) (code \(code))"
+    }
+}
+
+/// The `XMLParser` delegate that builds the element tree.
+private final class ModelXMLTreeBuilder: NSObject, XMLParserDelegate {
+    var stack: [ModelXMLElement] = []
+    var root: ModelXMLElement?
+
+    var currentElementName: String? { stack.last?.label }
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        stack.append(ModelXMLElement(name: elementName, attributes: attributes, line: parser.lineNumber))
+    }
+
+    /// The first error libxml2 reports, where it happened (it may recover and report success).
+    var failure: (error: any Error, line: Int, element: String?)?
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        guard failure == nil else { return }
+        failure = (parseError, max(parser.lineNumber, 1), currentElementName)
+        parser.abortParsing()
+    }
+
+    /// An end tag that does not close the open element (libxml2 recovers from it; a model file must not).
+    var mismatch: (closing: String, open: ModelXMLElement, line: Int)?
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        guard let element = stack.popLast() else { return }
+        guard element.name == elementName else {
+            mismatch = (elementName, element, parser.lineNumber)
+            parser.abortParsing()
+            return
+        }
+        if stack.isEmpty {
+            root = element
+        } else {
+            stack[stack.count - 1].children.append(element)
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import ObjectStack
+
+/// What `stacklab model PATH` prints: every version of an Xcode model file, its entities and properties,
+/// and what it takes to migrate to each version from the one before.
+///
+/// For example:
+/// ```swift
+/// let description = try ModelDescription(contentsOf: URL(fileURLWithPath: "Moody.xcdatamodeld"))
+/// print(description.text)
+/// print(try description.json())
+/// ```
+public struct ModelDescription: Sendable {
+    /// The model file.
+    public let url: URL
+    /// The versions, in version order.
+    public let versions: [ModelVersion]
+
+    /// Loads every version of the model at `url`.
+    /// - Throws: `ModelFileError` naming the file, element and line of the first problem.
+    public init(contentsOf url: URL) throws {
+        self.url = url
+        self.versions = try ManagedObjectModel.versions(contentsOf: url)
+    }
+
+    // MARK: - JSON
+
+    /// One version in the JSON output: its name, whether it is current, and the elements its XML declares.
+    struct VersionSummary: Encodable {
+        let name: String
+        let current: Bool
+        let entities, attributes, relationships, fetchedProperties, fetchIndexes, uniquenessConstraints: Int
+    }
+
+    /// `{"versions": [{"name", "current", "entities", "attributes", "relationships", "fetchedProperties",
+    /// "fetchIndexes", "uniquenessConstraints"}]}`, the counts being the elements each version's XML declares
+    /// (a sub-entity's inherited properties are not counted again).
+    public func json() throws -> String {
+        let summaries = versions.map { version in
+            let counts = version.declaredCounts
+            return VersionSummary(
+                name: version.name, current: version.isCurrent, entities: counts.entities,
+                attributes: counts.attributes, relationships: counts.relationships,
+                fetchedProperties: counts.fetchedProperties, fetchIndexes: counts.fetchIndexes,
+                uniquenessConstraints: counts.uniquenessConstraints)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(["versions": summaries]), as: UTF8.self)
+    }
+
+    // MARK: - Text
+
+    /// The description for people: per version (the current one marked), each entity with its declared
+    /// properties, indexes and constraints, then the migration from the previous version.
+    public var text: String {
+        var lines = [
+            "\(url.lastPathComponent): \(versions.count) version\(versions.count == 1 ? "" : "s")"
+                + (versions.first(where: \.isCurrent).map { ", current: \($0.name)" } ?? "")
+        ]
+        for (position, version) in versions.enumerated() {
+            lines.append("")
+            lines.append("== \(version.name)\(version.isCurrent ? " (current)" : "")")
+            let counts = version.declaredCounts
+            lines.append(
+                "   \(counts.entities) entities, \(counts.attributes) attributes, \(counts.relationships) "
+                    + "relationships, \(counts.fetchedProperties) fetched properties, \(counts.fetchIndexes) fetch indexes, "
+                    + "\(counts.uniquenessConstraints) uniqueness constraints")
+            for entity in version.model.entities { lines += Self.describe(entity) }
+            for template in version.model.fetchRequestTemplatesByName.values.sorted(by: { $0.name < $1.name }) {
+                lines.append(
+                    "  fetch request \(template.name): \(template.entityName)"
+                        + (template.predicate.map { " where \($0.predicateFormat)" } ?? ""))
+            }
+            for (name, members) in version.model.configurations.sorted(by: { $0.key < $1.key }) {
+                lines.append("  configuration \(name): \(members.joined(separator: ", "))")
+            }
+            for warning in version.warnings { lines.append("  warning: line \(warning.line): \(warning.message)") }
+            lines.append(contentsOf: Self.migration(to: version, from: position > 0 ? versions[position - 1] : nil))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func describe(_ entity: EntityDescription) -> [String] {
+        var header = "  entity \(entity.name)"
+        if let parent = entity.superentity { header += " : \(parent.name)" }
+        if entity.isAbstract { header += " (abstract)" }
+        var lines = [header]
+        for attribute in entity.declaredAttributes {
+            lines.append("    attribute \(attribute.name): " + describe(attribute))
+        }
+        for relationship in entity.declaredRelationships {
+            lines.append("    relationship \(relationship.name): " + describe(relationship))
+        }
+        for property in entity.fetchedProperties {
+            lines.append(
+                "    fetched property \(property.name): \(property.destinationName)"
+                    + (property.predicate.map { " where \($0.predicateFormat)" } ?? ""))
+        }
+        for index in entity.indexes {
+            lines.append("    index \(index.name) (\(index.attributeNames.joined(separator: ", ")))")
+        }
+        for constraint in entity.uniquenessConstraints {
+            lines.append("    unique (\(constraint.joined(separator: ", ")))")
+        }
+        return lines
+    }
+
+    private static func describe(_ attribute: AttributeDescription) -> String {
+        var parts = [attribute.type.rawValue, attribute.isOptional ? "optional" : "required"]
+        if !attribute.defaultValue.isNull { parts.append("default \(attribute.defaultValue)") }
+        if attribute.isTransient { parts.append("transient") }
+        if let expression = attribute.derivationExpression { parts.append("derived \(expression)") }
+        if let transformer = attribute.valueTransformerName { parts.append("transformer \(transformer)") }
+        if attribute.isIndexed { parts.append("indexed") }
+        if let identifier = attribute.renamingIdentifier { parts.append("renaming id \(identifier)") }
+        return parts.joined(separator: ", ")
+    }
+
+    private static func describe(_ relationship: RelationshipDescription) -> String {
+        var parts = ["-> \(relationship.destinationName)", relationship.isToMany ? "to-many" : "to-one"]
+        if relationship.isOrdered { parts.append("ordered") }
+        parts.append(relationship.inverseName.map { "inverse \($0)" } ?? "no inverse")
+        parts.append("delete rule \(relationship.deleteRule.rawValue)")
+        if !relationship.isOptional { parts.append("required") }
+        if relationship.minCount > 0 { parts.append("min \(relationship.minCount)") }
+        if relationship.maxCount > 0 { parts.append("max \(relationship.maxCount)") }
+        if let identifier = relationship.renamingIdentifier { parts.append("renaming id \(identifier)") }
+        return parts.joined(separator: ", ")
+    }
+
+    private static func migration(to version: ModelVersion, from previous: ModelVersion?) -> [String] {
+        guard let previous else { return ["  migration: first version"] }
+        let difference = ModelDifference(from: previous.model, to: version.model)
+        guard !difference.isEmpty else { return ["  migration from \(previous.name): no changes"] }
+        var lines = ["  migration from \(previous.name):"]
+        lines += difference.changes.map { "    \($0)" }
+        if difference.isLightweightMigratable {
+            lines.append("    lightweight: yes")
+        } else {
+            lines.append("    lightweight: no")
+            lines += difference.reasonsNotLightweight.map { "      - \($0)" }
+        }
+        return lines
+    }
+}
