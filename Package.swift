@@ -13,6 +13,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // The lab: scenario files (YAML), latency percentiles, the paged pods web service.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         .systemLibrary(
@@ -31,7 +35,12 @@ let package = Package(
         .target(
             name: "StackLab",
             // CSQLite and CLMDB: the engine probes measure the stores against plain C calls.
-            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "CLMDB"]
+            dependencies: [
+                "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "CLMDB",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
         ),
         .executableTarget(
             name: "stacklab",
