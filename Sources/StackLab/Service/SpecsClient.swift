@@ -39,16 +39,4 @@ public struct SpecsClient: Sendable {
             throw LabError(.serviceFailed, "GET \(url.absoluteString) answered something that is not a page of specs", cause: error)
         }
     }
-
-    /// Every page in order, calling `body` with each as it arrives.
-    public func forEachPage(_ body: (SpecsPage) async throws -> Void) async throws {
-        var number = 1
-        var count = 1
-        repeat {
-            let page = try await page(number)
-            count = page.numberOfPages
-            try await body(page)
-            number += 1
-        } while number <= count
-    }
 }
