@@ -92,8 +92,10 @@ public struct RunCell: Sendable {
     /// Every parameter: defaults, fixed parameters and matrix values.
     public var parameters: [String: ScenarioValue]
 
-    /// `store=sqlite strategy=main-only …`, for progress lines.
+    /// `store=sqlite strategy=main-only …` (the store, the strategy, then the other matrix values), for progress lines.
     public var label: String {
-        matrixValues.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+        let others = matrixValues.filter { $0.name != "store" && $0.name != "strategy" }.map { "\($0.name)=\($0.value)" }
+        let fixed = ["store", "strategy"].compactMap { name in parameters[name].map { "\(name)=\($0)" } }
+        return (fixed + others).joined(separator: " ")
     }
 }

@@ -25,6 +25,19 @@ public struct PodSpec: Codable, Sendable, Hashable {
         self.updated = updated
     }
 
+    public init(from decoder: any Decoder) throws {
+        // downloads and updated may be missing from a catalogue file: they default to 0.
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try container.decode(String.self, forKey: .name), version: try container.decode(String.self, forKey: .version),
+            authors: try container.decode(String.self, forKey: .authors),
+            homepage: try container.decodeIfPresent(String.self, forKey: .homepage),
+            license: try container.decodeIfPresent(String.self, forKey: .license),
+            summary: try container.decodeIfPresent(String.self, forKey: .summary),
+            downloads: try container.decodeIfPresent(Int64.self, forKey: .downloads) ?? 0,
+            updated: try container.decodeIfPresent(Double.self, forKey: .updated) ?? 0)
+    }
+
     /// The unique identifier the importer finds objects by.
     public var key: PodKey { PodKey(name: name, version: version) }
 }
@@ -33,4 +46,10 @@ public struct PodSpec: Codable, Sendable, Hashable {
 public struct PodKey: Hashable, Sendable {
     public var name: String
     public var version: String
+
+    /// Creates a key.
+    public init(name: String, version: String) {
+        self.name = name
+        self.version = version
+    }
 }
