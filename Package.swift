@@ -14,6 +14,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        // The lab: scenario files (YAML), latency percentiles, the paged pods web service.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         .systemLibrary(
@@ -35,6 +39,9 @@ let package = Package(
             dependencies: [
                 "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "CLMDB",
                 .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
         .executableTarget(

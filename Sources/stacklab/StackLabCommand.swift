@@ -13,7 +13,7 @@ struct StackLabCommand: AsyncParsableCommand {
         abstract: "Measure and compare Core Data stack designs on ObjectStack (SQLite, LMDB, in-memory).",
         discussion: "Exit status: 0 ok, 1 a regression or failed check, 2 bad input.",
         subcommands: [
-            Demo.self, Run.self, List.self, Compare.self, Serve.self, SeedStore.self, Model.self, Versions.self,
+            Run.self, List.self, Check.self, Compare.self, Serve.self, SeedStore.self, Model.self, Versions.self,
             ConcurrencyProbe.self, SaveLoopCommand.self, CrashTest.self, Fuzz.self, MergeCost.self, EngineSQLite.self,
             EngineLMDB.self, StrategyLatency.self, MigrateProbe.self, StoreOpenBench.self,
         ])
@@ -42,41 +42,100 @@ func notYetAvailable(_ verb: String) throws -> Never {
 }
 
 extension StackLabCommand {
-    struct Demo: AsyncParsableCommand {
+    struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import pods in a background context while the main-queue context fetches (in-memory store).")
+            abstract: "Run scenario files: expand each matrix, run every cell, print a summary, write CSV.",
+            discussion: "Exit status: 0 every run finished, 1 some run failed (its row has an error cell), 2 bad input.")
+        @Argument(help: "Scenario files (YAML).") var files: [String]
+        @OptionGroup var selection: ScenarioSelection
+        @Option(help: "Where to write the CSVs and their .env.json sidecars.") var out = "results"
 
-        @Option(help: "Pods to import.") var objects = 20_000
-        @Option(help: "Pods per background save.") var batchSize = 1_000
-        @Option(help: "Repetitions.") var repetitions = 3
-        @Option(help: "Where to write the CSV.") var out = "results/demo.csv"
+        func validate() throws { try selection.validate() }
 
-        func validate() throws {
-            guard objects > 0, batchSize > 0, repetitions > 0 else {
-                throw ValidationError("--objects, --batch-size and --repetitions must be positive")
-            }
-        }
-
+        // On the main actor and async: the main-queue context's blocks run only while the main actor awaits.
         @MainActor
         func run() async throws {
-            let results = try await DemoRun(objects: objects, batchSize: batchSize, repetitions: repetitions).run()
-            print(DemoReport.table(results))
-            let url = URL(fileURLWithPath: out)
-            try DemoReport.write(results, to: url)
-            print("\nwrote \(url.path)")
+            let scenarios = try selection.load(files)
+            let runner = ScenarioRunner(options: selection.options(out: out))
+            var failed = 0
+            for scenario in scenarios.map(runner.prepared) {
+                let results = try await runner.run(scenario)
+                failed += results.filter { $0.error != nil }.count
+                print(SummaryTable.text(results, scenario: scenario))
+                print("wrote \(runner.csvURL(for: scenario).path)\n")
+            }
+            if failed > 0 {
+                FileHandle.standardError.write(Data("stacklab run: \(failed) run(s) failed; see the error column\n".utf8))
+                throw ExitCode(1)
+            }
         }
-    }
-
-    struct Run: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Run scenario files: expand each matrix, run every cell, write CSV.")
-        @Argument(help: "Scenario files (YAML).") var files: [String] = []
-        func run() throws { try notYetAvailable("run") }
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the scenarios in a folder and their matrix sizes.")
-        @Argument(help: "A folder of scenario files.") var directory = "Scenarios"
-        func run() throws { try notYetAvailable("list") }
+        static let configuration = CommandConfiguration(abstract: "List scenarios and their matrix sizes.")
+        @Argument(help: "Folders of scenario files, or scenario files.") var paths: [String] = ["Scenarios"]
+        @Flag(help: "Show the sizes --quick runs.") var quick = false
+
+        func run() throws {
+            var files: [String] = []
+            for path in paths {
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                    throw failure("\(path): no such file or folder")
+                }
+                if isDirectory.boolValue {
+                    let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".yaml") }.sorted()
+                    files += names.map { (path as NSString).appendingPathComponent($0) }
+                } else {
+                    files.append(path)
+                }
+            }
+            var rows = [["scenario", "workload", "cells", "repetitions", "runs", "file"]]
+            var abouts: [String] = []
+            for file in files {
+                let loaded = try loadScenario(file)
+                let scenario = quick ? loaded.quick() : loaded
+                let matrix = scenario.matrix.map { "\($0.values.count) \($0.name)" }.joined(separator: " × ")
+                rows.append([scenario.name, scenario.workload.rawValue, "\(scenario.cellCount)", "\(scenario.repetitions)",
+                    "\(scenario.cellCount * (scenario.repetitions + scenario.warmup))", file])
+                abouts.append("\(scenario.name): \(matrix.isEmpty ? "1 cell" : matrix). \(scenario.about)")
+            }
+            let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+            for row in rows {
+                print(zip(row, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  "))
+            }
+            print("")
+            abouts.forEach { print($0) }
+        }
+    }
+
+    struct Check: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check that each scenario's CSV has a row for every cell and repetition and no error cell.",
+            discussion: "Give the same options as the run. Exit status: 0 complete, 1 a missing row or an error cell, 2 bad input.")
+        @Argument(help: "Scenario files (YAML).") var files: [String]
+        @OptionGroup var selection: ScenarioSelection
+        @Option(help: "Where the run wrote its CSVs.") var out = "results"
+
+        func validate() throws { try selection.validate() }
+
+        @MainActor
+        func run() async throws {
+            let runner = ScenarioRunner(options: selection.options(out: out))
+            var problems: [String] = []
+            for scenario in try selection.load(files).map(runner.prepared) {
+                let found = ResultCheck.problems(in: runner.csvURL(for: scenario), scenario: scenario, filters: selection.filters)
+                problems += found
+                if found.isEmpty {
+                    let rows = scenario.cells(filters: selection.filters).count * scenario.repetitions
+                    print("ok \(runner.csvURL(for: scenario).path): \(rows) rows, no error")
+                }
+            }
+            guard problems.isEmpty else {
+                problems.forEach { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+                throw ExitCode(1)
+            }
+        }
     }
 
     struct Compare: ParsableCommand {
@@ -120,9 +179,31 @@ extension StackLabCommand {
         }
     }
 
-    struct Serve: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Serve the paged JSON catalogue of pod specs on loopback.")
-        func run() throws { try notYetAvailable("serve") }
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve the paged JSON catalogue of pod specs on loopback: GET /specs?page=N.")
+        @Option(help: "The loopback address to listen on.") var host = "127.0.0.1"
+        @Option(help: "The port (0: any free port).") var port: UInt16 = 8080
+        @Option(help: "Pods in the synthetic catalogue.") var objects = 10_000
+        @Option(help: "Seed of the synthetic catalogue.") var seed: UInt64 = 1
+        @Option(help: "Pods per page.") var pageSize = 500
+        @Option(help: "A catalogue file (JSON Lines or TSV with a header row) instead of the synthetic one.")
+        var catalog: String?
+
+        func validate() throws {
+            guard objects >= 0, pageSize > 0 else { throw ValidationError("--objects must not be negative; --page-size positive") }
+            guard host.hasPrefix("127.") || host == "localhost" else {
+                throw ValidationError("--host must be a loopback address (127.x.x.x)")
+            }
+        }
+
+        func run() async throws {
+            let catalogue = try catalog.map { try Catalogue.load(URL(fileURLWithPath: $0)) }
+                ?? .synthetic(count: objects, seed: seed)
+            let service = try await PodService.start(catalogue: catalogue, pageSize: pageSize, host: host, port: port)
+            print("serving \(catalogue.specs.count) pod specs in \(service.pageCount) pages at \(service.baseURL.absoluteString)/specs?page=1")
+            try await service.wait()
+        }
     }
 
     struct SeedStore: ParsableCommand {

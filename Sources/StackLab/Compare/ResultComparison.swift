@@ -102,7 +102,7 @@ public struct ResultComparison: Sendable {
     }
 
     private func compare(metric: String, cell: [String: String], label: String, before: [Double], after: [Double]) -> Row {
-        let baselineMedian = Self.median(before), currentMedian = Self.median(after)
+        let baselineMedian = before.median, currentMedian = after.median
         var relative: Double?
         if let b = baselineMedian, let c = currentMedian {
             relative = b == 0 ? (c == 0 ? 0 : (c > 0 ? .infinity : -.infinity)) : (c - b) / abs(b)
@@ -141,13 +141,6 @@ public struct ResultComparison: Sendable {
             default: return Double(text)
             }
         }
-    }
-
-    static func median(_ values: [Double]) -> Double? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     private static func group(_ table: ResultTable, by columns: [String]) -> CellGroups {

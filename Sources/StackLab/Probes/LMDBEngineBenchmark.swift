@@ -129,11 +129,7 @@ public struct LMDBEngineBenchmark: Sendable {
 
     /// The median of each measure, with the store-to-plain ratios and the targets.
     public static func table(_ samples: [Sample]) -> String {
-        func median(_ values: [Double]) -> Double {
-            let sorted = values.sorted()
-            return sorted.count % 2 == 1 ? sorted[sorted.count / 2]
-                : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-        }
+        func median(_ values: [Double]) -> Double { values.median ?? 0 }
         func cell(_ value: Double, _ width: Int) -> String {
             let text = String(format: "%.1f", value)
             return String(repeating: " ", count: max(0, width - text.count)) + text
@@ -153,18 +149,5 @@ public struct LMDBEngineBenchmark: Sendable {
                 $0.plainScan, $0.storeLookups, $0.plainGets)
         }.joined(separator: "; "))
         return lines.joined(separator: "\n")
-    }
-}
-
-/// A seeded generator, so every run shuffles the lookups alike.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -182,7 +182,7 @@ public struct SQLiteEngineBenchmark: Sendable {
 
     /// Medians per measurement with the stack-to-raw ratios and the targets.
     public static func table(_ samples: [Sample], objects: Int) -> String {
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        func median(_ values: [Double]) -> Double { values.median ?? 0 }
         let save = (median(samples.map(\.stackSave)), median(samples.map(\.rawSave)))
         let fetch = (median(samples.map(\.stackFetch)), median(samples.map(\.rawFetch)))
         var lines = ["SQLite \(SQLiteEngine.version), \(objects) pods, \(samples.count) repetitions (medians)",

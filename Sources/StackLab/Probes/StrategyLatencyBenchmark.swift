@@ -321,14 +321,7 @@ public struct StrategyLatencyBenchmark: Sendable {
 
     /// Left-aligns the first two columns (names) and right-aligns the rest (numbers).
     private static func aligned(_ rows: [[String]]) -> [String] {
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { column, cell in
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
-                return column < 2 ? cell + padding : padding + cell
-            }
-            .joined(separator: "  ")
-            .trimmingCharacters(in: .whitespaces)
-        }
+        TextTable.render(header: rows[0], rows: Array(rows.dropFirst()), leftAligned: [0, 1])
+            .split(separator: "\n").enumerated().filter { $0.offset != 1 }.map { String($0.element).trimmingCharacters(in: .whitespaces) }
     }
 }

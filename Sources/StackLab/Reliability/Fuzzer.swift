@@ -41,7 +41,7 @@ public struct Fuzzer: Sendable {
     public func run(corpus: [Data], seconds: Double, maxExecutions: Int = .max) throws -> Report {
         var report = Report()
         var pool = corpus.isEmpty ? [Data()] : corpus
-        var random = ReproducibleGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         let recorder = try lastInputFile.map { try InputRecorder(url: $0) }
         let watchdog = Watchdog(limit: hangSeconds, recorder: recorder, target: target.name)
         let start = Date()
@@ -75,7 +75,7 @@ public struct Fuzzer: Sendable {
         return report
     }
 
-    func mutate(_ parent: Data, pool: [Data], using random: inout ReproducibleGenerator) -> Data {
+    func mutate(_ parent: Data, pool: [Data], using random: inout SplitMix64) -> Data {
         var bytes = [UInt8](parent)
         for _ in 0..<Int.random(in: 1...4, using: &random) {
             let position = bytes.isEmpty ? 0 : Int.random(in: 0...bytes.count, using: &random)

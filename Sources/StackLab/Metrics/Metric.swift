@@ -1,0 +1,43 @@
+/// A metric column of the lab's CSV, named with its unit. `results/README.md` documents each one.
+public enum Metric: String, Sendable, CaseIterable {
+    case wallMilliseconds = "wall_ms"
+    case objects = "objects"
+    case objectsPerSecond = "objects_per_s"
+    case fetches = "fetches"
+    case fetchP50Milliseconds = "fetch_p50_ms"
+    case fetchP90Milliseconds = "fetch_p90_ms"
+    case fetchP99Milliseconds = "fetch_p99_ms"
+    case fetchMaxMilliseconds = "fetch_max_ms"
+    case mainMaxStallMilliseconds = "main_max_stall_ms"
+    case mainHitchMillisecondsPerSecond = "main_hitch_ms_per_s"
+    case merges = "merges"
+    case mergeTotalMilliseconds = "merge_total_ms"
+    case mergeMaxMilliseconds = "merge_max_ms"
+    case cpuMilliseconds = "cpu_ms"
+    case peakMemoryMegabytes = "peak_rss_mb"
+    case storeBytes = "store_bytes"
+    case storedObjects = "stored_objects"
+
+    /// Whether a smaller value is better (times, stalls, memory) or a larger one (throughput).
+    public var lowerIsBetter: Bool? {
+        switch self {
+        case .objectsPerSecond: return false
+        case .objects, .fetches, .merges, .storedObjects: return nil
+        default: return true
+        }
+    }
+
+    /// Digits after the decimal point in the CSV.
+    var decimals: Int {
+        switch self {
+        case .objects, .fetches, .merges, .storeBytes, .storedObjects, .objectsPerSecond: return 0
+        case .peakMemoryMegabytes, .cpuMilliseconds, .wallMilliseconds: return 1
+        default: return 3
+        }
+    }
+
+    /// The value as a CSV cell.
+    func format(_ value: Double) -> String {
+        String(format: "%.\(decimals)f", value)
+    }
+}

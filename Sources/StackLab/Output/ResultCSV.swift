@@ -1,0 +1,91 @@
+import Foundation
+
+/// The lab's CSV: one row per run, identifying columns first, then the metric columns named with their unit,
+/// then `error`. An empty cell means the metric does not apply to the run (or the run failed before it).
+public enum ResultCSV {
+    /// The identifying columns before the matrix parameters.
+    public static let leadingColumns = ["scenario", "workload", "store", "strategy"]
+    /// The identifying columns after the matrix parameters.
+    public static let trailingColumns = ["repetition", "run_id", "timestamp"]
+
+    /// The header of a scenario's CSV.
+    public static func columns(for scenario: Scenario) -> [String] {
+        let matrix = scenario.matrix.map(\.name).filter { !leadingColumns.contains($0) }
+        return leadingColumns + matrix + trailingColumns + Metric.allCases.map(\.rawValue) + ["error"]
+    }
+
+    /// One run's cells, in `columns(for:)` order.
+    static func cells(_ result: RunResult, scenario: Scenario) -> [String] {
+        let formatter = ISO8601DateFormatter()
+        let matrix = scenario.matrix.map(\.name).filter { !leadingColumns.contains($0) }
+        let parameters = result.cell.parameters
+        var row = [
+            result.scenario, result.workload.rawValue, parameters["store"]?.description ?? "",
+            parameters["strategy"]?.description ?? "",
+        ]
+        row += matrix.map { parameters[$0]?.description ?? "" }
+        row += [String(result.repetition), result.runID, formatter.string(from: result.timestamp)]
+        row += Metric.allCases.map { metric in result.metrics[metric].map(metric.format) ?? "" }
+        row.append(result.error ?? "")
+        return row
+    }
+
+    /// The whole file: header and one row per run.
+    public static func text(_ results: [RunResult], scenario: Scenario) -> String {
+        let rows = [columns(for: scenario)] + results.map { cells($0, scenario: scenario) }
+        return rows.map { $0.map(escape).joined(separator: ",") }.joined(separator: "\n") + "\n"
+    }
+
+    /// Quotes a cell holding a comma, a quote or a line break (RFC 4180).
+    static func escape(_ cell: String) -> String {
+        guard cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
+        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Parses CSV text (RFC 4180 quoting) into rows of cells.
+    public static func parse(_ text: String) -> [[String]] {
+        var rows: [[String]] = []
+        var row: [String] = []
+        var cell = ""
+        var quoted = false
+        var iterator = Array(text).makeIterator()
+        var pending: Character? = nil
+        while let character = pending ?? iterator.next() {
+            pending = nil
+            if quoted {
+                if character == "\"" {
+                    if let next = iterator.next() {
+                        if next == "\"" { cell.append("\"") } else { quoted = false; pending = next }
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    cell.append(character)
+                }
+            } else if character == "\"" {
+                quoted = true
+            } else if character == "," {
+                row.append(cell)
+                cell = ""
+            } else if character == "\n" || character == "\r\n" {
+                row.append(cell)
+                rows.append(row)
+                row = []
+                cell = ""
+            } else {
+                cell.append(character)
+            }
+        }
+        if !cell.isEmpty || !row.isEmpty {
+            row.append(cell)
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Writes the CSV atomically (a half-written file never replaces a good one).
+    public static func write(_ results: [RunResult], scenario: Scenario, to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text(results, scenario: scenario).utf8).write(to: url, options: .atomic)
+    }
+}

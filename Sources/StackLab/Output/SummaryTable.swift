@@ -1,0 +1,48 @@
+import Foundation
+
+/// The table printed at the end of a run: one row per matrix cell, the median of its repetitions for the
+/// metrics that matter for the workload.
+public enum SummaryTable {
+    /// The metrics shown for a workload.
+    public static func metrics(for workload: WorkloadKind) -> [Metric] {
+        switch workload {
+        case .import, .readWriteMix:
+            return [.objectsPerSecond, .fetchP50Milliseconds, .fetchP99Milliseconds, .mainMaxStallMilliseconds,
+                .mainHitchMillisecondsPerSecond, .mergeTotalMilliseconds, .cpuMilliseconds, .peakMemoryMegabytes]
+        case .mergeCost:
+            return [.mergeTotalMilliseconds, .mergeMaxMilliseconds, .mainMaxStallMilliseconds,
+                .mainHitchMillisecondsPerSecond, .fetchP99Milliseconds, .cpuMilliseconds]
+        case .saveChain:
+            return [.wallMilliseconds, .objectsPerSecond, .mergeTotalMilliseconds, .mainMaxStallMilliseconds,
+                .fetchP99Milliseconds]
+        }
+    }
+
+    /// The table for one scenario's results.
+    public static func text(_ results: [RunResult], scenario: Scenario) -> String {
+        let metrics = metrics(for: scenario.workload)
+        let axes = ["store", "strategy"] + scenario.matrix.map(\.name).filter { $0 != "store" && $0 != "strategy" }
+        let header = axes + ["runs"] + metrics.map(\.rawValue) + ["errors"]
+        var cells: [Int: [RunResult]] = [:]
+        var order: [Int] = []
+        for result in results {
+            if cells[result.cell.index] == nil { order.append(result.cell.index) }
+            cells[result.cell.index, default: []].append(result)
+        }
+        let rows = order.map { index -> [String] in
+            let runs = cells[index] ?? []
+            let parameters = runs[0].cell.parameters
+            let succeeded = runs.filter { $0.error == nil }
+            return axes.map { parameters[$0]?.description ?? "" } + [String(runs.count)]
+                + metrics.map { metric in
+                    succeeded.compactMap { $0.metrics[metric] }.median.map(metric.format) ?? ""
+                } + [String(runs.count - succeeded.count)]
+        }
+        return "\(scenario.name) (\(scenario.workload.rawValue)): medians of the repetitions\n" + aligned([header] + rows, names: axes.count)
+    }
+
+    /// Left-aligns the name columns and right-aligns the numbers, with a rule under the header.
+    static func aligned(_ rows: [[String]], names: Int) -> String {
+        TextTable.render(header: rows[0], rows: Array(rows.dropFirst()), leftAligned: Set(0..<names))
+    }
+}

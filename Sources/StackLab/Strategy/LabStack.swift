@@ -1,0 +1,188 @@
+import Foundation
+import Synchronization
+import ObjectStack
+
+/// A Core Data stack built by one of the lab's strategies on a fresh store: the main-queue context the UI
+/// reads, background contexts for work, and the design's way of bringing background saves into the main
+/// context.
+///
+/// For example:
+/// ```swift
+/// let stack = try LabStack(strategy: .separateStacks, store: .sqlite, model: PodModel.make(), in: folder)
+/// defer { stack.close() }
+/// let background = try stack.newBackgroundContext()
+/// try await background.perform { /* insert */ try stack.save(background) }
+/// await stack.drainMainQueue()
+/// ```
+/// - Note: Thread-safe to call from any queue; each context is used on its own queue.
+public final class LabStack: @unchecked Sendable {
+    // @unchecked: `coordinators` and `observers` are behind `registry`; the contexts are Sendable and used on their
+    // own queues; everything else is immutable after init.
+
+    /// The design.
+    public let strategy: StrategyKind
+    /// The store kind.
+    public let store: StoreKind
+    /// The run's folder: the store files live here.
+    public let directory: URL
+    /// The main-queue context: the UI's.
+    public let main: ManagedObjectContext
+    /// Main-thread time of each merge into the main context.
+    public let merges = MergeLog()
+
+    private let model: ManagedObjectModel
+    private let location: URL
+    /// The private root saving context of `nested-contexts`.
+    private let root: ManagedObjectContext?
+    private let registry = Mutex(Registry())
+
+    private struct Registry: @unchecked Sendable {
+        // @unchecked: only reached through the mutex; observer tokens are opaque handles.
+        var coordinators: [PersistentStoreCoordinator] = []
+        var observers: [any NSObjectProtocol] = []
+    }
+
+    /// Builds the stack on a fresh store in `directory` (created if needed; the in-memory store ignores it).
+    /// - Throws: the store's error when it cannot be opened.
+    public init(strategy: StrategyKind, store: StoreKind, model: ManagedObjectModel, in directory: URL) throws {
+        self.strategy = strategy
+        self.store = store
+        self.directory = directory
+        self.model = model
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        location = store.location(in: directory)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: store.storeType, at: location)
+        registry.withLock { $0.coordinators = [coordinator] }
+        main = ManagedObjectContext(concurrencyType: .mainQueue)
+        main.name = "main"
+        if strategy == .nestedContexts {
+            let root = ManagedObjectContext(concurrencyType: .privateQueue)
+            root.name = "root"
+            root.persistentStoreCoordinator = coordinator
+            root.mergePolicy = .mergeByPropertyObjectTrump
+            main.parent = root
+            self.root = root
+        } else {
+            main.persistentStoreCoordinator = coordinator
+            root = nil
+        }
+        main.mergePolicy = .mergeByPropertyObjectTrump
+    }
+
+    /// The coordinator of the main context's store (the root's, for nested contexts).
+    public var primaryCoordinator: PersistentStoreCoordinator {
+        registry.withLock { $0.coordinators[0] }
+    }
+
+    /// A context for background work, set up as the design says: the main context itself (`main-only`), a
+    /// private context on the shared coordinator, a private context on a coordinator and store of its own
+    /// (`separate-stacks`), or a private child of the main context (`nested-contexts`).
+    public func newBackgroundContext() throws -> ManagedObjectContext {
+        let context: ManagedObjectContext
+        switch strategy {
+        case .mainOnly:
+            return main
+        case .sharedCoordinator:
+            context = ManagedObjectContext(concurrencyType: .privateQueue)
+            context.persistentStoreCoordinator = primaryCoordinator
+        case .separateStacks:
+            let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+            try coordinator.addPersistentStore(type: store.storeType, at: location)
+            registry.withLock { $0.coordinators.append(coordinator) }
+            context = ManagedObjectContext(concurrencyType: .privateQueue)
+            context.persistentStoreCoordinator = coordinator
+        case .nestedContexts:
+            context = ManagedObjectContext(concurrencyType: .privateQueue)
+            context.parent = main
+        }
+        context.name = "background"
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        if strategy == .sharedCoordinator || strategy == .separateStacks { observeSaves(of: context) }
+        return context
+    }
+
+    /// Merges every save of `context` into the main context on the main queue, as an app's observer would.
+    private func observeSaves(of context: ManagedObjectContext) {
+        let (main, merges) = (self.main, self.merges)
+        // queue: nil runs the observer inside the save; it only hands the notification to the main queue, so
+        // the merge is main-queue work and the save does not wait for it.
+        let token = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didSaveNotification, object: context, queue: nil
+        ) { notification in
+            // Safe to send: the merge reads only the notification's object IDs, never the saving context's objects.
+            nonisolated(unsafe) let saved = notification
+            main.perform {
+                let clock = ContinuousClock()
+                let elapsed = clock.measure { main.mergeChanges(fromContextDidSave: saved) }
+                merges.record(milliseconds: elapsed.milliseconds)
+            }
+        }
+        registry.withLock { $0.observers.append(token) }
+    }
+
+    /// Saves a background context's changes all the way to the store, as the design does. Call it on the
+    /// context's queue.
+    ///
+    /// Under `nested-contexts` the child's save is applied by the main queue, then the main context saves into
+    /// the root on the main queue and the root saves to the store on its own queue; the main-queue part of that
+    /// chain is logged in `merges`. Under the notification designs the merge is queued on the main queue.
+    public func save(_ context: ManagedObjectContext) throws {
+        guard strategy == .nestedContexts, context !== main, let root else {
+            try context.save()
+            return
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        try context.save()  // into the main context: runs on the main queue while this queue waits
+        try main.performAndWait { try main.save() }  // into the root
+        merges.record(milliseconds: start.duration(to: clock.now).milliseconds)
+        try root.performAndWait { try root.save() }
+    }
+
+    /// Waits until every block queued on the main queue so far (pending merges) has run.
+    @MainActor
+    public func drainMainQueue() async {
+        _ = try? await main.perform { 0 }
+    }
+
+    /// Writes `count` pods (numbers `0..<count` of a `total`-pod naming space) through a throwaway context on the
+    /// store, in saves of 5,000, so no context starts with them registered.
+    public func seed(count: Int, seed: UInt64) throws {
+        guard count > 0 else { return }
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = primaryCoordinator
+        let specs = Catalogue.synthetic(count: count, seed: seed).specs
+        try context.performAndWait {
+            for start in stride(from: 0, to: specs.count, by: 5_000) {
+                for spec in specs[start..<min(start + 5_000, specs.count)] { Pod(context: context).apply(spec) }
+                try context.save()
+                context.reset()
+            }
+        }
+    }
+
+    /// Pods in the store, counted through the main context (which sees every merged and saved change).
+    @MainActor
+    public func storedCount() async throws -> Int {
+        try await main.perform { [main] in try main.count(for: FetchRequest<Pod>(entityName: "Pod")) }
+    }
+
+    /// Bytes of the store's files (nil for the in-memory store).
+    public var storeBytes: Int64? {
+        store == .memory ? nil : ProcessUsage.diskBytes(under: directory)
+    }
+
+    /// Stops observing, closes every store and removes the run's folder.
+    public func close() {
+        let (coordinators, observers) = registry.withLock { registry in
+            defer { registry = Registry() }
+            return (registry.coordinators, registry.observers)
+        }
+        observers.forEach(NotificationCenter.default.removeObserver)
+        for coordinator in coordinators {
+            for store in coordinator.persistentStores { try? coordinator.remove(store) }
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

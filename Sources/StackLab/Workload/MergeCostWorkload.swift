@@ -1,0 +1,64 @@
+import Foundation
+import ObjectStack
+
+/// The merge-cost workload: the main context holds `registered` pods (fetched and materialised, with the
+/// `MainContextObserver` attached — the fetched results controller's hook), then `merges` times a background
+/// context saves `changes` changes (a third inserts, a third updates of registered pods, a third deletes) and
+/// the design brings them into the main context. `merge_total_ms` is the main-thread time of those merges.
+enum MergeCostWorkload {
+    @MainActor
+    static func run(_ session: RunSession) async throws -> WorkloadOutcome {
+        let stack = session.stack
+        let registered = session.integer("registered"), changes = session.integer("changes")
+        let merges = session.integer("merges")
+        let third = changes / 3
+        let seeded = max(registered, 2 * third * merges)
+        try stack.seed(count: seeded, seed: session.seed)
+
+        let main = stack.main
+        // The main context registers the first `registered` pods by name, materialised, as a long list would.
+        let held: [Pod] = try main.performAndWait {
+            var request = FetchRequest<Pod>(entityName: "Pod")
+            request.sortDescriptors = [SortKey("name")]
+            request.fetchLimit = registered
+            request.returnsObjectsAsFaults = false
+            return registered > 0 ? try main.fetch(request) : []
+        }
+        let observer = try session.mainContextObserver?(main, RunSession.firstScreenRequest())
+        let background = try stack.newBackgroundContext()
+        let ids: [ManagedObjectID] = try await background.perform {
+            var request = FetchRequest<ManagedObjectID>(entityName: "Pod")
+            request.sortDescriptors = [SortKey("name")]
+            return try background.fetch(request)
+        }
+
+        session.startMeasuring()
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            for merge in 0..<merges {
+                // Updates walk the registered pods from the front, deletes take pods from the back: disjoint.
+                let updates = Array(ids.dropFirst(merge * third).prefix(third))
+                let deletes = Array(ids.dropLast(merge * third).suffix(third))
+                try await background.perform {
+                    for index in 0..<third {
+                        Pod(context: background).apply(PodSpec(
+                            name: "Merged\(merge)-\(index)", version: "1.0.0", authors: "merge cost"))
+                    }
+                    for id in updates { (background.object(with: id) as? Pod)?.downloads += 1 }
+                    for id in deletes { background.delete(background.object(with: id)) }
+                    try stack.save(background)
+                    background.reset()
+                }
+                await stack.drainMainQueue()
+            }
+        } catch {
+            session.stopMeasuring()
+            throw error
+        }
+        let wall = start.duration(to: clock.now).milliseconds
+        session.stopMeasuring()
+        withExtendedLifetime((held, observer)) {}
+        return WorkloadOutcome(wallMilliseconds: wall, objects: third * 3 * merges, storedObjects: try await stack.storedCount())
+    }
+}

@@ -1,0 +1,64 @@
+import ObjectStack
+
+/// Imports pod specs into a context by find-or-create on the unique identifier (name + version), in batches:
+/// one `IN` fetch per batch finds the existing objects, never one fetch per object.
+public enum PodImporter {
+    /// What one import did.
+    public struct Counts: Sendable, Equatable {
+        public var inserted = 0
+        public var updated = 0
+        public var unchanged = 0
+        public var fetches = 0
+
+        public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0, fetches: Int = 0) {
+            self.inserted = inserted
+            self.updated = updated
+            self.unchanged = unchanged
+            self.fetches = fetches
+        }
+
+        static func + (lhs: Counts, rhs: Counts) -> Counts {
+            Counts(inserted: lhs.inserted + rhs.inserted, updated: lhs.updated + rhs.updated,
+                unchanged: lhs.unchanged + rhs.unchanged, fetches: lhs.fetches + rhs.fetches)
+        }
+    }
+
+    /// Finds or creates a pod for each spec of one batch and sets its values. Call it on the context's queue;
+    /// the caller saves.
+    /// - Complexity: one fetch (`name IN {…}`) and O(n) work for n specs.
+    public static func importBatch(_ specs: some Collection<PodSpec>, into context: ManagedObjectContext) throws -> Counts {
+        guard !specs.isEmpty else { return Counts() }
+        var request = FetchRequest<Pod>(entityName: "Pod")
+        request.predicate = try FetchPredicate(format: "name IN %@", Array(Set(specs.map(\.name))))
+        request.returnsObjectsAsFaults = false
+        var existing: [PodKey: Pod] = [:]
+        for pod in try context.fetch(request) { existing[PodKey(name: pod.name, version: pod.version)] = pod }
+        var counts = Counts(fetches: 1)
+        for spec in specs {
+            if let pod = existing[spec.key] {
+                if pod.apply(spec) { counts.updated += 1 } else { counts.unchanged += 1 }
+            } else {
+                let pod = Pod(context: context)
+                pod.apply(spec)
+                existing[spec.key] = pod
+                counts.inserted += 1
+            }
+        }
+        return counts
+    }
+
+    /// Imports specs in batches of `batchSize`, saving each batch with `save` and resetting the context after
+    /// it (an importer lets go of what it saved). Call it on the context's queue.
+    public static func importSpecs(
+        _ specs: [PodSpec], batchSize: Int, into context: ManagedObjectContext, save: (ManagedObjectContext) throws -> Void,
+        resetAfterSave: Bool = true
+    ) throws -> Counts {
+        var total = Counts()
+        for start in stride(from: 0, to: specs.count, by: max(batchSize, 1)) {
+            total = total + (try importBatch(specs[start..<min(start + batchSize, specs.count)], into: context))
+            try save(context)
+            if resetAfterSave { context.reset() }
+        }
+        return total
+    }
+}

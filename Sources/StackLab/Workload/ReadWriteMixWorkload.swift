@@ -1,0 +1,94 @@
+import Foundation
+import ObjectStack
+
+/// The read-write mix: `readers` loops on the main context each fetching a page of pods `reads_per_s` times a
+/// second, while `writers` background contexts each write `write_rate` pods a second (half new pods, half
+/// updates of existing ones found by one IN fetch) in saves of `batch_size`, for `duration_s`.
+enum ReadWriteMixWorkload {
+    @MainActor
+    static func run(_ session: RunSession) async throws -> WorkloadOutcome {
+        let stack = session.stack
+        let seeded = session.integer("objects")
+        try stack.seed(count: seeded, seed: session.seed)
+        let duration = session.number("duration_s"), batchSize = session.integer("batch_size")
+        let interval = Double(batchSize) / session.number("write_rate")
+        let readInterval = 1 / session.number("reads_per_s")
+        let names = Catalogue.synthetic(count: seeded, seed: session.seed).specs.map(\.name)
+        let writers = try (0..<session.integer("writers")).map { _ in try stack.newBackgroundContext() }
+
+        session.startMeasuring()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start.advanced(by: .seconds(duration))
+        let writes = writers.enumerated().map { number, context in
+            Task { @MainActor in
+                try await write(into: context, stack: stack, number: number, batchSize: batchSize, every: interval,
+                    until: deadline, existing: names, seed: session.seed)
+            }
+        }
+        let main = stack.main
+        let readerCount = session.integer("readers")
+        let reads = (0..<readerCount).map { reader in
+            Task { @MainActor in
+                var request = FetchRequest<Pod>(entityName: "Pod")
+                request.sortDescriptors = [SortKey("name")]
+                request.fetchLimit = 50
+                var offset = reader * 50
+                while clock.now < deadline {
+                    request.fetchOffset = offset % max(seeded, 1)
+                    offset += 50 * (reader + 1)
+                    session.timedFetch(request, on: main)
+                    try await Task.sleep(for: .seconds(readInterval))
+                }
+            }
+        }
+        var written = 0
+        do {
+            for task in writes { written += try await task.value }
+            for task in reads { try await task.value }
+            await stack.drainMainQueue()
+        } catch {
+            session.stopMeasuring()
+            throw error
+        }
+        let wall = start.duration(to: clock.now).milliseconds
+        session.stopMeasuring()
+        return WorkloadOutcome(wallMilliseconds: wall, objects: written, storedObjects: try await stack.storedCount())
+    }
+
+    /// One writer: a save of `batchSize` pods every `interval` seconds until the deadline; returns pods written.
+    @MainActor
+    static func write(
+        into context: ManagedObjectContext, stack: LabStack, number: Int, batchSize: Int, every interval: Double,
+        until deadline: ContinuousClock.Instant, existing: [String], seed: UInt64
+    ) async throws -> Int {
+        var random = SplitMix64(seed: seed &+ UInt64(number) &* 7_919)
+        var written = 0
+        var batch = 0
+        let clock = ContinuousClock()
+        let resets = context !== stack.main
+        while clock.now < deadline {
+            let due = clock.now.advanced(by: .seconds(interval))
+            let inserts = (0..<(batchSize + 1) / 2).map { index in
+                PodSpec(name: "Writer\(number)-\(batch)-\(index)", version: "1.0.0", authors: "Writer \(number)",
+                    summary: "written during the mix", downloads: Int64(index))
+            }
+            let updates = existing.isEmpty ? [] : (0..<batchSize / 2).map { _ in existing[Int(random.next() % UInt64(existing.count))] }
+            let bump = Int64(batch + 1)
+            written += try await context.perform {
+                for spec in inserts { Pod(context: context).apply(spec) }
+                var request = FetchRequest<Pod>(entityName: "Pod")
+                request.predicate = try FetchPredicate(format: "name IN %@", updates)
+                request.returnsObjectsAsFaults = false
+                let found = updates.isEmpty ? [] : try context.fetch(request)
+                for pod in found { pod.downloads += bump }
+                try stack.save(context)
+                if resets { context.reset() }
+                return inserts.count + found.count
+            }
+            batch += 1
+            if due > clock.now { try await Task.sleep(until: due, clock: clock) }
+        }
+        return written
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import ObjectStack
+
+/// What a workload gets for one run: the stack, the cell's parameters, and the main-thread instruments.
+///
+/// The session owns the 60 Hz meter and, while it measures, runs the UI's first-screen fetch on the main
+/// context at `ui_fetch_hz`, recording each fetch's latency.
+/// - Note: Not thread-safe: use it on the main actor.
+@MainActor
+public final class RunSession {
+    /// The stack under test.
+    public let stack: LabStack
+    /// The cell's parameters, defaults filled in.
+    public let parameters: [String: ScenarioValue]
+    /// Builds the observer the merge-cost workload attaches to the main context (the FRC hook).
+    public let mainContextObserver: MainContextObserverFactory?
+    /// Latencies of the main context's fetches.
+    public var fetchLatencies = LatencyRecorder()
+    private var meter: MainThreadMeter?
+    private(set) var mainThread: MainThreadMeter.Report?
+
+    init(stack: LabStack, parameters: [String: ScenarioValue], mainContextObserver: MainContextObserverFactory?) {
+        self.stack = stack
+        self.parameters = parameters
+        self.mainContextObserver = mainContextObserver
+    }
+
+    // MARK: - Parameters
+
+    /// An integer parameter (validated when the scenario was read).
+    public func integer(_ name: String) -> Int { parameters[name]?.integerValue ?? 0 }
+    /// A number parameter.
+    public func number(_ name: String) -> Double { parameters[name]?.numberValue ?? 0 }
+    /// A text parameter, if set.
+    public func text(_ name: String) -> String? {
+        if case .text(let value)? = parameters[name] { return value }
+        return nil
+    }
+    /// A boolean parameter.
+    public func flag(_ name: String) -> Bool {
+        if case .boolean(let value)? = parameters[name] { return value }
+        return false
+    }
+    /// The data seed.
+    public var seed: UInt64 { UInt64(integer("seed")) }
+
+    // MARK: - Measuring
+
+    /// The UI's first screen: 50 pods by name.
+    public static func firstScreenRequest() -> FetchRequest<Pod> {
+        var request = FetchRequest<Pod>(entityName: "Pod")
+        request.sortDescriptors = [SortKey("name")]
+        request.fetchLimit = 50
+        return request
+    }
+
+    /// Starts the 60 Hz meter and the first-screen fetches.
+    public func startMeasuring() {
+        let main = stack.main
+        let request = Self.firstScreenRequest()
+        let interval = 1 / max(number("ui_fetch_hz"), 0.001)
+        var due = Date.timeIntervalSinceReferenceDate
+        let meter = MainThreadMeter { [weak self] in
+            let now = Date.timeIntervalSinceReferenceDate
+            guard let self, now >= due else { return }
+            due = max(due + interval, now)
+            self.timedFetch(request, on: main)
+        }
+        self.meter = meter
+        meter.start()
+    }
+
+    /// Runs a main-context fetch now, recording its latency; a failed fetch is recorded as the run's error by
+    /// the workload's own final count, so it is not thrown from a tick.
+    func timedFetch(_ request: FetchRequest<Pod>, on main: ManagedObjectContext) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let rows = main.performAndWait { try? main.fetch(request) }
+        for pod in rows ?? [] { _ = pod.name }  // what a list shows: the values, not just faults
+        fetchLatencies.record(milliseconds: start.duration(to: clock.now).milliseconds)
+    }
+
+    /// Stops the meter.
+    public func stopMeasuring() {
+        mainThread = meter?.stop()
+        meter = nil
+    }
+}
+
+/// What a workload reports beyond the session's instruments.
+public struct WorkloadOutcome: Sendable {
+    /// Wall time of the measured phase, in milliseconds.
+    public var wallMilliseconds: Double
+    /// Objects the workload wrote or changed in the measured phase.
+    public var objects: Int
+    /// Pods in the store at the end.
+    public var storedObjects: Int?
+}

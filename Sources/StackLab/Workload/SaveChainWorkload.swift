@@ -1,0 +1,38 @@
+import Foundation
+import ObjectStack
+
+/// The save-chain workload: `saves` times, a background context inserts `objects` pods and saves them to the
+/// store the design's way — directly (`shared-coordinator`, `separate-stacks`), on the main context
+/// (`main-only`), or child → main → root → store (`nested-contexts`). `wall_ms` is the sum of the saves' times,
+/// measured on the saving queue; `merge_total_ms` is the main-queue part of the chain.
+enum SaveChainWorkload {
+    @MainActor
+    static func run(_ session: RunSession) async throws -> WorkloadOutcome {
+        let stack = session.stack
+        let objects = session.integer("objects"), saves = session.integer("saves")
+        let background = try stack.newBackgroundContext()
+        let resets = background !== stack.main
+        session.startMeasuring()
+        var saveMilliseconds = 0.0
+        do {
+            for save in 0..<saves {
+                saveMilliseconds += try await background.perform {
+                    for index in 0..<objects {
+                        Pod(context: background).apply(PodSpec(
+                            name: "Chain\(save)-\(index)", version: "1.0.0", authors: "save chain", downloads: Int64(index)))
+                    }
+                    let clock = ContinuousClock()
+                    let elapsed = try clock.measure { try stack.save(background) }
+                    if resets { background.reset() }
+                    return elapsed.milliseconds
+                }
+            }
+            await stack.drainMainQueue()
+        } catch {
+            session.stopMeasuring()
+            throw error
+        }
+        session.stopMeasuring()
+        return WorkloadOutcome(wallMilliseconds: saveMilliseconds, objects: objects * saves, storedObjects: try await stack.storedCount())
+    }
+}

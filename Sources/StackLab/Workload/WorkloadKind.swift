@@ -1,0 +1,72 @@
+/// The workloads a scenario can run, each with the parameters it reads.
+public enum WorkloadKind: String, Sendable, CaseIterable {
+    /// Pages of pod specs from the web service, find-or-create in a background context, merged into the main
+    /// context while it fetches the first screen.
+    case `import`
+    /// Readers on the main context while background writers insert and update at a given rate.
+    case readWriteMix = "read-write-mix"
+    /// A background save of C mixed changes merged into a main context holding R registered objects.
+    case mergeCost = "merge-cost"
+    /// Saves travelling to the store through the design's contexts (nested: child → main → root).
+    case saveChain = "save-chain"
+
+    /// The strategies the workload makes sense on.
+    public var strategies: [StrategyKind] {
+        switch self {
+        case .mergeCost: return [.sharedCoordinator, .separateStacks, .nestedContexts]
+        default: return StrategyKind.allCases
+        }
+    }
+
+    /// Every parameter the workload reads, the common ones (`store`, `strategy`, `seed`) first.
+    public var parameters: [ParameterSpec] {
+        let common = [
+            ParameterSpec("store", .choice(StoreKind.allCases.map(\.rawValue)), default: nil, help: "the store"),
+            ParameterSpec("strategy", .choice(strategies.map(\.rawValue)), default: nil, help: "the stack design"),
+            ParameterSpec("seed", .integer(minimum: 0), default: .integer(1), help: "seed of the synthetic data"),
+            ParameterSpec("ui_fetch_hz", .number(above: 0), default: .integer(20),
+                help: "first-screen fetches per second on the main context, as a list on screen refreshes"),
+        ]
+        switch self {
+        case .import:
+            return common + [
+                ParameterSpec("objects", .integer(minimum: 1), default: .integer(10_000), quick: .integer(1_500),
+                    help: "pods in the catalogue (ignored with `catalog`)"),
+                ParameterSpec("page_size", .integer(minimum: 1), default: .integer(500), help: "pods per service page"),
+                ParameterSpec("batch_size", .integer(minimum: 1), default: .integer(500),
+                    help: "pods per find-or-create batch (one IN fetch and one save each)"),
+                ParameterSpec("catalog", .text, default: nil, help: "a catalogue file (JSON Lines or TSV) instead of the synthetic one"),
+                ParameterSpec("reimport", .boolean, default: .boolean(false),
+                    help: "import a revised catalogue a second time and measure that (updates, no inserts)"),
+            ]
+        case .readWriteMix:
+            return common + [
+                ParameterSpec("objects", .integer(minimum: 0), default: .integer(10_000), quick: .integer(1_500),
+                    help: "pods in the store before the run"),
+                ParameterSpec("readers", .integer(minimum: 1), default: .integer(2), help: "reader loops on the main context"),
+                ParameterSpec("reads_per_s", .number(above: 0), default: .integer(30), help: "fetches per second per reader"),
+                ParameterSpec("writers", .integer(minimum: 1), default: .integer(1), help: "background writers"),
+                ParameterSpec("write_rate", .number(above: 0), default: .integer(2_000),
+                    help: "pods written per second per writer (half inserts, half updates)"),
+                ParameterSpec("batch_size", .integer(minimum: 1), default: .integer(200), help: "pods per writer save"),
+                ParameterSpec("duration_s", .number(above: 0), default: .integer(3), quick: .number(0.5),
+                    help: "how long the readers and writers run"),
+            ]
+        case .mergeCost:
+            return common + [
+                ParameterSpec("registered", .integer(minimum: 0), default: .integer(10_000), quick: .integer(1_000),
+                    help: "objects registered in the main context when the merges arrive"),
+                ParameterSpec("changes", .integer(minimum: 3), default: .integer(1_000), quick: .integer(300),
+                    help: "changes per background save: a third inserts, a third updates, a third deletes"),
+                ParameterSpec("merges", .integer(minimum: 1), default: .integer(5), quick: .integer(2),
+                    help: "background saves merged per run"),
+            ]
+        case .saveChain:
+            return common + [
+                ParameterSpec("objects", .integer(minimum: 1), default: .integer(1_000), quick: .integer(200),
+                    help: "pods per save"),
+                ParameterSpec("saves", .integer(minimum: 1), default: .integer(10), quick: .integer(3), help: "saves per run"),
+            ]
+        }
+    }
+}

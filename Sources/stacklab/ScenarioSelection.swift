@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import StackLab
+
+/// The options `run` and `check` share: which scenarios, shrunk or not, how many repetitions, which cells.
+struct ScenarioSelection: ParsableArguments {
+    @Flag(help: "Shrink every scenario (one repetition, no warm-up, small counts) so CI can run it.") var quick = false
+    @Option(help: "Repetitions per cell, overriding the scenario files.") var repetitions: Int?
+    @Option(help: ArgumentHelp("Run only cells whose parameter k has value v (repeatable).", valueName: "k=v"))
+    var filter: [String] = []
+
+    func validate() throws {
+        if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1") }
+        for item in filter where !item.contains("=") { throw ValidationError("--filter takes k=v, got '\(item)'") }
+    }
+
+    /// The filters as parameter → accepted values.
+    var filters: [String: Set<String>] {
+        var filters: [String: Set<String>] = [:]
+        for item in filter {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            filters[parts[0], default: []].insert(parts.count > 1 ? parts[1] : "")
+        }
+        return filters
+    }
+
+    func options(out: String) -> ScenarioRunner.Options {
+        ScenarioRunner.Options(outDirectory: URL(fileURLWithPath: out), quick: quick, repetitions: repetitions, filters: filters)
+    }
+
+    /// Loads every file; a bad file or filter is bad input (exit 2).
+    func load(_ files: [String]) throws -> [Scenario] {
+        try files.map { file in
+            let scenario = try loadScenario(file)
+            do {
+                try scenario.validate(filters: filters)
+            } catch {
+                throw failure("\(error)")
+            }
+            return scenario
+        }
+    }
+}
+
+/// Loads a scenario file; its error (file, line, what is expected) goes to standard error with exit status 2.
+func loadScenario(_ file: String) throws -> Scenario {
+    do {
+        return try ScenarioFile.load(URL(fileURLWithPath: file))
+    } catch {
+        throw failure("\(error)")
+    }
+}
+
+/// Prints a bad-input message and returns the exit code 2 to throw.
+func failure(_ message: String) -> ExitCode {
+    FileHandle.standardError.write(Data("stacklab: \(message)\n".utf8))
+    return ExitCode(2)
+}

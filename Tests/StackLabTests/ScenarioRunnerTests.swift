@@ -1,0 +1,180 @@
+import Foundation
+import StackLab
+import Testing
+
+@Suite("Scenario runner: strategies, CSV, checks")
+struct ScenarioRunnerTests {
+    static func folder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("runner-\(UUID().uuidString)")
+    }
+
+    @MainActor
+    func run(_ text: String, out: URL) async throws -> (Scenario, [RunResult]) {
+        let scenario = try ScenarioFile.parse(text, file: URL(fileURLWithPath: "/tests/inline.yaml"))
+        let runner = ScenarioRunner(options: .init(outDirectory: out), progress: ProgressReporter(isTerminal: false) { _ in })
+        return (scenario, try await runner.run(runner.prepared(scenario)))
+    }
+
+    static let cases = StoreKind.allCases.flatMap { store in StrategyKind.allCases.map { (store, $0) } }
+
+    @Test("each strategy imports a small catalogue on each store: every pod lands once and the main context sees it",
+        arguments: cases)
+    @MainActor
+    func tinyImport(store: StoreKind, strategy: StrategyKind) async throws {
+        let out = Self.folder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let (_, results) = try await run("""
+            name: tiny
+            workload: import
+            repetitions: 1
+            parameters: {store: \(store.rawValue), strategy: \(strategy.rawValue), objects: 230, page_size: 100, batch_size: 40, ui_fetch_hz: 60}
+            """, out: out)
+        let result = try #require(results.first)
+        #expect(result.error == nil)
+        #expect(result.metrics[.storedObjects] == 230)
+        #expect(result.metrics[.objects] == 230)
+        #expect((result.metrics[.objectsPerSecond] ?? 0) > 0)
+        #expect(result.metrics[.mainMaxStallMilliseconds] != nil)
+        #expect((result.metrics[.fetches] ?? 0) >= 1, "the main context fetched the first screen")
+        // Batches of 40 over pages of 100: 3 saves per full page, 1 for the last 30: 7 saves to merge.
+        #expect(result.metrics[.merges] == (strategy == .mainOnly ? nil : 7))
+        #expect((result.metrics[.storeBytes] == nil) == (store == .memory))
+    }
+
+    @Test("re-import through the web service updates and inserts nothing", arguments: [StoreKind.sqlite, .lmdb])
+    @MainActor
+    func reimport(store: StoreKind) async throws {
+        let out = Self.folder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let (_, results) = try await run("""
+            name: again
+            workload: import
+            repetitions: 1
+            parameters: {store: \(store.rawValue), strategy: separate-stacks, objects: 150, page_size: 50, batch_size: 50, reimport: true}
+            """, out: out)
+        #expect(results.first?.error == nil)
+        #expect(results.first?.metrics[.storedObjects] == 150, "the revision updated the 150 pods, no duplicates")
+    }
+
+    @Test("the other workloads run and report their own metrics")
+    @MainActor
+    func otherWorkloads() async throws {
+        let out = Self.folder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let (_, merge) = try await run("""
+            name: merges
+            workload: merge-cost
+            repetitions: 1
+            parameters: {store: sqlite, registered: 200, changes: 30, merges: 2}
+            matrix: {strategy: [shared-coordinator, separate-stacks, nested-contexts]}
+            """, out: out)
+        for result in merge {
+            #expect(result.error == nil)
+            #expect(result.metrics[.merges] == 2)
+            #expect(result.metrics[.objects] == 60)
+            // seeded max(200, 2·10·2) = 200; 2 merges each insert 10 and delete 10
+            #expect(result.metrics[.storedObjects] == 200)
+        }
+        let (_, chain) = try await run("""
+            name: chain
+            workload: save-chain
+            repetitions: 1
+            parameters: {store: lmdb, objects: 50, saves: 2}
+            matrix: {strategy: [main-only, nested-contexts]}
+            """, out: out)
+        #expect(chain.map(\.error) == [nil, nil])
+        #expect(chain.map { $0.metrics[.storedObjects] } == [100, 100])
+        #expect(chain.map { $0.metrics[.merges] } == [nil, 2])
+        let (_, mix) = try await run("""
+            name: mix
+            workload: read-write-mix
+            repetitions: 1
+            parameters: {store: memory, strategy: shared-coordinator, objects: 300, readers: 2, writers: 2, write_rate: 400, batch_size: 40, duration_s: 0.3}
+            """, out: out)
+        let written = try #require(mix.first?.metrics[.objects])
+        #expect(mix.first?.error == nil)
+        #expect(written >= 40)
+        #expect((mix.first?.metrics[.fetches] ?? 0) >= 2)
+        let inserted = (mix.first?.metrics[.storedObjects] ?? 0) - 300
+        #expect(inserted > 0 && inserted <= written)
+    }
+
+    @Test("the CSV: identifying columns, metric columns, empty cells where a metric does not apply, an error cell for a failed run while the others go on; the check finds missing rows and errors")
+    @MainActor
+    func csvShape() async throws {
+        let out = Self.folder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let good = out.appendingPathComponent("good.jsonl")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try Catalogue.synthetic(count: 60, seed: 2).specs.map { spec in
+            String(decoding: try JSONEncoder().encode(spec), as: UTF8.self)
+        }.joined(separator: "\n").write(to: good, atomically: true, encoding: .utf8)
+        let text = """
+            name: shape
+            workload: import
+            repetitions: 2
+            parameters: {store: memory, page_size: 25, batch_size: 25}
+            matrix:
+              strategy: [main-only, separate-stacks]
+              catalog: [\(good.path), /nonexistent/catalogue.jsonl]
+            """
+        let (scenario, results) = try await run(text, out: out)
+        #expect(results.count == 8, "2 strategies × 2 catalogues × 2 repetitions: failures do not stop the run")
+        let csv = try String(contentsOf: out.appendingPathComponent("shape.csv"), encoding: .utf8)
+        let rows = ResultCSV.parse(csv)
+        #expect(rows.count == 9)
+        let header = rows[0]
+        #expect(Array(header.prefix(8)) == ["scenario", "workload", "store", "strategy", "catalog", "repetition", "run_id", "timestamp"])
+        #expect(header.last == "error")
+        #expect(Array(header.dropFirst(8).dropLast()) == Metric.allCases.map(\.rawValue))
+        let column = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
+        for row in rows.dropFirst() {
+            #expect(row.count == header.count)
+            let failed = row[column["catalog"]!].hasPrefix("/nonexistent")
+            #expect(row[column["error"]!].isEmpty == !failed)
+            if failed {
+                #expect(row[column["error"]!].contains("/nonexistent/catalogue.jsonl: cannot read the catalogue"))
+                #expect(row[column["objects_per_s"]!].isEmpty)
+            } else {
+                #expect(row[column["stored_objects"]!] == "60")
+                #expect(row[column["store_bytes"]!].isEmpty, "no file for the in-memory store")
+                #expect(row[column["merges"]!].isEmpty == (row[column["strategy"]!] == "main-only"))
+            }
+        }
+        #expect(rows.dropFirst().map { $0[column["run_id"]!] } == ["c1r1", "c2r1", "c3r1", "c4r1", "c1r2", "c2r2", "c3r2", "c4r2"])
+        let env = try Data(contentsOf: out.appendingPathComponent("shape.env.json"))
+        let record = try #require(try JSONSerialization.jsonObject(with: env) as? [String: Any])
+        for key in ["git_commit", "host", "cores", "swift", "sqlite", "lmdb", "os"] { #expect(record[key] != nil, "\(key)") }
+
+        let problems = ResultCheck.problems(in: out.appendingPathComponent("shape.csv"), scenario: scenario)
+        #expect(problems.count == 4)
+        #expect(problems.allSatisfy { $0.contains("failed: ") })
+        let complete = try await run(text.replacingOccurrences(of: ", /nonexistent/catalogue.jsonl", with: ""), out: out)
+        #expect(ResultCheck.problems(in: out.appendingPathComponent("shape.csv"), scenario: complete.0).isEmpty)
+        var lines = try String(contentsOf: out.appendingPathComponent("shape.csv"), encoding: .utf8).split(separator: "\n")
+        lines.removeLast()
+        try (lines.joined(separator: "\n") + "\n").write(to: out.appendingPathComponent("shape.csv"), atomically: true, encoding: .utf8)
+        #expect(ResultCheck.problems(in: out.appendingPathComponent("shape.csv"), scenario: complete.0)
+            == ["\(out.appendingPathComponent("shape.csv").path): no row for run c2r2 (store=memory strategy=separate-stacks catalog=\(good.path), repetition 2)"])
+    }
+
+    @Test("the summary table has one row per cell with the medians, aligned")
+    @MainActor
+    func summary() async throws {
+        let out = Self.folder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let (scenario, results) = try await run("""
+            name: table
+            workload: save-chain
+            repetitions: 3
+            parameters: {store: memory, objects: 20, saves: 1}
+            matrix: {strategy: [shared-coordinator, nested-contexts]}
+            """, out: out)
+        let lines = SummaryTable.text(results, scenario: scenario).split(separator: "\n")
+        #expect(lines.count == 5)
+        #expect(lines[1].hasPrefix("store   strategy            runs  wall_ms"))
+        #expect(lines[3].hasPrefix("memory  shared-coordinator     3"))
+        #expect(lines[4].hasPrefix("memory  nested-contexts        3"))
+        #expect(Set(lines.dropFirst().map(\.count)).count == 1)
+    }
+}
