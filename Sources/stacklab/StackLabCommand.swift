@@ -15,7 +15,7 @@ struct StackLabCommand: AsyncParsableCommand {
         subcommands: [
             Run.self, List.self, Check.self, Compare.self, Serve.self, SeedStore.self, Model.self, Versions.self,
             ConcurrencyProbe.self, SaveLoopCommand.self, CrashTest.self, Fuzz.self, MergeCost.self, EngineSQLite.self,
-            EngineLMDB.self, StrategyLatency.self, MigrateProbe.self, StoreOpenBench.self,
+            EngineLMDB.self, StrategyLatency.self, MigrateProbe.self, StoreOpenBench.self, Launch.self,
         ])
 
     /// Runs the verb; a usage error exits 2 (bad input), as the discussion promises, not ArgumentParser's 64.
@@ -491,6 +491,22 @@ extension StackLabCommand {
         }
     }
 
+    struct Launch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "One app launch on a store, for the startup workload (a child process it watches).",
+            shouldDisplay: false)
+        @Option(help: "sqlite or lmdb.") var store: PodStoreSeeder.Store
+        @Option(help: "The store file.") var path: String
+        @Option(help: "sync or async.") var mode: LaunchChild.Mode
+        @Option(help: "The app's pod model version.") var modelVersion = 1
+
+        @MainActor
+        func run() async throws {
+            let report = await LaunchChild(store: store, url: URL(fileURLWithPath: path), mode: mode, modelVersion: modelVersion).run()
+            if report.error != nil { throw ExitCode(1) }
+        }
+    }
+
     struct Versions: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the versions of the engines this build links.")
         func run() {
@@ -500,4 +516,6 @@ extension StackLabCommand {
     }
 }
 
-extension SaveLoop.Store: ExpressibleByArgument {}
+extension PodStoreSeeder.Store: ExpressibleByArgument {}
+
+extension LaunchChild.Mode: ExpressibleByArgument {}

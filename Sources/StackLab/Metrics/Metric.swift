@@ -17,12 +17,19 @@ public enum Metric: String, Sendable, CaseIterable {
     case peakMemoryMegabytes = "peak_rss_mb"
     case storeBytes = "store_bytes"
     case storedObjects = "stored_objects"
+    case timeToMainMilliseconds = "time_to_main_ms"
+    case timeToFirstFrameMilliseconds = "time_to_first_frame_ms"
+    case timeToStoreReadyMilliseconds = "time_to_store_ready_ms"
+    case timeToFirstScreenMilliseconds = "time_to_first_screen_ms"
+    case killedByWatchdog = "killed_by_watchdog"
+    case migrated = "migrated"
+    case deadlineMilliseconds = "deadline_ms"
 
     /// Whether a smaller value is better (times, stalls, memory) or a larger one (throughput).
     public var lowerIsBetter: Bool? {
         switch self {
         case .objectsPerSecond: return false
-        case .objects, .fetches, .merges, .storedObjects: return nil
+        case .objects, .fetches, .merges, .storedObjects, .migrated, .deadlineMilliseconds: return nil
         default: return true
         }
     }
@@ -30,14 +37,17 @@ public enum Metric: String, Sendable, CaseIterable {
     /// Digits after the decimal point in the CSV.
     var decimals: Int {
         switch self {
-        case .objects, .fetches, .merges, .storeBytes, .storedObjects, .objectsPerSecond: return 0
+        case .objects, .fetches, .merges, .storeBytes, .storedObjects, .objectsPerSecond, .deadlineMilliseconds: return 0
         case .peakMemoryMegabytes, .cpuMilliseconds, .wallMilliseconds: return 1
         default: return 3
         }
     }
 
+    /// Whether the metric is a yes/no fact, written `true`/`false`.
+    var isFlag: Bool { self == .killedByWatchdog || self == .migrated }
+
     /// The value as a CSV cell.
     func format(_ value: Double) -> String {
-        String(format: "%.\(decimals)f", value)
+        isFlag ? (value != 0 ? "true" : "false") : String(format: "%.\(decimals)f", value)
     }
 }

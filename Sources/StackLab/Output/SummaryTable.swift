@@ -15,13 +15,18 @@ public enum SummaryTable {
         case .saveChain:
             return [.wallMilliseconds, .objectsPerSecond, .mergeTotalMilliseconds, .mainMaxStallMilliseconds,
                 .fetchP99Milliseconds]
+        case .startup:
+            return [.timeToFirstFrameMilliseconds, .timeToStoreReadyMilliseconds, .timeToFirstScreenMilliseconds,
+                .mainMaxStallMilliseconds, .killedByWatchdog, .migrated]
         }
     }
 
     /// The table for one scenario's results.
     public static func text(_ results: [RunResult], scenario: Scenario) -> String {
         let metrics = metrics(for: scenario.workload)
-        let axes = ["store", "strategy"] + scenario.matrix.map(\.name).filter { $0 != "store" && $0 != "strategy" }
+        // A launch has no stack design: its cells are named by store and mode.
+        let named = scenario.workload == .startup ? ["store"] : ["store", "strategy"]
+        let axes = named + scenario.matrix.map(\.name).filter { !named.contains($0) }
         let header = axes + ["runs"] + metrics.map(\.rawValue) + ["errors"]
         var cells: [Int: [RunResult]] = [:]
         var order: [Int] = []

@@ -11,12 +11,8 @@ import ObjectStackSQLite
 /// save shows as a batch of the wrong size or a ledger that disagrees with the entries. Journal line `n` is
 /// written only after `save()` returns.
 public struct SaveLoop: Sendable {
-    /// The store kinds the loop runs on (files: a kill needs something that outlives the process).
-    public enum Store: String, Sendable, CaseIterable {
-        case sqlite, lmdb
-
-        var type: StoreType { self == .sqlite ? .sqlite : .lmdb }
-    }
+    /// The store kinds the loop runs on: the file stores (a kill needs something that outlives the process).
+    public typealias Store = PodStoreSeeder.Store
 
     /// What a check of the store against the journal found.
     public struct Verification: Sendable, Equatable {

@@ -43,10 +43,15 @@ public final class ScenarioRunner {
     /// The FRC hook: builds the observer the merge-cost workload attaches to the main context. Default none.
     public var mainContextObserver: MainContextObserverFactory?
 
+    /// Stores seeded for startup launches, shared by the launches of one scenario run.
+    private let seededStores: SeededStores
+
     /// Creates a runner.
     public init(options: Options, progress: ProgressReporter = .standardOutput()) {
         self.options = options
         self.progress = progress
+        seededStores = SeededStores(
+            directory: options.workDirectory.appendingPathComponent("stacklab-seeds-\(UUID().uuidString)"))
     }
 
     /// The scenario as this runner runs it: shrunk under `--quick`, repetitions overridden.
@@ -88,6 +93,7 @@ public final class ScenarioRunner {
             }
         }
         progress.end()
+        await seededStores.removeAll()
         let url = csvURL(for: scenario)
         try ResultCSV.write(results, scenario: scenario, to: url)
         try EnvironmentRecord.current(scenario: scenario, quick: options.quick, started: started, peakMemoryPerRun: peakResets)
@@ -100,6 +106,14 @@ public final class ScenarioRunner {
         var result = RunResult(
             scenario: scenario.name, workload: scenario.workload, cell: cell, repetition: repetition, timestamp: Date(),
             metrics: [:], error: nil)
+        if scenario.workload == .startup {
+            do {
+                result.metrics = try await StartupWorkload.run(cell.parameters, seeds: seededStores, workDirectory: options.workDirectory)
+            } catch {
+                result.error = Self.oneLine(error)
+            }
+            return result
+        }
         let directory = options.workDirectory.appendingPathComponent("stacklab-run-\(UUID().uuidString)")
         do {
             guard let store = cell.parameters["store"].flatMap({ StoreKind(rawValue: $0.description) }),
@@ -116,6 +130,7 @@ public final class ScenarioRunner {
             case .readWriteMix: outcome = try await ReadWriteMixWorkload.run(session)
             case .mergeCost: outcome = try await MergeCostWorkload.run(session)
             case .saveChain: outcome = try await SaveChainWorkload.run(session)
+            case .startup: throw LabError(.unsupported, "startup runs launch child processes, not a stack in this process")
             }
             result.metrics = metrics(outcome, session: session, stack: stack)
             result.metrics[.cpuMilliseconds] = ProcessUsage.cpuMilliseconds() - cpuBefore

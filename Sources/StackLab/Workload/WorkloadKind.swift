@@ -9,6 +9,9 @@ public enum WorkloadKind: String, Sendable, CaseIterable {
     case mergeCost = "merge-cost"
     /// Saves travelling to the store through the design's contexts (nested: child → main → root).
     case saveChain = "save-chain"
+    /// App launches as fresh child processes opening a seeded store (maybe migrating it), sync or async,
+    /// under a launch watchdog.
+    case startup
 
     /// The strategies the workload makes sense on.
     public var strategies: [StrategyKind] {
@@ -28,6 +31,8 @@ public enum WorkloadKind: String, Sendable, CaseIterable {
                 help: "first-screen fetches per second on the main context, as a list on screen refreshes"),
         ]
         switch self {
+        case .startup:
+            return Self.startupParameters
         case .import:
             return common + [
                 ParameterSpec("objects", .integer(minimum: 1), default: .integer(10_000), quick: .integer(1_500),
@@ -69,4 +74,20 @@ public enum WorkloadKind: String, Sendable, CaseIterable {
             ]
         }
     }
+
+    /// A launch has no stack design to choose: it opens one store, in one of two modes.
+    private static let startupParameters = [
+        ParameterSpec("store", .choice(PodStoreSeeder.Store.allCases.map(\.rawValue)), default: nil, help: "the store file's engine"),
+        ParameterSpec("mode", .choice(LaunchChild.Mode.allCases.map(\.rawValue)), default: .text("async"),
+            help: "sync: the store is added on the main thread in the launch handler; async: on a background queue"),
+        ParameterSpec("objects", .integer(minimum: 1), default: .integer(10_000), quick: .integer(2_000),
+            help: "pods in the seeded store"),
+        ParameterSpec("store_version", .integer(minimum: 1), default: .integer(1),
+            help: "pod model version the store is seeded with"),
+        ParameterSpec("app_version", .integer(minimum: 1), default: .integer(1),
+            help: "pod model version of the app; above store_version the launch migrates the store"),
+        ParameterSpec("deadline_s", .number(above: 0), default: .integer(20),
+            help: "the watchdog kills a launch whose first frame has not come by then"),
+        ParameterSpec("seed", .integer(minimum: 0), default: .integer(1), help: "seed of the seeded pods"),
+    ]
 }

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Milliseconds on the monotonic clock every process of the machine shares, so a child can measure from the
+/// moment its parent started it (passed in `STACKLAB_LAUNCH_T0`).
+public enum LaunchClock {
+    /// The environment variable carrying the parent's start time, in nanoseconds.
+    public static let startVariable = "STACKLAB_LAUNCH_T0"
+
+    /// Now, in nanoseconds of CLOCK_MONOTONIC.
+    public static func nowNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// Milliseconds from `start` to now.
+    public static func milliseconds(since start: UInt64) -> Double {
+        Double(nowNanoseconds() &- start) / 1_000_000
+    }
+}
