@@ -28,7 +28,7 @@ public struct FuzzTarget: Sendable {
     }
 
     /// The targets `stacklab fuzz` knows.
-    public static var all: [FuzzTarget] { [.predicate] }
+    public static var all: [FuzzTarget] { [.predicate, .modelFile, .scenarioFile] }
 
     /// The target named `name`, if there is one.
     public static func named(_ name: String) -> FuzzTarget? { all.first { $0.name == name } }
