@@ -57,6 +57,8 @@ public struct SaveLoop: Sendable {
         }
         let handle = try FileHandle(forWritingTo: journal)
         try handle.seekToEnd()
+        // The parent times its kill from here: the store is open, saves begin.
+        FileHandle.standardOutput.write(Data("ready\n".utf8))
         try context.performAndWait {
             let payload = String(repeating: "x", count: 200)
             var n = try (fetchLedger(in: context)?.value(forKey: "lastSave") as? NSNumber)?.int64Value ?? 0

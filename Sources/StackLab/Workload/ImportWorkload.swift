@@ -28,19 +28,11 @@ enum ImportWorkload {
             : catalogue
         let target = session.text("catalog") != nil && session.flag("reimport") ? catalogue : measured
 
-        session.startMeasuring()
-        let clock = ContinuousClock()
-        let start = clock.now
-        let counts: PodImporter.Counts
-        do {
-            counts = try await importAll(target, pageSize: pageSize, batchSize: batchSize, into: background, stack: stack)
+        let (counts, wall) = try await session.measure { _ in
+            let counts = try await importAll(target, pageSize: pageSize, batchSize: batchSize, into: background, stack: stack)
             await stack.drainMainQueue()
-        } catch {
-            session.stopMeasuring()
-            throw error
+            return counts
         }
-        let wall = start.duration(to: clock.now).milliseconds
-        session.stopMeasuring()
         return WorkloadOutcome(
             wallMilliseconds: wall, objects: counts.inserted + counts.updated + counts.unchanged,
             storedObjects: try await stack.storedCount())

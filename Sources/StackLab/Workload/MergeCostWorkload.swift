@@ -32,10 +32,7 @@ enum MergeCostWorkload {
             return try background.fetch(request)
         }
 
-        session.startMeasuring()
-        let clock = ContinuousClock()
-        let start = clock.now
-        do {
+        let (_, wall) = try await session.measure { _ in
             for merge in 0..<merges {
                 // Updates walk the registered pods from the front, deletes take pods from the back: disjoint.
                 let updates = Array(ids.dropFirst(merge * third).prefix(third))
@@ -52,12 +49,7 @@ enum MergeCostWorkload {
                 }
                 await stack.drainMainQueue()
             }
-        } catch {
-            session.stopMeasuring()
-            throw error
         }
-        let wall = start.duration(to: clock.now).milliseconds
-        session.stopMeasuring()
         withExtendedLifetime((held, observer)) {}
         return WorkloadOutcome(wallMilliseconds: wall, objects: third * 3 * merges, storedObjects: try await stack.storedCount())
     }

@@ -16,43 +16,37 @@ enum ReadWriteMixWorkload {
         let names = Catalogue.synthetic(count: seeded, seed: session.seed).specs.map(\.name)
         let writers = try (0..<session.integer("writers")).map { _ in try stack.newBackgroundContext() }
 
-        session.startMeasuring()
         let clock = ContinuousClock()
-        let start = clock.now
-        let deadline = start.advanced(by: .seconds(duration))
-        let writes = writers.enumerated().map { number, context in
-            Task { @MainActor in
-                try await write(into: context, stack: stack, number: number, batchSize: batchSize, every: interval,
-                    until: deadline, existing: names, seed: session.seed)
-            }
-        }
-        let main = stack.main
-        let readerCount = session.integer("readers")
-        let reads = (0..<readerCount).map { reader in
-            Task { @MainActor in
-                var request = FetchRequest<Pod>(entityName: "Pod")
-                request.sortDescriptors = [SortKey("name")]
-                request.fetchLimit = 50
-                var offset = reader * 50
-                while clock.now < deadline {
-                    request.fetchOffset = offset % max(seeded, 1)
-                    offset += 50 * (reader + 1)
-                    session.timedFetch(request, on: main)
-                    try await Task.sleep(for: .seconds(readInterval))
+        let (written, wall) = try await session.measure { start in
+            let deadline = start.advanced(by: .seconds(duration))
+            let writes = writers.enumerated().map { number, context in
+                Task { @MainActor in
+                    try await write(into: context, stack: stack, number: number, batchSize: batchSize, every: interval,
+                        until: deadline, existing: names, seed: session.seed)
                 }
             }
-        }
-        var written = 0
-        do {
+            let main = stack.main
+            let readerCount = session.integer("readers")
+            let reads = (0..<readerCount).map { reader in
+                Task { @MainActor in
+                    var request = FetchRequest<Pod>(entityName: "Pod")
+                    request.sortDescriptors = [SortKey("name")]
+                    request.fetchLimit = 50
+                    var offset = reader * 50
+                    while clock.now < deadline {
+                        request.fetchOffset = offset % max(seeded, 1)
+                        offset += 50 * (reader + 1)
+                        session.timedFetch(request, on: main)
+                        try await Task.sleep(for: .seconds(readInterval))
+                    }
+                }
+            }
+            var written = 0
             for task in writes { written += try await task.value }
             for task in reads { try await task.value }
             await stack.drainMainQueue()
-        } catch {
-            session.stopMeasuring()
-            throw error
+            return written
         }
-        let wall = start.duration(to: clock.now).milliseconds
-        session.stopMeasuring()
         return WorkloadOutcome(wallMilliseconds: wall, objects: written, storedObjects: try await stack.storedCount())
     }
 

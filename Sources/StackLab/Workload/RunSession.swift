@@ -85,6 +85,18 @@ public final class RunSession {
         mainThread = meter?.stop()
         meter = nil
     }
+
+    /// Runs the measured phase: the first-screen fetches and the main-thread meter run while `body` does and
+    /// stop when it returns or throws. `body` gets the phase's start (for deadlines).
+    /// - Returns: what `body` returned, and the phase's wall time in milliseconds.
+    public func measure<T>(_ body: (ContinuousClock.Instant) async throws -> T) async rethrows -> (value: T, milliseconds: Double) {
+        startMeasuring()
+        defer { stopMeasuring() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let value = try await body(start)
+        return (value, start.duration(to: clock.now).milliseconds)
+    }
 }
 
 /// What a workload reports beyond the session's instruments.
