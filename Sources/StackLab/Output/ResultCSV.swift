@@ -1,3 +1,4 @@
+import CSV
 import Foundation
 
 /// The lab's CSV: one row per run, identifying columns first, then the metric columns named with their unit,
@@ -30,55 +31,24 @@ public enum ResultCSV {
         return row
     }
 
-    /// The whole file: header and one row per run.
+    /// The whole file: header and one row per run, quoted as RFC 4180 wants (CSV.swift writes it).
     public static func text(_ results: [RunResult], scenario: Scenario) -> String {
         let rows = [columns(for: scenario)] + results.map { cells($0, scenario: scenario) }
-        return rows.map { $0.map(escape).joined(separator: ",") }.joined(separator: "\n") + "\n"
+        let stream = OutputStream(toMemory: ())
+        // Writing to memory cannot fail; a failure here would be a bug in the writer.
+        let writer = try! CSVWriter(stream: stream)
+        for row in rows { try! writer.write(row: row) }
+        writer.stream.close()
+        let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// Quotes a cell holding a comma, a quote or a line break (RFC 4180).
-    static func escape(_ cell: String) -> String {
-        guard cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
-        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    /// Parses CSV text (RFC 4180 quoting) into rows of cells.
+    /// Parses CSV text (RFC 4180 quoting) into rows of cells, the header first.
     public static func parse(_ text: String) -> [[String]] {
+        guard let reader = try? CSVReader(string: text, hasHeaderRow: false) else { return [] }
         var rows: [[String]] = []
-        var row: [String] = []
-        var cell = ""
-        var quoted = false
-        var iterator = Array(text).makeIterator()
-        var pending: Character? = nil
-        while let character = pending ?? iterator.next() {
-            pending = nil
-            if quoted {
-                if character == "\"" {
-                    if let next = iterator.next() {
-                        if next == "\"" { cell.append("\"") } else { quoted = false; pending = next }
-                    } else {
-                        quoted = false
-                    }
-                } else {
-                    cell.append(character)
-                }
-            } else if character == "\"" {
-                quoted = true
-            } else if character == "," {
-                row.append(cell)
-                cell = ""
-            } else if character == "\n" || character == "\r\n" {
-                row.append(cell)
-                rows.append(row)
-                row = []
-                cell = ""
-            } else {
-                cell.append(character)
-            }
-        }
-        if !cell.isEmpty || !row.isEmpty {
-            row.append(cell)
-            rows.append(row)
+        while let row = reader.next() {
+            if row != [""] { rows.append(row) }
         }
         return rows
     }
