@@ -5,7 +5,7 @@
 #   at a time and alternating, so machine noise falls on both alike, then runs `stacklab compare` on the
 #   time-to-first-frame, time-to-first-screen and watchdog columns. Exits as compare does: 0 no regression,
 #   1 a regression, 2 bad input. Output lands in results/gate/ (base.csv, current.csv, comparison.csv).
-#   Environment: GATE_THRESHOLD (default 10%).
+#   Environment: GATE_THRESHOLD (default 10%). The base build is kept in .build-gate/base-COMMIT and reused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base_ref=${1:?usage: scripts/startup-gate.sh BASE_REF [REPETITIONS] [SCENARIO]}
@@ -13,13 +13,13 @@ repetitions=${2:-5}
 scenario=${3:-Scenarios/startup-gate.yaml}
 threshold=${GATE_THRESHOLD:-10%}
 out=results/gate
-base_tree=$(mktemp -d /tmp/stacklab-gate-base.XXXXXX)
-cleanup() { git worktree remove --force "$base_tree" >/dev/null 2>&1 || rm -rf "$base_tree"; }
-trap cleanup EXIT
-
 base_commit=$(git rev-parse --verify "$base_ref^{commit}")
+base_tree=".build-gate/base-$base_commit"
 echo "gate: base $base_ref ($base_commit), current: the working tree of $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' + changes')"
-git worktree add --detach "$base_tree" "$base_commit" >/dev/null
+if [ ! -d "$base_tree" ]; then
+    git worktree prune
+    git worktree add --detach "$base_tree" "$base_commit" >/dev/null
+fi
 echo "gate: building base and current (release)"
 swift build -c release --product stacklab --package-path "$base_tree" --scratch-path "$base_tree/.build" >/dev/null
 swift build -c release --product stacklab >/dev/null
