@@ -23,7 +23,13 @@ struct FetchedResultsOrder {
     /// Orders an entry against a target's key values and ID.
     @inline(__always)
     func compare(_ entry: FetchedEntry, to keys: [StoreValue], _ id: ManagedObjectID) -> ComparisonResult {
-        compare(entry.keys, entry.object.objectID, keys, id)
+        let byKeys = ValueComparison.compareSortKeys(entry.keys, keys, sortKeys)
+        if byKeys != .orderedSame { return byKeys }
+        // Only a tie reads the entry's object: in a binary search over many objects, loading each probed
+        // object (and its ID) would cost a cache miss per probe for nothing.
+        let entryID = entry.object.objectID
+        if entryID === id { return .orderedSame }
+        return ValueComparison.order(.objectID(entryID), .objectID(id)) ?? .orderedSame
     }
 
     /// Whether two sets of key values order the same (so an object changing from one to the other stays put).

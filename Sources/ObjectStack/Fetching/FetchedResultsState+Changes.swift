@@ -31,10 +31,11 @@ extension FetchedResultsState {
     /// - Complexity: O(c (log n + B + n/B)) for c changed objects among n results in chunks of B, plus O(s)
     ///   per section inserted or deleted among s sections; never a pass over every result.
     mutating func apply(_ candidates: some Sequence<ManagedObject>, newKeys: (ManagedObject) -> [StoreValue]?) -> FetchedResultsChanges {
-        var removals: [(object: ManagedObject, keys: [StoreValue], from: IndexPath, type: FetchedResultsChangeType)] = []
-        var additions: [(object: ManagedObject, keys: [StoreValue], from: IndexPath?, type: FetchedResultsChangeType)] = []
+        typealias Place = (section: Int, position: FetchedRows.Position, row: Int)
+        var removals: [(object: ManagedObject, keys: [StoreValue], place: Place, type: FetchedResultsChangeType)] = []
+        var additions: [(object: ManagedObject, keys: [StoreValue], from: IndexPath?)] = []
         var updates: [(object: ManagedObject, keys: [StoreValue], from: IndexPath)] = []
-        // 1. Classify, and find old index paths while the results are still as they were.
+        // 1. Classify, and find old places while the results are still as they were.
         for object in candidates {
             let old = keysByObject[ObjectIdentifier(object)]
             let new = newKeys(object)
@@ -42,36 +43,58 @@ extension FetchedResultsState {
             case (nil, nil):
                 continue
             case (nil, let new?):
-                additions.append((object, new, nil, .insert))
+                additions.append((object, new, nil))
             case (let old?, nil):
-                guard let from = indexPath(of: object, keys: old) else { continue }
-                removals.append((object, old, from, .delete))
+                guard let place = locateRow(object, keys: old) else { continue }
+                removals.append((object, old, place, .delete))
             case (let old?, let new?):
-                guard let from = indexPath(of: object, keys: old) else { continue }
+                guard let place = locateRow(object, keys: old) else { continue }
+                let from = IndexPath(indexes: [place.section, place.row])
                 if order.sameKeys(old, new) {
                     updates.append((object, old, from))
                 } else {
-                    removals.append((object, old, from, .move))
-                    additions.append((object, new, from, .move))
+                    removals.append((object, old, place, .move))
+                    additions.append((object, new, from))
                 }
             }
         }
         guard !removals.isEmpty || !additions.isEmpty || !updates.isEmpty else { return FetchedResultsChanges() }
-
-        // 2. Change the results: removals first, so a section emptied and refilled in one change stays.
-        var emptied: [StoreValue: (index: Int, section: FetchedSection)] = [:]
-        for removal in removals where remove(removal.object) {
-            // `from` is the pre-change index: the one a delete of the section is reported at.
-            let value = order.sectionValue(removal.keys)
-            emptied[value] = (removal.from[0], FetchedSection(value: value, name: FetchedResultsOrder.sectionName(of: value), rows: FetchedRows(sorted: [])))
-        }
-        var opened: [StoreValue] = []
-        for addition in additions where insert(addition.object, keys: addition.keys) {
-            opened.append(order.sectionValue(addition.keys))
-        }
-
-        // 3. Report, with new index paths read from the changed results.
         var changes = FetchedResultsChanges()
+
+        // 2. Remove in descending order, so each old place is still right when its turn comes; removals before
+        //    insertions, so a section emptied and refilled in one change stays.
+        removals.sort { a, b in
+            (a.place.section, a.place.position.chunk, a.place.position.index) > (b.place.section, b.place.position.chunk, b.place.position.index)
+        }
+        var emptied: [StoreValue: (index: Int, section: FetchedSection)] = [:]
+        for removal in removals {
+            if removal.type == .delete {
+                changes.objects.append(.init(
+                    object: removal.object, type: .delete, indexPath: IndexPath(indexes: [removal.place.section, removal.place.row]),
+                    newIndexPath: nil))
+            }
+            if remove(removal.object, section: removal.place.section, position: removal.place.position) {
+                let value = order.sectionValue(removal.keys)
+                emptied[value] = (removal.place.section, FetchedSection(value: value, name: FetchedResultsOrder.sectionName(of: value), rows: FetchedRows(sorted: [])))
+            }
+        }
+
+        // 3. Insert in ascending order: each lands after the ones before it, so the index path it gets is its
+        //    index path after the whole change.
+        additions.sort { a, b in order.compare(a.keys, a.object.objectID, b.keys, b.object.objectID) == .orderedAscending }
+        var opened: [StoreValue] = []
+        var moves: [FetchedResultsChanges.ObjectChange] = []
+        for addition in additions {
+            let (to, isNewSection) = insert(addition.object, keys: addition.keys)
+            if isNewSection { opened.append(order.sectionValue(addition.keys)) }
+            if let from = addition.from {
+                moves.append(.init(object: addition.object, type: .move, indexPath: from, newIndexPath: to))
+            } else {
+                changes.objects.append(.init(object: addition.object, type: .insert, indexPath: nil, newIndexPath: to))
+            }
+        }
+
+        // 4. Sections, and the updates' new index paths, from the changed results.
         for (value, deleted) in emptied where !sectionIndex(for: value).found {
             changes.deletedSections.append(deleted)
         }
@@ -81,30 +104,12 @@ extension FetchedResultsState {
         }
         changes.deletedSections.sort { $0.index > $1.index }
         changes.insertedSections.sort { $0.index < $1.index }
-
-        var deletes: [FetchedResultsChanges.ObjectChange] = []
-        for removal in removals where removal.type == .delete {
-            deletes.append(.init(object: removal.object, type: .delete, indexPath: removal.from, newIndexPath: nil))
+        updates.sort { $0.from < $1.from }
+        changes.objects += moves
+        for update in updates {
+            changes.objects.append(.init(
+                object: update.object, type: .update, indexPath: update.from, newIndexPath: indexPath(of: update.object, keys: update.keys)))
         }
-        var inserts: [FetchedResultsChanges.ObjectChange] = []
-        var moves: [FetchedResultsChanges.ObjectChange] = []
-        for addition in additions {
-            let to = indexPath(of: addition.object, keys: addition.keys)
-            if addition.type == .insert {
-                inserts.append(.init(object: addition.object, type: .insert, indexPath: nil, newIndexPath: to))
-            } else {
-                moves.append(.init(object: addition.object, type: .move, indexPath: addition.from, newIndexPath: to))
-            }
-        }
-        let changed = updates.map { update in
-            FetchedResultsChanges.ObjectChange(
-                object: update.object, type: .update, indexPath: update.from, newIndexPath: indexPath(of: update.object, keys: update.keys))
-        }
-        let missing = IndexPath(indexes: [Int.max, Int.max])
-        deletes.sort { $0.indexPath ?? missing > $1.indexPath ?? missing }
-        inserts.sort { $0.newIndexPath ?? missing < $1.newIndexPath ?? missing }
-        moves.sort { $0.newIndexPath ?? missing < $1.newIndexPath ?? missing }
-        changes.objects = deletes + inserts + moves + changed.sorted { $0.indexPath ?? missing < $1.indexPath ?? missing }
         return changes
     }
 

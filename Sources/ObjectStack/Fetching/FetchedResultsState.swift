@@ -71,31 +71,35 @@ struct FetchedResultsState {
         return (section, position)
     }
 
+    /// Where an object placed by `keys` is, with its row number, or nil when it is not there.
+    /// - Complexity: O(log n) comparisons, and O(n/B) once after a change.
+    mutating func locateRow(_ object: ManagedObject, keys: [StoreValue]) -> (section: Int, position: FetchedRows.Position, row: Int)? {
+        guard let (section, position) = locate(object, keys: keys) else { return nil }
+        return (section, position, sections[section].rows.rank(of: position))
+    }
+
     /// The index path of an object placed by `keys`, or nil when it is not there.
     mutating func indexPath(of object: ManagedObject, keys: [StoreValue]) -> IndexPath? {
-        guard let (section, position) = locate(object, keys: keys) else { return nil }
-        return IndexPath(indexes: [section, sections[section].rows.rank(of: position)])
+        locateRow(object, keys: keys).map { IndexPath(indexes: [$0.section, $0.row]) }
     }
 
     // MARK: - Changing
 
-    /// Removes a fetched object; returns whether its section is now empty (and removed, when sectioned).
-    /// - Complexity: O(log n + B + n/B), and O(s) when a section goes.
-    @discardableResult
-    mutating func remove(_ object: ManagedObject) -> Bool {
-        guard let keys = keysByObject.removeValue(forKey: ObjectIdentifier(object)),
-            let (section, position) = locate(object, keys: keys)
-        else { return false }
+    /// Removes the fetched object at a place found by `locate`; places before it stay valid, so a batch of
+    /// removals goes in descending order. Returns whether its section is now empty (and removed, when sectioned).
+    /// - Complexity: O(B + n/B), and O(s) when a section goes.
+    mutating func remove(_ object: ManagedObject, section: Int, position: FetchedRows.Position) -> Bool {
+        keysByObject[ObjectIdentifier(object)] = nil
         sections[section].rows.remove(at: position)
         guard sections[section].rows.isEmpty, isSectioned else { return false }
         sections.remove(at: section)
         return true
     }
 
-    /// Adds an object with its key values; returns whether it opened a new section.
+    /// Adds an object with its key values; returns its index path now and whether it opened a section. In a
+    /// batch of insertions in ascending order, that index path is also its index path after the batch.
     /// - Complexity: O(log n + B + n/B), and O(s) when a section is added.
-    @discardableResult
-    mutating func insert(_ object: ManagedObject, keys: [StoreValue]) -> Bool {
+    mutating func insert(_ object: ManagedObject, keys: [StoreValue]) -> (indexPath: IndexPath, openedSection: Bool) {
         keysByObject[ObjectIdentifier(object)] = keys
         let value = order.sectionValue(keys)
         let (section, found) = sectionIndex(for: value)
@@ -104,8 +108,9 @@ struct FetchedResultsState {
         }
         let id = object.objectID
         let position = sections[section].rows.lowerBound { order.compare($0, to: keys, id) }
+        let row = sections[section].rows.rank(of: position)
         sections[section].rows.insert(FetchedEntry(object: object, keys: keys), at: position)
-        return !found
+        return (IndexPath(indexes: [section, row]), !found)
     }
 
     // MARK: - Checking

@@ -157,7 +157,7 @@ struct FetchedRows {
         }
     }
 
-    /// Removes the entry at a position.
+    /// Removes the entry at a position; positions before it stay valid.
     /// - Complexity: O(B + n/B).
     mutating func remove(at position: Position) {
         starts = nil
@@ -166,14 +166,13 @@ struct FetchedRows {
         let size = chunks[position.chunk].count
         if size == 0 {
             chunks.remove(at: position.chunk)
-        } else if size < Self.minimumChunk {
-            // Keep chunks from thinning out after many removals: fold a small one into a neighbour.
-            let neighbour = position.chunk + 1 < chunks.count ? position.chunk + 1 : position.chunk - 1
-            if neighbour >= 0, chunks[neighbour].count + size <= Self.maximumChunk {
-                let (first, second) = (min(neighbour, position.chunk), max(neighbour, position.chunk))
-                chunks[first].append(contentsOf: chunks[second])
-                chunks.remove(at: second)
-            }
+        } else if size < Self.minimumChunk, position.chunk + 1 < chunks.count,
+            chunks[position.chunk + 1].count + size <= Self.maximumChunk
+        {
+            // Keep chunks from thinning out after many removals: fold the next chunk into a small one. Only
+            // the next, so positions before this one stay valid (removals go in descending order).
+            chunks[position.chunk].append(contentsOf: chunks[position.chunk + 1])
+            chunks.remove(at: position.chunk + 1)
         }
     }
 
