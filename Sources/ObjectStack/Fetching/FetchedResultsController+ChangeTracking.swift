@@ -42,7 +42,6 @@ extension FetchedResultsController {
             }
         }
         guard !changes.isEmpty else { return }
-        fetchedObjectsCache = nil
         state = current
         report(changes)
     }

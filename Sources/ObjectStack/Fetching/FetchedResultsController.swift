@@ -44,8 +44,6 @@ public final class FetchedResultsController<Result: ManagedObject>: FetchedResul
 
     /// The results, from `performFetch()` on.
     var state: FetchedResultsState?
-    /// `fetchedObjects`, kept until the next change.
-    var fetchedObjectsCache: [Result]?
     private var observer: (any NSObjectProtocol)?
 
     /// Creates a controller; call `performFetch()` to fetch.
@@ -85,7 +83,8 @@ public final class FetchedResultsController<Result: ManagedObject>: FetchedResul
         let order = FetchedResultsOrder(sortKeys: plan.store.sortKeys, isSectioned: sectionNameKeyPath != nil)
         let evaluator = PredicateEvaluator(resolver: ContextResolver(context: managedObjectContext))
         var entries = try objects.map { object in
-            FetchedEntry(object: object, keys: try order.sortKeys.map { try evaluator.value(of: $0.keyPath, on: object) })
+            let keys = try order.sortKeys.map { try evaluator.value(of: $0.keyPath, on: object) }
+            return FetchedEntry(object: object, keys: keys, lead: order.lead(of: keys))
         }
         // The store already sorted them the same way; check rather than trust, since every later binary
         // search depends on it.
@@ -97,7 +96,6 @@ public final class FetchedResultsController<Result: ManagedObject>: FetchedResul
         }
         let kinds = Set(plan.store.candidateEntities.map(ObjectIdentifier.init))
         state = FetchedResultsState(order: order, predicate: plan.store.predicate, candidateEntities: kinds, sorted: entries)
-        fetchedObjectsCache = nil
         if observer == nil {
             observer = NotificationCenter.default.addObserver(
                 forName: ManagedObjectContext.objectsDidChangeNotification, object: managedObjectContext, queue: nil
@@ -139,16 +137,15 @@ public final class FetchedResultsController<Result: ManagedObject>: FetchedResul
     // MARK: - Reading the results
 
     /// Every result, in order, section after section; nil before `performFetch()`.
-    /// - Complexity: O(n) after a change, then O(1) until the next.
+    /// - Complexity: O(n) on each call. (Not cached: dropping a cached array of n objects at every change
+    ///   would make each change cost O(n).) Prefer `sections` and `object(at:)`.
     public var fetchedObjects: [Result]? {
         guard let state else { return nil }
-        if let fetchedObjectsCache { return fetchedObjectsCache }
         var objects: [Result] = []
         objects.reserveCapacity(state.count)
         for section in state.sections {
             for entry in section.rows.entries { objects.append(typed(entry.object)) }
         }
-        fetchedObjectsCache = objects
         return objects
     }
 

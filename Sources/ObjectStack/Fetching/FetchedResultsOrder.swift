@@ -32,6 +32,24 @@ struct FetchedResultsOrder {
         return ValueComparison.order(.objectID(entryID), .objectID(id)) ?? .orderedSame
     }
 
+    /// Which key leads the order within a section: the second when the first names sections (it is equal
+    /// throughout a section), else the first.
+    var leadIndex: Int { isSectioned && sortKeys.count > 1 ? 1 : 0 }
+
+    /// The leading key's value of an entry's keys.
+    func lead(of keys: [StoreValue]) -> StoreValue {
+        keys[leadIndex]
+    }
+
+    /// Orders two leading values as their sort key does (within one section: the first difference, if any).
+    @inline(__always)
+    func compareLeads(_ a: StoreValue, _ b: StoreValue) -> ComparisonResult {
+        let key = sortKeys[leadIndex]
+        let result = ValueComparison.sortOrder(a, b, caseInsensitive: key.caseInsensitive)
+        if key.ascending || result == .orderedSame { return result }
+        return result == .orderedAscending ? .orderedDescending : .orderedAscending
+    }
+
     /// Whether two sets of key values order the same (so an object changing from one to the other stays put).
     func sameKeys(_ a: [StoreValue], _ b: [StoreValue]) -> Bool {
         ValueComparison.compareSortKeys(a, b, sortKeys) == .orderedSame

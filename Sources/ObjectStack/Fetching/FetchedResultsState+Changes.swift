@@ -63,11 +63,13 @@ extension FetchedResultsState {
 
         // 2. Remove in descending order, so each old place is still right when its turn comes; removals before
         //    insertions, so a section emptied and refilled in one change stays.
-        removals.sort { a, b in
-            (a.place.section, a.place.position.chunk, a.place.position.index) > (b.place.section, b.place.position.chunk, b.place.position.index)
+        // (Indexes are sorted, not the records: moving records would retain and release their fields.)
+        let removalOrder = removals.indices.sorted { a, b in
+            let (x, y) = (removals[a].place, removals[b].place)
+            return (x.section, x.position.chunk, x.position.index) > (y.section, y.position.chunk, y.position.index)
         }
         var emptied: [StoreValue: (index: Int, section: FetchedSection)] = [:]
-        for removal in removals {
+        for removal in removalOrder.lazy.map({ removals[$0] }) {
             if removal.type == .delete {
                 changes.objects.append(.init(
                     object: removal.object, type: .delete, indexPath: IndexPath(indexes: [removal.place.section, removal.place.row]),
@@ -81,10 +83,14 @@ extension FetchedResultsState {
 
         // 3. Insert in ascending order: each lands after the ones before it, so the index path it gets is its
         //    index path after the whole change.
-        additions.sort { a, b in order.compare(a.keys, a.object.objectID, b.keys, b.object.objectID) == .orderedAscending }
+        let additionOrder = additions.indices.sorted { a, b in
+            let byKeys = ValueComparison.compareSortKeys(additions[a].keys, additions[b].keys, order.sortKeys)
+            if byKeys != .orderedSame { return byKeys == .orderedAscending }
+            return order.compare(additions[a].keys, additions[a].object.objectID, additions[b].keys, additions[b].object.objectID) == .orderedAscending
+        }
         var opened: [StoreValue] = []
         var moves: [FetchedResultsChanges.ObjectChange] = []
-        for addition in additions {
+        for addition in additionOrder.lazy.map({ additions[$0] }) {
             let (to, isNewSection) = insert(addition.object, keys: addition.keys)
             if isNewSection { opened.append(order.sectionValue(addition.keys)) }
             if let from = addition.from {

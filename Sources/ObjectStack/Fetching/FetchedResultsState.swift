@@ -66,7 +66,7 @@ struct FetchedResultsState {
         let (section, found) = sectionIndex(for: order.sectionValue(keys))
         guard found else { return nil }
         let id = object.objectID
-        let position = sections[section].rows.lowerBound { order.compare($0, to: keys, id) }
+        let position = sections[section].rows.lowerBound(of: keys, id, in: order)
         guard sections[section].rows.entry(at: position)?.object === object else { return nil }
         return (section, position)
     }
@@ -107,9 +107,9 @@ struct FetchedResultsState {
             sections.insert(FetchedSection(value: value, name: FetchedResultsOrder.sectionName(of: value), rows: FetchedRows(sorted: [])), at: section)
         }
         let id = object.objectID
-        let position = sections[section].rows.lowerBound { order.compare($0, to: keys, id) }
+        let position = sections[section].rows.lowerBound(of: keys, id, in: order)
         let row = sections[section].rows.rank(of: position)
-        sections[section].rows.insert(FetchedEntry(object: object, keys: keys), at: position)
+        sections[section].rows.insert(FetchedEntry(object: object, keys: keys, lead: order.lead(of: keys)), at: position)
         return (IndexPath(indexes: [section, row]), !found)
     }
 

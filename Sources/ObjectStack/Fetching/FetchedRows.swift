@@ -7,6 +7,9 @@ import Foundation
 struct FetchedEntry {
     let object: ManagedObject
     let keys: [StoreValue]
+    /// The first key that varies within a section (`FetchedResultsOrder.lead(of:)`), kept inline: a binary
+    /// search compares it without loading `keys` (a cache miss per probe over many objects).
+    let lead: StoreValue
 }
 
 /// The rows of one section in the controller's order, held in chunks of at most `maximumChunk` entries.
@@ -63,30 +66,37 @@ struct FetchedRows {
 
     // MARK: - Searching
 
-    /// The first position whose entry is not ordered before the target; `compare` orders an entry against it.
+    /// The first position whose entry is not ordered before an object's keys and ID in an order. Entries are
+    /// read in place, not copied (a copy would retain and release its object and keys at every probe).
     /// - Complexity: O(log n) comparisons.
-    func lowerBound(_ compare: (FetchedEntry) -> ComparisonResult) -> Position {
+    func lowerBound(of keys: [StoreValue], _ id: ManagedObjectID, in order: FetchedResultsOrder) -> Position {
         guard !chunks.isEmpty else { return Position(chunk: 0, index: 0) }
-        // The first chunk whose last entry is not before the target holds the place.
+        let lead = order.lead(of: keys)
+        @inline(__always) func before(_ entry: borrowing FetchedEntry) -> Bool {
+            let byLead = order.compareLeads(entry.lead, lead)
+            if byLead != .orderedSame { return byLead == .orderedAscending }
+            let byKeys = ValueComparison.compareSortKeys(entry.keys, keys, order.sortKeys)
+            if byKeys != .orderedSame { return byKeys == .orderedAscending }
+            return order.compare(entry, to: keys, id) == .orderedAscending
+        }
         var low = 0
         var high = chunks.count
         while low < high {
             let middle = (low + high) / 2
-            if compare(chunks[middle][chunks[middle].count - 1]) == .orderedAscending {
-                low = middle + 1
-            } else {
-                high = middle
-            }
+            let isBefore = chunks[middle].withUnsafeBufferPointer { before($0[$0.count - 1]) }
+            if isBefore { low = middle + 1 } else { high = middle }
         }
         guard low < chunks.count else { return Position(chunk: chunks.count - 1, index: chunks[chunks.count - 1].count) }
-        let chunk = chunks[low]
-        var first = 0
-        var last = chunk.count
-        while first < last {
-            let middle = (first + last) / 2
-            if compare(chunk[middle]) == .orderedAscending { first = middle + 1 } else { last = middle }
+        let index = chunks[low].withUnsafeBufferPointer { chunk in
+            var first = 0
+            var last = chunk.count
+            while first < last {
+                let middle = (first + last) / 2
+                if before(chunk[middle]) { first = middle + 1 } else { last = middle }
+            }
+            return first
         }
-        return Position(chunk: low, index: first)
+        return Position(chunk: low, index: index)
     }
 
     /// The entry at a position, or nil past the end.
