@@ -111,19 +111,6 @@ struct FetchedRows {
         startOffsets()[safe: position.chunk].map { $0 + position.index } ?? count
     }
 
-    /// The position of a row number, or nil when it is out of range.
-    mutating func position(ofRank rank: Int) -> Position? {
-        guard rank >= 0, rank < count else { return nil }
-        let starts = startOffsets()
-        var low = 0
-        var high = starts.count
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if starts[middle] <= rank { low = middle } else { high = middle }
-        }
-        return Position(chunk: low, index: rank - starts[low])
-    }
-
     /// The entry at a row number (without caching offsets, for read-only callers).
     func entry(atRank rank: Int) -> FetchedEntry? {
         guard rank >= 0, rank < count else { return nil }
