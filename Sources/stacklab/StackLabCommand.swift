@@ -15,7 +15,7 @@ struct StackLabCommand: AsyncParsableCommand {
         subcommands: [
             Run.self, List.self, Check.self, Compare.self, Serve.self, SeedStore.self, Model.self, Versions.self,
             ConcurrencyProbe.self, SaveLoopCommand.self, CrashTest.self, Fuzz.self, MergeCost.self, EngineSQLite.self,
-            EngineLMDB.self, StrategyLatency.self, MigrateProbe.self, StoreOpenBench.self, Launch.self,
+            EngineLMDB.self, StrategyLatency.self, MigrateProbe.self, StoreOpenBench.self, Launch.self, FRCMerge.self,
         ])
 
     /// Runs the verb; a usage error exits 2 (bad input), as the discussion promises, not ArgumentParser's 64.
@@ -371,6 +371,35 @@ extension StackLabCommand {
         func run() throws {
             let results = try MergeCostBenchmark(changes: changes, registeredCounts: registered, repetitions: repetitions).run()
             print(MergeCostBenchmark.table(results))
+        }
+    }
+
+    /// Hidden until the lab's merge-cost workload measures it: a fetched results controller's share of a merge.
+    struct FRCMerge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "frc-merge",
+            abstract: "Time a merge of C changes into a main-queue context whose fetched results controller holds R objects.",
+            shouldDisplay: false)
+        @Option(help: ArgumentHelp("The store.", valueName: "memory|sqlite")) var store = "memory"
+        @Option(help: "Changes per merge (a third each inserts, updates, deletes).") var changes = 1_000
+        @Option(parsing: .upToNextOption, help: "Objects the controller holds.") var fetched: [Int] = [1_000, 100_000]
+        @Option(help: "Repetitions per cell (with and without a controller, interleaved).") var repetitions = 7
+
+        func validate() throws {
+            guard FetchedResultsMergeBenchmark.Store(rawValue: store) != nil else {
+                throw ValidationError("--store must be memory or sqlite")
+            }
+            guard changes >= 3, repetitions > 0, !fetched.isEmpty, fetched.allSatisfy({ $0 >= changes }) else {
+                throw ValidationError("--changes must be at least 3, --repetitions positive, each --fetched at least --changes")
+            }
+        }
+
+        // On the main actor and async: the receiving context is a main-queue context.
+        @MainActor
+        func run() async throws {
+            let kind = FetchedResultsMergeBenchmark.Store(rawValue: store)!
+            let benchmark = FetchedResultsMergeBenchmark(store: kind, changes: changes, fetchedCounts: fetched, repetitions: repetitions)
+            print(FetchedResultsMergeBenchmark.table(try benchmark.run(), store: kind))
         }
     }
 

@@ -11,6 +11,7 @@ extension ManagedObjectContext {
         guard !pendingNotification.isEmpty else { return }
         let changes = pendingNotification
         pendingNotification = PendingChanges()
+        for object in changes.inserted { object.insertAnnounced = true }
         NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self, userInfo: changes.userInfo)
     }
 
@@ -21,12 +22,11 @@ extension ManagedObjectContext {
             deletionsToPropagate = []
             for object in batch { applyDeleteRules(of: object) }
         }
-        // Objects inserted and deleted before any save vanish: they never reached the store.
+        // Objects inserted and deleted before any save vanish: they never reached the store. (`delete(_:)`
+        // already decided whether the notification reports them: only if their insert was announced.)
         for object in deletedSet where object.insertedFlag {
             deletedSet.remove(object)
             insertedSet.remove(object)
-            pendingNotification.deleted.remove(object)
-            pendingNotification.inserted.remove(object)
             object.insertedFlag = false
             object.deletedFlag = false
             unregister(object)
@@ -75,6 +75,8 @@ extension ManagedObjectContext {
     /// ones return to their committed values.
     public func rollback() {
         assertOnQueue("rollback()")
+        // Inserts already announced are announced as deleted (as undoing an insert does in Core Data).
+        let announcedInserts = insertedSet.filter(\.insertAnnounced)
         for object in insertedSet {
             object.insertedFlag = false
             unregister(object)
@@ -95,6 +97,7 @@ extension ManagedObjectContext {
         deletionsToPropagate = []
         pendingNotification = PendingChanges()
         pendingNotification.refreshed = refreshed
+        pendingNotification.deleted = announcedInserts
         processPendingChanges()
     }
 

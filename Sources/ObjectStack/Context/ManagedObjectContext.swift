@@ -384,8 +384,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.deletedFlag = true
         deletedSet.insert(object)
         deletionsToPropagate.append(object)
-        pendingNotification.deleted.insert(object)
+        // An insert not announced yet vanishes from the next notification; one already announced must be
+        // announced as deleted, or observers (a fetched results controller) would keep showing it.
         pendingNotification.inserted.remove(object)
+        if !object.insertedFlag || object.insertAnnounced { pendingNotification.deleted.insert(object) }
         scheduleProcessing()
     }
 
@@ -397,7 +399,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Records that an object changed.
     func objectDidChange(_ object: ManagedObject) {
-        guard !object.insertedFlag, !object.deletedFlag else { return }
+        guard !object.deletedFlag else { return }
+        if object.insertedFlag {
+            // An insert already announced that changes again is announced as updated, so observers that placed
+            // it by its first values (a fetched results controller) see the change.
+            guard object.insertAnnounced else { return }
+            pendingNotification.updated.insert(object)
+            scheduleProcessing()
+            return
+        }
         changedSet.insert(object)
         pendingNotification.updated.insert(object)
         scheduleProcessing()

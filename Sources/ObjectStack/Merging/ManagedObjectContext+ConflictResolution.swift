@@ -98,6 +98,8 @@ extension ManagedObjectContext {
         insertedSet.remove(loser)
         loser.insertedFlag = false
         pendingNotification.inserted.remove(loser)
+        // Observers that were told of the insert are told it is gone.
+        if loser.insertAnnounced { pendingNotification.deleted.insert(loser) }
         unregister(loser)
     }
 }

@@ -203,8 +203,9 @@ extension ManagedObject {
     private func setStored(index: Int, storedIndex: Int?, _ value: StoreValue) {
         if insertedFlag {
             // A new object has nothing committed and is tracked already: no fault, no comparison, no
-            // weak load of the context (which showed in insert profiles).
+            // weak load of the context (which showed in insert profiles) — unless observers already saw it.
             changes[index] = value
+            if insertAnnounced { managedObjectContext?.objectDidChange(self) }
             return
         }
         fireFault()

@@ -36,6 +36,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     var toMany: [Int: ToManyState] = [:]
     /// Set while a context inserts the object and until it is saved.
     var insertedFlag = false
+    /// Set once `objectsDidChange` has announced the object as inserted: later changes before the save are
+    /// announced as updates (observers placed it by its first values).
+    var insertAnnounced = false
     /// Set while a context deletes the object and until it is saved.
     var deletedFlag = false
     /// Set when a fault could not be fulfilled because the row is gone from the store.

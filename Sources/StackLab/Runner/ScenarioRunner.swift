@@ -40,8 +40,9 @@ public final class ScenarioRunner {
     public let options: Options
     /// Where progress goes.
     public var progress: ProgressReporter
-    /// The FRC hook: builds the observer the merge-cost workload attaches to the main context. Default none.
-    public var mainContextObserver: MainContextObserverFactory?
+    /// Builds the observer the merge-cost workload attaches to the main context: by default a fetched results
+    /// controller over every pod; nil measures merges with nothing watching.
+    public var mainContextObserver: MainContextObserverFactory? = MainContextObservers.fetchedResultsController
 
     /// Stores seeded for startup launches, shared by the launches of one scenario run.
     private let seededStores: SeededStores

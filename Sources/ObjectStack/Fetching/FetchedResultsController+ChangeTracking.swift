@@ -1,0 +1,68 @@
+import Foundation
+
+extension FetchedResultsController {
+    // MARK: - Tracking changes
+
+    /// Applies one `objectsDidChange` of the context to the results and tells the delegate.
+    ///
+    /// Only the objects the notification names are looked at: each is checked against the request's entity
+    /// and predicate and its sort keys read in memory (firing its fault if it is one), then placed by binary
+    /// search. Nothing is fetched again. Unlike Core Data, the results are kept current with no delegate too.
+    /// - Complexity: O(c (log n + B + n/B)) for c changed objects and n results (see `FetchedRows`).
+    func contextDidChange(_ notification: Notification) {
+        // Taken out while it changes, so the one copy is mutated in place.
+        guard var current = state else { return }
+        state = nil
+        defer { state = current }
+        typealias Key = ManagedObjectContext.NotificationKey
+        let info = notification.userInfo ?? [:]
+        let changes: FetchedResultsChanges
+        if info[Key.invalidatedAllObjects.rawValue] as? Bool == true {
+            // After reset() every object is invalid: the results empty until the next performFetch().
+            changes = current.removeAll()
+        } else {
+            func objects(_ key: Key) -> Set<ManagedObject> { info[key.rawValue] as? Set<ManagedObject> ?? [] }
+            let gone = objects(.deletedObjects).union(objects(.invalidatedObjects))
+            var candidates = gone
+            candidates.formUnion(objects(.insertedObjects))
+            candidates.formUnion(objects(.updatedObjects))
+            candidates.formUnion(objects(.refreshedObjects))
+            let kinds = current.candidateEntities
+            let context = managedObjectContext
+            let evaluator = PredicateEvaluator(resolver: ContextResolver(context: context))
+            let predicate = current.predicate
+            let sortKeys = current.order.sortKeys
+            changes = current.apply(candidates.lazy.filter { kinds.contains(ObjectIdentifier($0.entity)) }) { object in
+                guard !gone.contains(object), !object.deletedFlag, object.managedObjectContext === context else { return nil }
+                object.fireFault()
+                // A fault whose row is gone (deleted elsewhere, not merged yet) is no longer a result.
+                guard !object.isInaccessible else { return nil }
+                if let predicate, (try? evaluator.evaluate(predicate, on: object)) != true { return nil }
+                return try? sortKeys.map { try evaluator.value(of: $0.keyPath, on: object) }
+            }
+        }
+        guard !changes.isEmpty else { return }
+        state = current
+        report(changes)
+    }
+
+    /// Tells the delegate, in Core Data's order: sections before objects, each between will and did.
+    private func report(_ changes: FetchedResultsChanges) {
+        guard let delegate else { return }
+        delegate.controllerWillChangeContent(self)
+        for (index, section) in changes.deletedSections {
+            delegate.controller(self, didChange: self.section(from: section), atSectionIndex: index, for: .delete)
+        }
+        for (index, section) in changes.insertedSections {
+            delegate.controller(self, didChange: self.section(from: section), atSectionIndex: index, for: .insert)
+        }
+        for change in changes.objects {
+            delegate.controller(self, didChange: change.object, at: change.indexPath, for: change.type, newIndexPath: change.newIndexPath)
+        }
+        if let state {
+            let snapshot = FetchedResultsSnapshot(sectionIdentifiers: state.sections.map(\.name), sections: state.sections.map(\.rows))
+            delegate.controller(self, didChangeContentWith: snapshot)
+        }
+        delegate.controllerDidChangeContent(self)
+    }
+}
