@@ -78,6 +78,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "threshold_pct": ("threshold_pct",),
     "baseline_median": ("baseline_median",),
     "current_median": ("current_median",),
+    "note": ("note",),
 }
 
 KINDS = ("concurrency", "merge-cost", "startup", "compare")
@@ -675,6 +676,15 @@ def plot_startup(table: ResultTable, env: Environment, footer: str, out: Path, s
 # Compare ---------------------------------------------------------------------------------------------------
 
 
+def higher_is_better(metric: str) -> bool:
+    """A count per second (objects_per_s) is better higher; a time per second (main_hitch_ms_per_s) lower, as
+    `stacklab compare` judges them (ResultComparison.higherIsBetter)."""
+    if not metric.endswith("_per_s"):
+        return False
+    return not metric.removesuffix("_per_s").endswith(("_s", "_ms", "_us", "_ns"))
+
+
+
 def plot_compare(table: ResultTable, env: Environment, footer: str, out: Path, stem: str, formats: list[str],
                  chosen_metrics: list[str]) -> list[Path]:
     """Horizontal bars of the relative change per cell, one panel per metric, the threshold band shaded."""
@@ -728,7 +738,7 @@ def plot_compare(table: ResultTable, env: Environment, footer: str, out: Path, s
                 axis.text(value, y, " from 0" if value > 0 else "from 0 ", va="center", fontsize=7,
                           ha="left" if value > 0 else "right")
             if value is None:
-                note = table.text(row, "note") if "note" in table.header else ""
+                note = table.text(row, "note")
                 axis.text(0, y, f" {note or 'no values'}", va="center", fontsize=7, color="0.45")
                 continue
             axis.barh(y, value, color=colour, height=0.7, zorder=2)
@@ -741,7 +751,7 @@ def plot_compare(table: ResultTable, env: Environment, footer: str, out: Path, s
         axis.set_yticklabels(labels, fontsize=8)
         axis.invert_yaxis()
         axis.grid(axis="y", visible=False)
-        better = "higher" if metric.endswith("_per_s") else "lower"
+        better = "higher" if higher_is_better(metric) else "lower"
         axis.set_title(f"{metric} ({better} is better)", fontsize=10)
         axis.set_xlabel(LABELS["change"])
     handles = [Patch(color=VERDICT_COLOURS.get(v, "0.5"), label=v) for v in VERDICT_COLOURS if v in seen_verdicts]

@@ -157,6 +157,19 @@ class CompareCharts(PlotTestCase):
                                    "objects_per_s (higher is better)", *verdicts)
         self.assertIn("machine and commit unknown", text)
 
+    def test_change_from_a_zero_baseline_is_drawn_to_the_edge(self) -> None:
+        # `stacklab compare` writes +inf when the baseline median is 0 (e.g. a hitch appearing).
+        with (FIXTURES / "compare.csv").open(newline="") as handle:
+            rows = list(csv.reader(handle))
+        header = rows[0]
+        target = next(row for row in rows[1:] if row[header.index("metric")] == "main_hitch_ms_per_s")
+        target[header.index("baseline_median")] = "0.00"
+        target[header.index("change_pct")] = "+inf"
+        csv_path = self.out / "compare-inf.csv"
+        with csv_path.open("w", newline="") as handle:
+            csv.writer(handle, lineterminator="\n").writerows(rows)
+        self.plot_and_check(csv_path, "compare", "from 0", "main_hitch_ms_per_s (lower is better)")
+
     def test_metric_option_picks_panels_and_rejects_unknown_ones(self) -> None:
         csv_path = FIXTURES / "compare.csv"
         status, _, stderr = self.run_plot(str(csv_path), "--out", str(self.out), "--metric", "wall_ms")
