@@ -144,7 +144,7 @@ extension StackLabCommand {
             discussion: """
                 Per matrix cell and metric: unchanged if the medians differ by less than the threshold; \
                 otherwise improved or regressed if a two-sided Mann-Whitney U test on the repetitions gives \
-                p < alpha, inconclusive if not. Lower is better except for *_per_s metrics. \
+                p < alpha, inconclusive if not. Lower is better except for counts per second (objects_per_s). \
                 Exit status: 0 no regression, 1 a regression, 2 bad input.
                 """)
         @Argument(help: "The baseline CSV.") var baseline: String

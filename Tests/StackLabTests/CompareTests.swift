@@ -137,6 +137,21 @@ struct CompareTests {
         #expect(firstScreen.verdict == .inconclusive && firstScreen.note == "no current values")
     }
 
+    @Test("hitch time per second is lower-is-better; objects per second higher-is-better")
+    func perSecondDirection() throws {
+        #expect(ResultComparison.higherIsBetter("objects_per_s"))
+        #expect(!ResultComparison.higherIsBetter("main_hitch_ms_per_s"))
+        #expect(!ResultComparison.higherIsBetter("wall_ms"))
+        let header = "scenario,store,repetition,run_id,timestamp,main_hitch_ms_per_s,objects_per_s,error\n"
+        let base = header + (1...5).map { "s,sqlite,\($0),b\($0),t,\(200 + $0),\(1000 + $0)," }.joined(separator: "\n")
+        let current = header + (1...5).map { "s,sqlite,\($0),c\($0),t,\(20 + $0),\(2000 + $0)," }.joined(separator: "\n")
+        let rows = try ResultComparison(
+            baseline: ResultTable(text: base, source: "base"), current: ResultTable(text: current, source: "current")
+        ).rows()
+        #expect(rows.first { $0.metric == "main_hitch_ms_per_s" }?.verdict == .improved)
+        #expect(rows.first { $0.metric == "objects_per_s" }?.verdict == .improved)
+    }
+
     @Test("bad input names the file and what is wrong")
     func badInput() throws {
         #expect(throws: CompareError.malformed("x.csv", line: 3, reason: "2 fields where the header has 3")) {

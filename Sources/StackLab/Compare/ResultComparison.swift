@@ -7,7 +7,7 @@ import Foundation
 /// below `threshold` the metric is *unchanged*. Otherwise a two-sided Mann-Whitney U test decides: with
 /// p < `alpha` it is *improved* or *regressed* by the direction of the change, and *inconclusive* if not
 /// (too few or too noisy repetitions — with 3 against 3 the smallest possible p is 0.1, so use at least 4).
-/// Lower is better, except for metrics named `…_per_s` (throughput).
+/// Lower is better, except for counts per second such as `objects_per_s` (throughput).
 public struct ResultComparison: Sendable {
     /// One metric of one cell, compared.
     public struct Row: Sendable, Equatable {
@@ -65,9 +65,12 @@ public struct ResultComparison: Sendable {
     /// The columns that name a cell, in the baseline's order.
     public var cellColumns: [String] { baseline.cellColumns(metrics: metrics) }
 
-    /// Whether a larger value of `metric` is better.
+    /// Whether a larger value of `metric` is better: a count per second (`objects_per_s`), not a time per
+    /// second (`main_hitch_ms_per_s`, hitch time per second, where lower is better).
     public static func higherIsBetter(_ metric: String) -> Bool {
-        metric.hasSuffix("_per_s")
+        guard metric.hasSuffix("_per_s") else { return false }
+        let timeUnits = ["_s", "_ms", "_us", "_ns"]
+        return !timeUnits.contains { metric.dropLast("_per_s".count).hasSuffix($0) }
     }
 
     /// Parses `10%`, `10` or `2.5%` into a fraction (0.10, 0.10, 0.025).
