@@ -222,6 +222,20 @@ struct ModelFileErrorTests {
         #expect(error.reason.hasPrefix("malformed XML"), "\(error)")
     }
 
+    @Test("a processing instruction is refused with its line, not handed to XMLParser (which crashes on '<?xm?>')")
+    func processingInstruction() throws {
+        let files = try TemporaryModelFile()
+        defer { files.remove() }
+        let bare = try files.model("<?xm?>\n<model type=\"com.apple.IDECoreDataModeler.DataModel\"/>")
+        let error = try #require(throws: ModelFileError.self) { try ManagedObjectModel(contentsOf: bare) }
+        #expect(error.line == 1 && error.reason.contains("processing instruction"), "\(error)")
+        let inside = try files.model(TemporaryModelFile.xml("<entity name=\"A\"/>\n<?stylesheet href=\"x\"?>"))
+        #expect((try? ManagedObjectModel(contentsOf: inside)) == nil)
+        // One inside a comment is text, not an instruction.
+        let commented = try files.model(TemporaryModelFile.xml("<!-- <?xm?> --><entity name=\"A\"/>"))
+        #expect(try ManagedObjectModel(contentsOf: commented).entitiesByName["A"] != nil)
+    }
+
     @Test("a file that is not a model says so")
     func notAModel() throws {
         let files = try TemporaryModelFile()

@@ -23,6 +23,12 @@ struct ModelXMLElement: Sendable {
     /// Parses XML data into its root element.
     /// - Throws: `ModelFileError` with the line `XMLParser` stopped at.
     static func parse(_ data: Data, file: String) throws -> ModelXMLElement {
+        if let line = processingInstructionLine(in: data) {
+            throw ModelFileError(
+                file: file, line: line, element: nil,
+                reason: "malformed XML: a processing instruction (<?…?>) other than the XML declaration; "
+                    + "a model file has none")
+        }
         let builder = ModelXMLTreeBuilder()
         let parser = XMLParser(data: data)
         parser.delegate = builder
@@ -49,6 +55,41 @@ struct ModelXMLElement: Sendable {
                 reason: reason, cause: error)
         }
         return root
+    }
+
+    /// The line of the first processing instruction that is not the leading XML declaration, outside comments
+    /// and CDATA; nil when there is none.
+    ///
+    /// Model files have none, and FoundationXML on Linux crashes (strlen of a null pointer) on one without
+    /// data, such as `<?xm?>` — found by fuzzing — so they are refused before XMLParser sees them.
+    static func processingInstructionLine(in data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        func starts(_ text: String, at index: Int) -> Bool {
+            let pattern = Array(text.utf8)
+            return index + pattern.count <= bytes.count && Array(bytes[index..<(index + pattern.count)]) == pattern
+        }
+        func skip(past end: String, from index: Int) -> Int {
+            var index = index
+            while index < bytes.count && !starts(end, at: index) { index += 1 }
+            return index + end.utf8.count
+        }
+        // The declaration, if any, comes first (after a byte-order mark).
+        var index = starts("\u{FEFF}", at: 0) ? 3 : 0
+        if starts("<?xml", at: index), index + 5 < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index + 5]) {
+            index = skip(past: "?>", from: index)
+        }
+        while index < bytes.count {
+            if starts("<!--", at: index) {
+                index = skip(past: "-->", from: index + 4)
+            } else if starts("<![CDATA[", at: index) {
+                index = skip(past: "]]>", from: index + 9)
+            } else if starts("<?", at: index) {
+                return bytes[..<index].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+            } else {
+                index += 1
+            }
+        }
+        return nil
     }
 
     /// XMLParser's errors carry no message on Linux: name the error code instead.
