@@ -67,7 +67,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     # startup
     "store_size": ("objects", "store_objects", "pods", "store_size"),
     "mode": ("mode", "load_mode", "loading"),
-    "migration": ("migration",),
+    "migration": ("migration", "app_version"),
     "first_screen": ("time_to_first_screen_ms", "first_screen_ms"),
     "killed": ("killed_by_watchdog", "killed"),
     "deadline": ("deadline_ms", "watchdog_deadline_ms", "watchdog_ms"),
@@ -649,7 +649,8 @@ def plot_startup(table: ResultTable, env: Environment, footer: str, out: Path, s
             label_log_axis(axis, "y", [value for row in table.rows
                                        if (value := table.number(row, role, "metric")) is not None] + deadlines)
             if line == 0:
-                axis.set_title(" · ".join(f"{value}" if role_name == "store" else f"{role_name} {value}"
+                axis.set_title(" · ".join(f"{value}" if role_name == "store"
+                                          else f"{table.header[table.index(role_name, 'id')]} {value}"
                                           for role_name, value in zip(panel_roles, key)) or "launch")
             if column == 0:
                 axis.set_ylabel((LABELS["first_screen"] if role == "first_screen" else LABELS["startup_stall"])
