@@ -17,12 +17,16 @@ public enum Metric: String, Sendable, CaseIterable {
     case peakMemoryMegabytes = "peak_rss_mb"
     case storeBytes = "store_bytes"
     case storedObjects = "stored_objects"
+    case medianMilliseconds = "median_ms"
+    case ratioVsRaw = "ratio_vs_raw"
+    case bytesPerObject = "bytes_per_object"
 
     /// Whether a smaller value is better (times, stalls, memory) or a larger one (throughput).
     public var lowerIsBetter: Bool? {
         switch self {
         case .objectsPerSecond: return false
         case .objects, .fetches, .merges, .storedObjects: return nil
+        case .ratioVsRaw: return true
         default: return true
         }
     }
@@ -30,7 +34,8 @@ public enum Metric: String, Sendable, CaseIterable {
     /// Digits after the decimal point in the CSV.
     var decimals: Int {
         switch self {
-        case .objects, .fetches, .merges, .storeBytes, .storedObjects, .objectsPerSecond: return 0
+        case .objects, .fetches, .merges, .storeBytes, .storedObjects, .objectsPerSecond, .bytesPerObject: return 0
+        case .ratioVsRaw: return 2
         case .peakMemoryMegabytes, .cpuMilliseconds, .wallMilliseconds: return 1
         default: return 3
         }
