@@ -27,12 +27,12 @@ struct EngineOverheadTests {
             matrix:
               store: [sqlite, lmdb]
               objects: [120]
-              operation: [insert, fetch-all, fetch-by-id, update, count, merge]
+              operation: [insert, fetch-all, fetch-by-id, fetch-sorted, update, count, merge]
               implementation: [objectstack, raw, grdb]
             """)
         for result in results { #expect(result.error == nil, "\(result.cell.label): \(result.error ?? "")") }
-        // 5 operations × 3 implementations on SQLite, × 2 on LMDB, + merge for ObjectStack on each: 27 cells.
-        #expect(results.count == 27 * 2)
+        // 6 operations × 3 implementations on SQLite, × 2 on LMDB, + merge for ObjectStack on each: 32 cells.
+        #expect(results.count == 32 * 2)
         let cells = Set(results.map { $0.cell.parameters.mapValues(\.description) })
         #expect(!cells.contains { $0["store"] == "lmdb" && $0["implementation"] == "grdb" }, "GRDB is SQLite only")
         #expect(!cells.contains { $0["operation"] == "merge" && $0["implementation"] != "objectstack" })

@@ -95,6 +95,13 @@ final class GRDBPods: PodEngine {
         }
     }
 
+    func fetchSorted(limit: Int) throws -> Int {
+        try queue.read { db in
+            try Record.order(Column(Record.CodingKeys.name), Column(Record.CodingKeys.id)).limit(limit).fetchAll(db)
+                .reduce(0) { $0 &+ $1.checksum }
+        }
+    }
+
     func prepareUpdate(_ keys: [Int64]) throws {
         updating = try queue.read { db in try Record.fetchAll(db, keys: keys) }
     }

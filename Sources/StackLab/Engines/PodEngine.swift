@@ -19,6 +19,9 @@ protocol PodEngine: AnyObject {
     /// Reads each prepared key by primary key / object ID with every value, one read transaction; returns the
     /// checksum. Timed for `fetch-by-id`.
     func fetchByID() throws -> Int
+    /// Reads the first `limit` pods by name (ties by primary key) with every value: a list's first screen.
+    /// Returns the checksum. Timed for `fetch-sorted`.
+    func fetchSorted(limit: Int) throws -> Int
     /// Loads the pods with `keys` for changing: untimed.
     func prepareUpdate(_ keys: [Int64]) throws
     /// Changes two values of every loaded pod and saves them in one transaction. Timed for `update`.

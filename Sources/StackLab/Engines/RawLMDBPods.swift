@@ -100,6 +100,28 @@ final class RawLMDBPods: PodEngine {
         return checksum
     }
 
+    func fetchSorted(limit: Int) throws -> Int {
+        var checksum = 0
+        try read { txn in
+            // The byName index in key order (name, then big-endian primary key), each row read by its key.
+            var cursor: OpaquePointer?
+            try check(mdb_cursor_open(txn, byName, &cursor), "mdb_cursor_open")
+            defer { mdb_cursor_close(cursor) }
+            var key = MDB_val(), value = MDB_val()
+            var rc = mdb_cursor_get(cursor, &key, &value, MDB_FIRST)
+            var read = 0
+            while rc == MDB_SUCCESS, read < limit {
+                let bytes = UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size)
+                let primaryKey = Int64(bitPattern: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)))
+                checksum &+= try get(txn, primaryKey).checksum
+                read += 1
+                rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)
+            }
+            if rc != MDB_SUCCESS, rc != MDB_NOTFOUND { try check(rc, "mdb_cursor_get") }
+        }
+        return checksum
+    }
+
     func prepareUpdate(_ keys: [Int64]) throws {
         try read { txn in updating = try keys.map { try get(txn, $0) } }
     }

@@ -109,6 +109,17 @@ final class RawSQLitePods: PodEngine {
         return checksum
     }
 
+    func fetchSorted(limit: Int) throws -> Int {
+        let select = try prepare(
+            "SELECT Z_PK, name, version, authors, homepage, license, summary, downloads, updated FROM Z_Pod "
+                + "ORDER BY name, Z_PK LIMIT ?")
+        defer { sqlite3_finalize(select) }
+        sqlite3_bind_int64(select, 1, Int64(limit))
+        var checksum = 0
+        while sqlite3_step(select) == SQLITE_ROW { checksum &+= Self.row(select).checksum }
+        return checksum
+    }
+
     func prepareUpdate(_ keys: [Int64]) throws {
         let select = try prepare(
             "SELECT Z_PK, name, version, authors, homepage, license, summary, downloads, updated FROM Z_Pod WHERE Z_PK = ?")

@@ -89,6 +89,16 @@ final class StackPods: PodEngine {
         }
     }
 
+    func fetchSorted(limit: Int) throws -> Int {
+        let context = context
+        return try context.performAndWait {
+            var request = FetchRequest<Pod>(entityName: "Pod")
+            request.sortDescriptors = [SortKey("name")]
+            request.fetchLimit = limit
+            return try context.fetch(request).reduce(0) { $0 &+ $1.row.checksum }
+        }
+    }
+
     func prepareUpdate(_ keys: [Int64]) throws {
         let context = context
         let ids = try keys.map(id)

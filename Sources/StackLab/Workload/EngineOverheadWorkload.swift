@@ -8,7 +8,8 @@ import ObjectStack
 ///
 /// Operations: `insert` (N pods in one save, fresh file each sample), `fetch-all` (all N, every value read;
 /// also `bytes_per_object`, the heap the materialised results hold), `fetch-by-id` (`lookups` random pods by
-/// primary key / object ID, one read transaction), `update` (every tenth pod changed and saved), `count` (pods
+/// primary key / object ID, one read transaction), `fetch-sorted` (the first 50 pods by name, ties by primary key:
+/// a list's first screen), `update` (every tenth pod changed and saved), `count` (pods
 /// with more than 2^19 downloads, about half), and for ObjectStack only `merge` (a `changes`-object save, half
 /// updates of registered pods, merged into a context holding the N pods registered and materialised) and
 /// `import` (N pods in saves of `batch_size`, the context reset after each; read `peak_rss_mb`).
@@ -26,6 +27,7 @@ enum EngineOverheadWorkload {
         case insert
         case fetchAll = "fetch-all"
         case fetchByID = "fetch-by-id"
+        case fetchSorted = "fetch-sorted"
         case update
         case count
         case merge
@@ -100,6 +102,19 @@ enum EngineOverheadWorkload {
                 var checksum = 0
                 times.append(try milliseconds { checksum = try engine.fetchByID() })
                 try run.check(checksum, expected, "fetch-by-id")
+            }
+        case .fetchSorted:
+            let rows = run.rows()
+            let limit = 50
+            let first = rows.sorted { ($0.name, $0.id) < ($1.name, $1.id) }.prefix(limit)
+            let expected = first.reduce(0) { $0 &+ $1.checksum }
+            let engine = try run.seeded(rows)
+            defer { engine.close() }
+            for _ in 0..<samples {
+                try engine.reopen()
+                var checksum = 0
+                times.append(try milliseconds { checksum = try engine.fetchSorted(limit: limit) })
+                try run.check(checksum, expected, "fetch-sorted")
             }
         case .update:
             let rows = run.rows()

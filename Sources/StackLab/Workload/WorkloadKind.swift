@@ -39,7 +39,7 @@ public enum WorkloadKind: String, Sendable, CaseIterable {
                 ParameterSpec("implementation", .choice(EngineOverheadWorkload.Implementation.allCases.map(\.rawValue)),
                     default: nil, help: "objectstack, raw (the engine's C API) or grdb (Codable records; SQLite only)"),
                 ParameterSpec("operation", .choice(EngineOverheadWorkload.Operation.allCases.map(\.rawValue)), default: nil,
-                    help: "insert, fetch-all, fetch-by-id, update, count; merge and import for objectstack"),
+                    help: "insert, fetch-all, fetch-by-id, fetch-sorted, update, count; merge and import for objectstack"),
                 ParameterSpec("objects", .integer(minimum: 10), default: .integer(10_000), quick: .integer(2_000),
                     help: "pods in the store (merge: registered in the receiving context; import: imported)"),
                 ParameterSpec("samples", .integer(minimum: 1), default: .integer(3), quick: .integer(1),
