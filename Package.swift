@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // The engine-overhead workload: GRDB's Codable records are the Swift peer the stack is measured against.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -42,6 +44,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(

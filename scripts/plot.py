@@ -295,9 +295,16 @@ def detect_kind(table: ResultTable) -> str:
     if table.has("verdict") and table.has("change_pct"):
         return "compare"
     workloads = set(table.distinct("workload")) if table.has("workload") else set()
-    if "startup" in workloads or table.has("first_screen"):
+    # The lab writes every metric column for every workload (empty where it does not apply), so the workload
+    # decides when there is one; the columns only for files without it.
+    if workloads:
+        if workloads == {"startup"}:
+            return "startup"
+        if workloads == {"merge-cost"}:
+            return "merge-cost"
+    elif table.has("first_screen"):
         return "startup"
-    if "merge-cost" in workloads or (table.has("registered") and table.has("changes") and table.has("merge_total")):
+    elif table.has("registered") and table.has("changes") and table.has("merge_total"):
         return "merge-cost"
     if table.has("store") and table.has("strategy") and (table.has("stall") or table.has("throughput")):
         return "concurrency"

@@ -104,6 +104,22 @@ class ConcurrencyCharts(PlotTestCase):
         self.assertTrue((self.out / "bare.png").exists())
 
 
+class KindDetection(PlotTestCase):
+    def test_every_metric_column_present_the_workload_decides(self) -> None:
+        # The lab writes every metric column for every workload, empty where it does not apply: an import CSV
+        # carries the startup and merge columns too and must still plot as concurrency.
+        source = ROOT / "results" / "baselines" / "concurrency.csv"
+        with source.open(newline="") as handle:
+            rows = list(csv.reader(handle))
+        extra = ["time_to_first_screen_ms", "killed_by_watchdog", "deadline_ms", "registered", "changes"]
+        widened = self.out / "import-all-columns.csv"
+        with widened.open("w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(rows[0] + extra)
+            writer.writerows(row + [""] * len(extra) for row in rows[1:])
+        self.assertEqual(plot.detect_kind(plot.ResultTable.read(widened)), "concurrency")
+
+
 class MergeCostCharts(PlotTestCase):
     def test_log_axes_against_registered_objects_and_changes(self) -> None:
         csv_path = FIXTURES / "merge-cost-errors.csv"

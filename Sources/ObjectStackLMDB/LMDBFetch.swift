@@ -52,7 +52,7 @@ struct LMDBFetch {
                 }
             }
         }
-        matches = try evaluator.sorted(matches, by: request.sortKeys) { $0.key }
+        matches = try evaluator.sorted(matches, by: request.sortKeys, limit: request.sortLimit) { $0.key }
         return (try result(matches), scan != nil)
     }
 

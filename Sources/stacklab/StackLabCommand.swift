@@ -14,8 +14,8 @@ struct StackLabCommand: AsyncParsableCommand {
         discussion: "Exit status: 0 ok, 1 a regression or failed check, 2 bad input.",
         subcommands: [
             Run.self, List.self, Check.self, Compare.self, Serve.self, SeedStore.self, Model.self, Versions.self,
-            ConcurrencyProbe.self, SaveLoopCommand.self, CrashTest.self, Fuzz.self, MergeCost.self, EngineSQLite.self,
-            EngineLMDB.self, StrategyLatency.self, MigrateProbe.self, StoreOpenBench.self, Launch.self, FRCMerge.self,
+            ConcurrencyProbe.self, SaveLoopCommand.self, CrashTest.self, Fuzz.self, MergeCost.self,
+            StrategyLatency.self, MigrateProbe.self, StoreOpenBench.self, Launch.self, FRCMerge.self,
         ])
 
     /// Runs the verb; a usage error exits 2 (bad input), as the discussion promises, not ArgumentParser's 64.
@@ -343,23 +343,6 @@ extension StackLabCommand {
         func run() throws { print(try ConcurrencyViolationProbe.run()) }
     }
 
-    /// Hidden until the lab's engine-overhead scenario replaces it: the stack against raw SQLite.
-    struct EngineSQLite: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "engine-sqlite",
-            abstract: "Time a context save and fetch of N pods on SQLite against the raw C API, side by side.",
-            shouldDisplay: false)
-        @Option(help: "Pods saved and fetched.") var objects = 100_000
-        @Option(help: "Repetitions (stack and raw interleaved).") var repetitions = 3
-        func validate() throws {
-            guard objects > 0, repetitions > 0 else { throw ValidationError("--objects and --repetitions must be positive") }
-        }
-        func run() throws {
-            let samples = try SQLiteEngineBenchmark(objects: objects, repetitions: repetitions).run()
-            print(SQLiteEngineBenchmark.table(samples, objects: objects))
-        }
-    }
-
     /// Hidden until the lab's merge-cost workload replaces it: merge cost against registered objects.
     struct MergeCost: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -400,25 +383,6 @@ extension StackLabCommand {
             let kind = FetchedResultsMergeBenchmark.Store(rawValue: store)!
             let benchmark = FetchedResultsMergeBenchmark(store: kind, changes: changes, fetchedCounts: fetched, repetitions: repetitions)
             print(FetchedResultsMergeBenchmark.table(try benchmark.run(), store: kind))
-        }
-    }
-
-    /// Hidden: the LMDB store against plain LMDB calls on the same rows (save, fetch, point lookups).
-    struct EngineLMDB: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "engine-lmdb", abstract: "Time the LMDB store against plain mdb_put, cursor scan and mdb_get.",
-            shouldDisplay: false)
-        @Option(help: "Pods saved and read.") var count = 100_000
-        @Option(help: "Repetitions (interleaved).") var repetitions = 3
-        @Option(help: "Folder for the store files (a fresh temporary folder by default).") var folder: String?
-        @Flag(help: "Drop the pod model's uniqueness constraint and index (measure the rows alone).") var unindexed = false
-        func validate() throws {
-            guard count > 0, repetitions > 0 else { throw ValidationError("count and repetitions must be positive") }
-        }
-        func run() throws {
-            let benchmark = LMDBEngineBenchmark(
-                count: count, repetitions: repetitions, folder: folder.map { URL(fileURLWithPath: $0) }, indexed: !unindexed)
-            print(LMDBEngineBenchmark.table(try benchmark.run()))
         }
     }
 

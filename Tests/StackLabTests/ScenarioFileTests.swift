@@ -126,7 +126,7 @@ struct ScenarioFileTests {
         #expect(message(Self.valid.replacingOccurrences(of: "[shared-coordinator, nested-contexts]", with: "[shared]"))
             == "/scenarios/test.yaml:13: strategy is 'shared'; expected one of main-only, shared-coordinator, separate-stacks, nested-contexts")
         #expect(message(Self.valid.replacingOccurrences(of: "workload: import", with: "workload: bulk"))
-            == "/scenarios/test.yaml:4: unknown workload 'bulk'; expected one of import, read-write-mix, merge-cost, save-chain, startup")
+            == "/scenarios/test.yaml:4: unknown workload 'bulk'; expected one of import, read-write-mix, merge-cost, save-chain, startup, engine-overhead")
         #expect(message(Self.valid.replacingOccurrences(of: "repetitions: 2", with: "repetitions: 0"))
             == "/scenarios/test.yaml:6: repetitions is 0; expected an integer ≥ 1")
         #expect(message(Self.valid.replacingOccurrences(of: "warmup: 1", with: "warmup: -1"))

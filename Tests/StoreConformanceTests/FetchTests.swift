@@ -170,3 +170,33 @@ struct FetchTests {
         }
     }
 }
+
+extension FetchTests {
+    @Test("a limit (with an offset) on a sorted fetch returns exactly that window of the full sort, ties by insertion",
+        arguments: StoreKind.allCases)
+    func sortedWindows(kind: StoreKind) throws {
+        // 300 books over 7 subtitles (and nil): many ties, so the window's edges fall inside runs of equal keys.
+        let titles: [String?] = (0..<300).map { $0 % 8 == 0 ? nil : "s\(($0 * 37) % 7)" }
+        let stack = try stack(kind, titles: titles)
+        let context = stack.newContext()
+        try context.performAndWait { () throws in
+            for keys in [[SortKey("subtitle")], [SortKey("subtitle", ascending: false)], [SortKey("subtitle"), SortKey("pages", ascending: false)]] {
+                var request = FetchRequest<Book>(entityName: "Book")
+                request.sortDescriptors = keys
+                let full = try context.fetch(request).map(\.pages)
+                #expect(full.count == 300)
+                for (offset, limit) in [(0, 1), (0, 50), (13, 7), (140, 9), (295, 10), (0, 149), (0, 151), (10, 300)] {
+                    request.fetchOffset = offset
+                    request.fetchLimit = limit
+                    let window = Array(full.dropFirst(offset).prefix(limit))
+                    #expect(try context.fetch(request).map(\.pages) == window, "offset \(offset), limit \(limit), \(keys)")
+                    var ids = FetchRequest<ManagedObjectID>(entityName: "Book")
+                    (ids.sortDescriptors, ids.fetchOffset, ids.fetchLimit) = (keys, offset, limit)
+                    #expect(try context.fetch(ids).count == window.count)
+                }
+                request.fetchOffset = 0
+                request.fetchLimit = 0
+            }
+        }
+    }
+}

@@ -41,6 +41,14 @@ public struct StoreFetchRequest: Sendable {
         self.resultType = resultType
     }
 
+    /// How many rows of the sorted matches the result can use: offset plus limit, 0 when there is no limit
+    /// (or it is too large to matter). A store may keep only these when sorting.
+    public var sortLimit: Int {
+        guard fetchLimit > 0 else { return 0 }
+        let (sum, overflow) = max(fetchOffset, 0).addingReportingOverflow(fetchLimit)
+        return overflow ? 0 : sum
+    }
+
     /// The entities whose rows are candidates: the entity and, unless excluded, its descendants; never an
     /// abstract one (it has no rows of its own).
     public var candidateEntities: [EntityDescription] {

@@ -24,12 +24,16 @@ public enum Metric: String, Sendable, CaseIterable {
     case killedByWatchdog = "killed_by_watchdog"
     case migrated = "migrated"
     case deadlineMilliseconds = "deadline_ms"
+    case medianMilliseconds = "median_ms"
+    case ratioVsRaw = "ratio_vs_raw"
+    case bytesPerObject = "bytes_per_object"
 
     /// Whether a smaller value is better (times, stalls, memory) or a larger one (throughput).
     public var lowerIsBetter: Bool? {
         switch self {
         case .objectsPerSecond: return false
         case .objects, .fetches, .merges, .storedObjects, .migrated, .deadlineMilliseconds: return nil
+        case .ratioVsRaw: return true
         default: return true
         }
     }
@@ -37,7 +41,9 @@ public enum Metric: String, Sendable, CaseIterable {
     /// Digits after the decimal point in the CSV.
     var decimals: Int {
         switch self {
-        case .objects, .fetches, .merges, .storeBytes, .storedObjects, .objectsPerSecond, .deadlineMilliseconds: return 0
+        case .objects, .fetches, .merges, .storeBytes, .storedObjects, .objectsPerSecond, .deadlineMilliseconds,
+            .bytesPerObject: return 0
+        case .ratioVsRaw: return 2
         case .peakMemoryMegabytes, .cpuMilliseconds, .wallMilliseconds: return 1
         default: return 3
         }

@@ -11,14 +11,21 @@ public enum ResultCSV {
 
     /// The header of a scenario's CSV.
     public static func columns(for scenario: Scenario) -> [String] {
-        let matrix = scenario.matrix.map(\.name).filter { !leadingColumns.contains($0) }
+        let matrix = matrixColumns(scenario)
         return leadingColumns + matrix + trailingColumns + Metric.allCases.map(\.rawValue) + ["error"]
+    }
+
+    /// The matrix parameters with a column of their own: not the leading ones, nor those the workload reports
+    /// as a metric of the same name.
+    static func matrixColumns(_ scenario: Scenario) -> [String] {
+        let reported = scenario.workload.parametersReportedAsMetrics
+        return scenario.matrix.map(\.name).filter { !leadingColumns.contains($0) && !reported.contains($0) }
     }
 
     /// One run's cells, in `columns(for:)` order.
     static func cells(_ result: RunResult, scenario: Scenario) -> [String] {
         let formatter = ISO8601DateFormatter()
-        let matrix = scenario.matrix.map(\.name).filter { !leadingColumns.contains($0) }
+        let matrix = matrixColumns(scenario)
         let parameters = result.cell.parameters
         var row = [
             result.scenario, result.workload.rawValue, parameters["store"]?.description ?? "",

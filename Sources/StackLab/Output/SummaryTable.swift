@@ -12,6 +12,8 @@ public enum SummaryTable {
         case .mergeCost:
             return [.mergeTotalMilliseconds, .mergeMaxMilliseconds, .mainMaxStallMilliseconds,
                 .mainHitchMillisecondsPerSecond, .fetchP99Milliseconds, .cpuMilliseconds]
+        case .engineOverhead:
+            return [.medianMilliseconds, .ratioVsRaw, .bytesPerObject, .peakMemoryMegabytes]
         case .saveChain:
             return [.wallMilliseconds, .objectsPerSecond, .mergeTotalMilliseconds, .mainMaxStallMilliseconds,
                 .fetchP99Milliseconds]

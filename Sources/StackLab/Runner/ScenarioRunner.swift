@@ -95,6 +95,7 @@ public final class ScenarioRunner {
         }
         progress.end()
         await seededStores.removeAll()
+        if scenario.workload == .engineOverhead { EngineOverheadWorkload.addRatios(&results) }
         let url = csvURL(for: scenario)
         try ResultCSV.write(results, scenario: scenario, to: url)
         try EnvironmentRecord.current(scenario: scenario, quick: options.quick, started: started, peakMemoryPerRun: peakResets)
@@ -116,6 +117,19 @@ public final class ScenarioRunner {
             return result
         }
         let directory = options.workDirectory.appendingPathComponent("stacklab-run-\(UUID().uuidString)")
+        if scenario.workload == .engineOverhead {
+            // No stack design: the workload opens its own engines in the run's folder.
+            ProcessUsage.resetPeak()
+            let cpuBefore = ProcessUsage.cpuMilliseconds()
+            do {
+                result.metrics = try EngineOverheadWorkload.run(cell.parameters, in: directory)
+                result.metrics[.cpuMilliseconds] = ProcessUsage.cpuMilliseconds() - cpuBefore
+                result.metrics[.peakMemoryMegabytes] = ProcessUsage.peakMegabytes()
+            } catch {
+                result.error = Self.oneLine(error)
+            }
+            return result
+        }
         do {
             guard let store = cell.parameters["store"].flatMap({ StoreKind(rawValue: $0.description) }),
                 let strategy = cell.parameters["strategy"].flatMap({ StrategyKind(rawValue: $0.description) })
@@ -132,6 +146,7 @@ public final class ScenarioRunner {
             case .mergeCost: outcome = try await MergeCostWorkload.run(session)
             case .saveChain: outcome = try await SaveChainWorkload.run(session)
             case .startup: throw LabError(.unsupported, "startup runs launch child processes, not a stack in this process")
+            case .engineOverhead: throw LabError(.unsupported, "engine-overhead runs without a stack")
             }
             result.metrics = metrics(outcome, session: session, stack: stack)
             result.metrics[.cpuMilliseconds] = ProcessUsage.cpuMilliseconds() - cpuBefore

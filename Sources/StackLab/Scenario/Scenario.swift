@@ -52,7 +52,8 @@ public struct Scenario: Sendable {
         return copy
     }
 
-    /// Every cell of the matrix, first axis slowest, keeping those that match every filter.
+    /// Every cell of the matrix, first axis slowest, keeping those that match every filter and that the workload
+    /// runs (`WorkloadKind.accepts`).
     ///
     /// - Parameter filters: parameter name → accepted values (as written on the command line); a cell
     ///   matches when its value of each named parameter is one of the accepted ones.
@@ -66,6 +67,7 @@ public struct Scenario: Sendable {
             var all = parameters
             for (axis, value) in zip(matrix, values) { all[axis.name] = value }
             for (name, accepted) in filters where !accepted.contains(all[name]?.description ?? "") { return nil }
+            guard workload.accepts(all) else { return nil }
             return RunCell(
                 index: index + 1, matrixValues: zip(matrix.map(\.name), values).map { ($0, $1) }, parameters: all)
         }

@@ -12,11 +12,14 @@ public enum WorkloadKind: String, Sendable, CaseIterable {
     /// App launches as fresh child processes opening a seeded store (maybe migrating it), sync or async,
     /// under a launch watchdog.
     case startup
+    /// One operation on N pods through ObjectStack, the engine's C API or GRDB, for the stack's overhead.
+    case engineOverhead = "engine-overhead"
 
     /// The strategies the workload makes sense on.
     public var strategies: [StrategyKind] {
         switch self {
         case .mergeCost: return [.sharedCoordinator, .separateStacks, .nestedContexts]
+        case .engineOverhead: return []
         default: return StrategyKind.allCases
         }
     }
@@ -33,6 +36,26 @@ public enum WorkloadKind: String, Sendable, CaseIterable {
         switch self {
         case .startup:
             return Self.startupParameters
+        case .engineOverhead:
+            // No strategy: one context (or none) on one store.
+            return [
+                ParameterSpec("store", .choice(EngineOverheadWorkload.stores.map(\.rawValue)), default: nil,
+                    help: "the store, and the engine the raw side calls"),
+                ParameterSpec("implementation", .choice(EngineOverheadWorkload.Implementation.allCases.map(\.rawValue)),
+                    default: nil, help: "objectstack, raw (the engine's C API) or grdb (Codable records; SQLite only)"),
+                ParameterSpec("operation", .choice(EngineOverheadWorkload.Operation.allCases.map(\.rawValue)), default: nil,
+                    help: "insert, fetch-all, fetch-by-id, fetch-sorted, update, count; merge and import for objectstack"),
+                ParameterSpec("objects", .integer(minimum: 10), default: .integer(10_000), quick: .integer(2_000),
+                    help: "pods in the store (merge: registered in the receiving context; import: imported)"),
+                ParameterSpec("samples", .integer(minimum: 1), default: .integer(3), quick: .integer(1),
+                    help: "timed samples per run; median_ms is their median"),
+                ParameterSpec("lookups", .integer(minimum: 1), default: .integer(1_000), quick: .integer(200),
+                    help: "fetch-by-id: pods read by primary key"),
+                ParameterSpec("changes", .integer(minimum: 2), default: .integer(1_000), quick: .integer(200),
+                    help: "merge: objects the background save changes (half updates, half inserts)"),
+                ParameterSpec("batch_size", .integer(minimum: 1), default: .integer(10_000), quick: .integer(500),
+                    help: "import: pods per save; the context is reset after each"),
+            ]
         case .import:
             return common + [
                 ParameterSpec("objects", .integer(minimum: 1), default: .integer(10_000), quick: .integer(1_500),
@@ -90,4 +113,17 @@ public enum WorkloadKind: String, Sendable, CaseIterable {
             help: "the watchdog kills a launch whose first frame has not come by then"),
         ParameterSpec("seed", .integer(minimum: 0), default: .integer(1), help: "seed of the seeded pods"),
     ]
+    /// Whether the workload runs a cell with these parameters (a matrix may name combinations it does not:
+    /// GRDB on LMDB, a raw `merge`); cells it does not run are left out of the run and its CSV.
+    public func accepts(_ parameters: [String: ScenarioValue]) -> Bool {
+        switch self {
+        case .engineOverhead: return EngineOverheadWorkload.accepts(parameters)
+        default: return true
+        }
+    }
+
+    /// Matrix parameters the workload reports in the metric column of the same name (so the CSV has it once).
+    public var parametersReportedAsMetrics: Set<String> {
+        self == .engineOverhead ? ["objects"] : []
+    }
 }

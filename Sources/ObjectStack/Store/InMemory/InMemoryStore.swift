@@ -78,7 +78,7 @@ public final class InMemoryStore: PersistentStore {
             if let predicate = request.predicate, try !evaluator.evaluate(predicate, on: candidate) { continue }
             matches.append(candidate)
         }
-        matches = try evaluator.sorted(matches, by: request.sortKeys) { $0.key }
+        matches = try evaluator.sorted(matches, by: request.sortKeys, limit: request.sortLimit) { $0.key }
         return try evaluator.result(of: request, matches: matches, objectID: resolver.objectID(of:)) { $0.snapshot }
     }
 

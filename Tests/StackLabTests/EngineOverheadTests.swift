@@ -1,0 +1,78 @@
+import Foundation
+import StackLab
+import Testing
+
+@Suite("Engine overhead: ObjectStack, raw engines and GRDB side by side")
+struct EngineOverheadTests {
+    @MainActor
+    func run(_ text: String) async throws -> (Scenario, [RunResult], String) {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("overhead-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let scenario = try ScenarioFile.parse(text, file: URL(fileURLWithPath: "/tests/overhead.yaml"))
+        let runner = ScenarioRunner(options: .init(outDirectory: out), progress: ProgressReporter(isTerminal: false) { _ in })
+        let results = try await runner.run(runner.prepared(scenario))
+        let csv = try String(contentsOf: runner.csvURL(for: scenario), encoding: .utf8)
+        #expect(ResultCheck.problems(in: runner.csvURL(for: scenario), scenario: runner.prepared(scenario)).isEmpty)
+        return (scenario, results, csv)
+    }
+
+    @Test("every operation runs on every implementation that has it, reads back what it wrote, and gets a ratio")
+    @MainActor
+    func matrix() async throws {
+        let (_, results, csv) = try await run("""
+            name: overhead
+            workload: engine-overhead
+            repetitions: 2
+            parameters: {samples: 2, lookups: 40, changes: 30}
+            matrix:
+              store: [sqlite, lmdb]
+              objects: [120]
+              operation: [insert, fetch-all, fetch-by-id, fetch-sorted, update, count, merge]
+              implementation: [objectstack, raw, grdb]
+            """)
+        for result in results { #expect(result.error == nil, "\(result.cell.label): \(result.error ?? "")") }
+        // 6 operations × 3 implementations on SQLite, × 2 on LMDB, + merge for ObjectStack on each: 32 cells.
+        #expect(results.count == 32 * 2)
+        let cells = Set(results.map { $0.cell.parameters.mapValues(\.description) })
+        #expect(!cells.contains { $0["store"] == "lmdb" && $0["implementation"] == "grdb" }, "GRDB is SQLite only")
+        #expect(!cells.contains { $0["operation"] == "merge" && $0["implementation"] != "objectstack" })
+        for result in results {
+            let parameters = result.cell.parameters.mapValues(\.description)
+            #expect(result.metrics[.objects] == 120)
+            #expect((result.metrics[.medianMilliseconds] ?? 0) > 0)
+            switch (parameters["implementation"], parameters["operation"]) {
+            case (_, "merge"): #expect(result.metrics[.ratioVsRaw] == nil)
+            case ("raw", _): #expect(result.metrics[.ratioVsRaw] == 1)
+            default: #expect((result.metrics[.ratioVsRaw] ?? 0) > 0)
+            }
+            #expect((result.metrics[.bytesPerObject] != nil) == (parameters["operation"] == "fetch-all"))
+        }
+        let header = try #require(csv.split(separator: "\n").first).split(separator: ",").map(String.init)
+        #expect(header.filter { $0 == "objects" }.count == 1, "objects is written once, in the metric column")
+        #expect(header.contains("implementation") && header.contains("operation") && header.contains("ratio_vs_raw"))
+    }
+
+    @Test("a batched import stores every pod", arguments: ["sqlite", "lmdb"])
+    @MainActor
+    func batchedImport(store: String) async throws {
+        let (_, results, _) = try await run("""
+            name: imported
+            workload: engine-overhead
+            repetitions: 1
+            parameters: {store: \(store), implementation: objectstack, operation: import, objects: 250, batch_size: 60}
+            """)
+        let result = try #require(results.first)
+        #expect(result.error == nil)
+        #expect(result.metrics[.peakMemoryMegabytes] != nil)
+    }
+
+    @Test("a scenario that names GRDB on LMDB alone has no cell to run")
+    func grdbOnLMDB() throws {
+        let scenario = try ScenarioFile.parse("""
+            name: none
+            workload: engine-overhead
+            parameters: {store: lmdb, implementation: grdb, operation: insert}
+            """, file: URL(fileURLWithPath: "/tests/none.yaml"))
+        #expect(scenario.cells().isEmpty)
+    }
+}
