@@ -236,6 +236,22 @@ struct ModelFileErrorTests {
         #expect(try ManagedObjectModel(contentsOf: commented).entitiesByName["A"] != nil)
     }
 
+    @Test("bytes that are not UTF-8, or another declared encoding, are refused before XMLParser (libxml2 crashes on some)")
+    func encoding() throws {
+        let files = try TemporaryModelFile()
+        defer { files.remove() }
+        let crasher = try files.model(Data("<?xml version=\"1.0\" encoding=\"UTF_8\"".utf8) + Data([0xEB]) + Data("e".utf8))
+        let invalid = try #require(throws: ModelFileError.self) { try ManagedObjectModel(contentsOf: crasher) }
+        #expect(invalid.reason.contains("not UTF-8") && invalid.line == 1, "\(invalid)")
+        let latin = try files.model("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<model/>")
+        let declared = try #require(throws: ModelFileError.self) { try ManagedObjectModel(contentsOf: latin) }
+        #expect(declared.reason.contains("ISO-8859-1"), "\(declared)")
+        let open = try files.model("<?xml version=\"1.0\"")
+        #expect(throws: ModelFileError.self) { try ManagedObjectModel(contentsOf: open) }
+        let plain = try files.model(TemporaryModelFile.xml("<entity name=\"A\"/>"))
+        #expect(try ManagedObjectModel(contentsOf: plain).entitiesByName["A"] != nil)
+    }
+
     @Test("a file that is not a model says so")
     func notAModel() throws {
         let files = try TemporaryModelFile()

@@ -12,9 +12,14 @@ struct TemporaryModelFile {
 
     /// A bare `.xcdatamodel` whose `contents` is `xml`.
     func model(_ xml: String, name: String = "Test") throws -> URL {
+        try model(Data(xml.utf8), name: name)
+    }
+
+    /// A bare `.xcdatamodel` whose `contents` are these bytes (not necessarily text).
+    func model(_ contents: Data, name: String = "Test") throws -> URL {
         let url = folder.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        try Data(xml.utf8).write(to: url.appendingPathComponent("contents"))
+        try contents.write(to: url.appendingPathComponent("contents"))
         return url
     }
 

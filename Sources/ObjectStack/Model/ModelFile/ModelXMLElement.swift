@@ -23,6 +23,9 @@ struct ModelXMLElement: Sendable {
     /// Parses XML data into its root element.
     /// - Throws: `ModelFileError` with the line `XMLParser` stopped at.
     static func parse(_ data: Data, file: String) throws -> ModelXMLElement {
+        if let problem = encodingProblem(in: data) {
+            throw ModelFileError(file: file, line: problem.line, element: nil, reason: "malformed XML: " + problem.reason)
+        }
         if let line = processingInstructionLine(in: data) {
             throw ModelFileError(
                 file: file, line: line, element: nil,
@@ -55,6 +58,41 @@ struct ModelXMLElement: Sendable {
                 reason: reason, cause: error)
         }
         return root
+    }
+
+    /// Why the bytes are not the UTF-8 text Xcode writes model files in, and where; nil when they are.
+    ///
+    /// Checked before XMLParser sees them: libxml2's push parser (2.9.14, under FoundationXML on Linux) crashes on
+    /// a declaration naming another encoding spelling followed by invalid bytes (`encoding="UTF_8"\xEB…`, found
+    /// by fuzzing), so only UTF-8, declared as such or not at all, reaches it.
+    static func encodingProblem(in data: Data) -> (line: Int, reason: String)? {
+        let bytes = [UInt8](data)
+        if String(validating: bytes, as: UTF8.self) == nil {
+            var decoder = UTF8()
+            var iterator = bytes.makeIterator()
+            var offset = 0
+            decoding: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue(let scalar): offset += String(scalar).utf8.count
+                case .emptyInput, .error: break decoding
+                }
+            }
+            let line = bytes.prefix(offset).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+            return (line, "not UTF-8 text (an invalid byte at offset \(offset)); model files are UTF-8")
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.hasPrefix("<?xml") else { return nil }
+        guard let end = text.range(of: "?>") else { return (1, "the XML declaration is not closed with ?>") }
+        let declaration = text[..<end.lowerBound]
+        for quote in ["\"", "'"] {
+            guard let start = declaration.range(of: "encoding=" + quote) else { continue }
+            let rest = declaration[start.upperBound...]
+            let name = rest.prefix { String($0) != quote }
+            guard ["utf-8", "utf8"].contains(name.lowercased()) else {
+                return (1, "encoding \"\(name)\" in the XML declaration; model files are UTF-8")
+            }
+        }
+        return nil
     }
 
     /// The line of the first processing instruction that is not the leading XML declaration, outside comments
