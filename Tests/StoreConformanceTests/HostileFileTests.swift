@@ -76,6 +76,26 @@ struct HostileFileTests {
         #expect(coordinator.persistentStores.isEmpty)
     }
 
+    @Test("a new store in a read-only folder is refused as read-only, and nothing is created", arguments: fileStores)
+    func readOnlyFolder(kind: StoreKind) throws {
+        let url: URL
+        if getuid() == 0 {
+            // Root ignores permission bits; the kernel's /proc/sys takes no new files from anyone.
+            url = URL(fileURLWithPath: "/proc/sys/stacklab-\(UUID().uuidString).\(kind.rawValue)")
+        } else {
+            let folder = StoreKind.runDirectory.appendingPathComponent("read-only-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
+            url = folder.appendingPathComponent("store.\(kind.rawValue)")
+        }
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try LibraryModel.make())
+        let error = try #require(throws: StoreError.self) { try coordinator.addPersistentStore(type: kind.type, at: url) }
+        #expect(error.code == .readOnly || error.code == .ioFailure, "\(error)")
+        #expect(error.description.contains(url.deletingLastPathComponent().path), "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-lock"))
+    }
+
     @Test("a store whose schema was edited by hand is refused naming what differs, unchanged")
     func handEditedSchema() throws {
         let url = try Self.makeStore(.sqlite)
