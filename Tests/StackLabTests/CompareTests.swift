@@ -152,6 +152,16 @@ struct CompareTests {
         #expect(rows.first { $0.metric == "objects_per_s" }?.verdict == .improved)
     }
 
+    @Test("a cell's label leaves out columns the workload leaves empty")
+    func labelSkipsEmptyColumns() throws {
+        let text = "scenario,store,strategy,mode,repetition,run_id,timestamp,time_to_first_frame_ms,error\n"
+            + (1...4).map { "s,sqlite,,sync,\($0),r\($0),t,\(20 + $0)," }.joined(separator: "\n")
+        let table = try ResultTable(text: text, source: "startup")
+        let row = try #require(try ResultComparison(baseline: table, current: table).rows().first)
+        #expect(row.cellLabel == "scenario=s store=sqlite mode=sync")
+        #expect(row.cell["strategy"] == "" && row.verdict == .unchanged)
+    }
+
     @Test("bad input names the file and what is wrong")
     func badInput() throws {
         #expect(throws: CompareError.malformed("x.csv", line: 3, reason: "2 fields where the header has 3")) {

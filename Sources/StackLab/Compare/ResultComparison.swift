@@ -94,7 +94,8 @@ public struct ResultComparison: Sendable {
         var result: [Row] = []
         for key in order {
             let cell = Dictionary(uniqueKeysWithValues: zip(cellColumns, key))
-            let label = zip(cellColumns, key).map { "\($0)=\($1)" }.joined(separator: " ")
+            // Columns a workload leaves empty (a startup run has no strategy) would only clutter the label.
+            let label = zip(cellColumns, key).filter { !$1.isEmpty }.map { "\($0)=\($1)" }.joined(separator: " ")
             for metric in metrics {
                 let before = Self.values(metric, rows: baselineGroups.rows(forKey: key), in: baseline)
                 let after = Self.values(metric, rows: currentGroups.rows(forKey: key), in: current)
