@@ -459,7 +459,7 @@ extension StackLabCommand {
 
     struct Fuzz: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Fuzz a reader of untrusted input (predicate, …) with seeded mutations of a corpus.",
+            abstract: "Fuzz a reader of untrusted input (predicate, model-file, scenario) with seeded mutations of a corpus.",
             discussion: "Exit status: 0 nothing found, 1 an input failed with an unexpected error, 3 a hang; a crash leaves its input in --last-input.")
         @Argument(help: "The target: \(FuzzTarget.all.map(\.name).joined(separator: ", ")).") var target: String
         @Option(help: "A folder of seed inputs.") var corpus: String?
