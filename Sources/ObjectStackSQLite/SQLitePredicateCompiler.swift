@@ -314,7 +314,7 @@ final class SQLitePredicateCompiler {
     private func aggregate(_ function: AggregateFunction, _ operand: Compiled) -> Operand {
         switch operand {
         case .list(let values):
-            return constant(Self.aggregate(function, values))
+            return constant(ValueComparison.aggregate(function, values))
         case .single(let value):
             switch function {
             case .count: return Operand(fragment: "(" + value.fragment + " IS NOT NULL)", kind: .number)
@@ -341,28 +341,6 @@ final class SQLitePredicateCompiler {
 
     private func numeric(_ value: Operand) -> SQLFragment {
         value.kind == .decimal ? number(value) : value.fragment
-    }
-
-    /// An aggregate of constants, as the evaluator computes it.
-    private static func aggregate(_ function: AggregateFunction, _ values: [StoreValue]) -> StoreValue {
-        let present = values.filter { !$0.isNull }
-        switch function {
-        case .count: return .integer(Int64(values.count))
-        case .sum, .avg:
-            if function == .sum, present.allSatisfy({ if case .integer = $0 { return true } else { return false } }) {
-                return .integer(present.reduce(0) { total, value in
-                    if case .integer(let v) = value { return total &+ v }
-                    return total
-                })
-            }
-            let total = present.compactMap(\.numericValue).reduce(0, +)
-            if function == .sum { return .double(total) }
-            return present.isEmpty ? .null : .double(total / Double(present.count))
-        case .min:
-            return present.min { ValueComparison.sortOrder($0, $1, caseInsensitive: false) == .orderedAscending } ?? .null
-        case .max:
-            return present.max { ValueComparison.sortOrder($0, $1, caseInsensitive: false) == .orderedAscending } ?? .null
-        }
     }
 
     // MARK: - Key paths

@@ -178,29 +178,7 @@ public struct PredicateEvaluator<Resolver: PredicateResolver> {
             case .single(let value): values = value.isNull ? [] : [value]
             case .collection(let all): values = all
             }
-            return .single(aggregate(function, values))
-        }
-    }
-
-    private func aggregate(_ function: AggregateFunction, _ values: [StoreValue]) -> StoreValue {
-        let present = values.filter { !$0.isNull }
-        switch function {
-        case .count:
-            return .integer(Int64(values.count))
-        case .sum, .avg:
-            if present.allSatisfy({ if case .integer = $0 { return true } else { return false } }), function == .sum {
-                return .integer(present.reduce(0) { total, value in
-                    if case .integer(let v) = value { return total &+ v }
-                    return total
-                })
-            }
-            let total = present.compactMap(\.numericValue).reduce(0, +)
-            if function == .sum { return .double(total) }
-            return present.isEmpty ? .null : .double(total / Double(present.count))
-        case .min:
-            return present.min { ValueComparison.sortOrder($0, $1, caseInsensitive: false) == .orderedAscending } ?? .null
-        case .max:
-            return present.max { ValueComparison.sortOrder($0, $1, caseInsensitive: false) == .orderedAscending } ?? .null
+            return .single(ValueComparison.aggregate(function, values))
         }
     }
 

@@ -190,4 +190,28 @@ public enum ValueComparison {
         case .objectID: return 7
         }
     }
+
+    /// `@count`, `@sum`, `@avg`, `@min`, `@max` of a collection's values (nils skipped except by `@count`):
+    /// every store computes aggregates of values in memory through this one definition.
+    public static func aggregate(_ function: AggregateFunction, _ values: [StoreValue]) -> StoreValue {
+        let present = values.filter { !$0.isNull }
+        switch function {
+        case .count:
+            return .integer(Int64(values.count))
+        case .sum, .avg:
+            if present.allSatisfy({ if case .integer = $0 { return true } else { return false } }), function == .sum {
+                return .integer(present.reduce(0) { total, value in
+                    if case .integer(let v) = value { return total &+ v }
+                    return total
+                })
+            }
+            let total = present.compactMap(\.numericValue).reduce(0, +)
+            if function == .sum { return .double(total) }
+            return present.isEmpty ? .null : .double(total / Double(present.count))
+        case .min:
+            return present.min { ValueComparison.sortOrder($0, $1, caseInsensitive: false) == .orderedAscending } ?? .null
+        case .max:
+            return present.max { ValueComparison.sortOrder($0, $1, caseInsensitive: false) == .orderedAscending } ?? .null
+        }
+    }
 }
