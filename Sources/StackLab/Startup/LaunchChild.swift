@@ -27,7 +27,7 @@ public final class LaunchChild {
     private let modelVersion: Int
     private let start: UInt64
     private var report = LaunchReport()
-    private var ticker: MainQueueTicker?
+    private var meter: MainThreadMeter?
     private var container: PersistentContainer?
     private var frameDrawn = false
     private var storeReady = false
@@ -46,7 +46,9 @@ public final class LaunchChild {
     /// Runs the launch to the first screen and returns what it measured (also printed as the `result` line).
     public func run() async -> LaunchReport {
         report.timeToMainMs = LaunchClock.milliseconds(since: start)
-        ticker = MainQueueTicker(start: LaunchClock.nowNanoseconds())
+        let meter = MainThreadMeter()
+        meter.start()
+        self.meter = meter
         await withCheckedContinuation { continuation in
             finished = continuation
             DispatchQueue.main.async { MainActor.assumeIsolated { self.launchHandler() } }
@@ -119,7 +121,7 @@ public final class LaunchChild {
     }
 
     private func finish() {
-        report.mainMaxStallMs = ticker?.stop()
+        report.mainMaxStallMs = meter?.stop().maxStallMilliseconds
         finished?.resume()
         finished = nil
     }

@@ -13,7 +13,7 @@ public struct LaunchReport: Codable, Sendable, Equatable {
     public var timeToStoreReadyMs: Double?
     /// From process start to the first screen's fetch (50 sorted pods on the view context) being done.
     public var timeToFirstScreenMs: Double?
-    /// The longest gap between ticks of a 60 Hz timer on the main queue, from `main` to the first screen.
+    /// The longest stall of the main thread from `main` to the first screen (`MainThreadMeter`'s measure).
     public var mainMaxStallMs: Double?
     /// Whether opening the store migrated it.
     public var migrated = false
