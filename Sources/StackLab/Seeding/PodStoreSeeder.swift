@@ -117,7 +117,7 @@ public struct PodStoreSeeder: Sendable {
 /// The values of the n-th seeded pod: deterministic for a seed, varied enough that indexes and text columns
 /// look like a real catalogue.
 struct PodGenerator {
-    private var state: UInt64
+    private var random: SplitMix64
     private let storedNames: [String]
 
     private static let licenses = ["MIT", "Apache-2.0", "BSD-3-Clause", "BSD-2-Clause", "ISC", "Zlib", nil as String?]
@@ -125,35 +125,26 @@ struct PodGenerator {
         "animation", "logging", "keychain", "markdown", "audio", "maps", "sqlite"]
 
     init(seed: UInt64, entity: EntityDescription) {
-        state = seed
+        random = SplitMix64(seed: seed)
         storedNames = entity.storedProperties.map(\.name)
     }
 
-    /// SplitMix64: small, fast, and the same sequence on every machine.
-    private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
     mutating func values(number: Int) -> [StoreValue] {
-        let random = next()
-        let word = Self.words[Int(random % UInt64(Self.words.count))]
-        let other = Self.words[Int((random >> 8) % UInt64(Self.words.count))]
+        let bits = random.next()
+        let word = Self.words[Int(bits % UInt64(Self.words.count))]
+        let other = Self.words[Int((bits >> 8) % UInt64(Self.words.count))]
         let name = "\(word.capitalized)\(other.capitalized)\(number)"
         return storedNames.map { property in
             switch property {
             case "name": return .string(name)
-            case "version": return .string("\(random >> 60).\((random >> 52) % 16).\((random >> 44) % 32)")
-            case "authors": return .string("Author \((random >> 16) % 5_000)")
-            case "homepage": return random & 7 == 0 ? .null : .string("https://github.com/pods/\(name)")
-            case "license": return Self.licenses[Int((random >> 24) % UInt64(Self.licenses.count))].map(StoreValue.string) ?? .null
+            case "version": return .string("\(bits >> 60).\((bits >> 52) % 16).\((bits >> 44) % 32)")
+            case "authors": return .string("Author \((bits >> 16) % 5_000)")
+            case "homepage": return bits & 7 == 0 ? .null : .string("https://github.com/pods/\(name)")
+            case "license": return Self.licenses[Int((bits >> 24) % UInt64(Self.licenses.count))].map(StoreValue.string) ?? .null
             case "summary", "tagline": return .string("A \(word) \(other) library for iOS, number \(number).")
-            case "downloads": return .integer(Int64((random >> 32) % 10_000_000))
-            case "updated": return .double(1_500_000_000 + Double((random >> 20) % 200_000_000))
-            case "stars": return .integer(Int64((random >> 40) % 50_000))
+            case "downloads": return .integer(Int64((bits >> 32) % 10_000_000))
+            case "updated": return .double(1_500_000_000 + Double((bits >> 20) % 200_000_000))
+            case "stars": return .integer(Int64((bits >> 40) % 50_000))
             default: return .null
             }
         }
