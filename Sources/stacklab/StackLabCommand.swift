@@ -172,7 +172,7 @@ extension StackLabCommand {
             }
             print(ComparisonReport.table(rows, threshold: comparison.threshold, alpha: comparison.alpha))
             if let out {
-                let csv = try ComparisonReport.csv(rows, cellColumns: comparison.cellColumns, threshold: comparison.threshold)
+                let csv = ComparisonReport.csv(rows, cellColumns: comparison.cellColumns, threshold: comparison.threshold)
                 try Data(csv.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
             }
             if rows.contains(where: { $0.verdict == .regressed }) { throw ExitCode(1) }

@@ -184,7 +184,7 @@ struct CompareTests {
         let current = try ResultTable(contentsOf: Self.fixtures.appendingPathComponent("current.csv"))
         let comparison = try ResultComparison(baseline: baseline, current: current, metrics: ["time_to_first_screen_ms"])
         let rows = try comparison.rows()
-        let csv = try ComparisonReport.csv(rows, cellColumns: comparison.cellColumns, threshold: 0.10)
+        let csv = ComparisonReport.csv(rows, cellColumns: comparison.cellColumns, threshold: 0.10)
         let back = try ResultTable(text: csv, source: "comparison")
         #expect(Array(back.columns.prefix(5)) == ["scenario", "workload", "store", "strategy", "objects"])
         #expect(back.rows.count == 5)

@@ -1,4 +1,3 @@
-import CSV
 import Foundation
 
 /// Shows a comparison as a terminal table and writes it as CSV (for charts of the relative change).
@@ -31,17 +30,9 @@ public enum ComparisonReport {
     }
 
     /// The rows as CSV, one per cell and metric, with the cell's identifying columns spelled out.
-    public static func csv(_ rows: [ResultComparison.Row], cellColumns: [String], threshold: Double) throws -> String {
-        let stream = OutputStream(toMemory: ())
-        let writer = try CSVWriter(stream: stream)
-        try writer.write(row: cellColumns + Array(columns.dropFirst()) + ["threshold_pct"])
-        for row in rows {
-            try writer.write(
-                row: cellColumns.map { row.cell[$0] ?? "" } + Array(cells(row).dropFirst())
-                    + [String(format: "%g", threshold * 100)])
-        }
-        writer.stream.close()
-        let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
-        return String(decoding: data, as: UTF8.self)
+    public static func csv(_ rows: [ResultComparison.Row], cellColumns: [String], threshold: Double) -> String {
+        ResultCSV.render([cellColumns + Array(columns.dropFirst()) + ["threshold_pct"]] + rows.map { row in
+            cellColumns.map { row.cell[$0] ?? "" } + Array(cells(row).dropFirst()) + [String(format: "%g", threshold * 100)]
+        })
     }
 }

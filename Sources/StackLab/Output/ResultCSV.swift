@@ -40,14 +40,18 @@ public enum ResultCSV {
 
     /// The whole file: header and one row per run, quoted as RFC 4180 wants (CSV.swift writes it).
     public static func text(_ results: [RunResult], scenario: Scenario) -> String {
-        let rows = [columns(for: scenario)] + results.map { cells($0, scenario: scenario) }
+        render([columns(for: scenario)] + results.map { cells($0, scenario: scenario) }) + "\n"
+    }
+
+    /// Rows as RFC 4180 CSV text (cells quoted where needed), lines separated by newlines.
+    public static func render(_ rows: [[String]]) -> String {
         let stream = OutputStream(toMemory: ())
         // Writing to memory cannot fail; a failure here would be a bug in the writer.
         let writer = try! CSVWriter(stream: stream)
         for row in rows { try! writer.write(row: row) }
         writer.stream.close()
         let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Parses CSV text (RFC 4180 quoting) into rows of cells, the header first.
