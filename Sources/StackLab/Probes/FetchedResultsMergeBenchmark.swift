@@ -151,7 +151,7 @@ public struct FetchedResultsMergeBenchmark: Sendable {
         func stats(_ cell: [Sample]) -> (median: Double, min: Double, max: Double) {
             let times = cell.map(\.mergeMilliseconds).sorted()
             guard let first = times.first, let last = times.last else { return (0, 0, 0) }
-            return (times[times.count / 2], first, last)
+            return (times.median ?? 0, first, last)
         }
         var lines = [
             "store: \(store.rawValue); merge of one background save into a main-queue context, ms",

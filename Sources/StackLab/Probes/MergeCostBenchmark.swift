@@ -84,7 +84,7 @@ public struct MergeCostBenchmark: Sendable {
         var lines = ["registered  changes  merge_ms_median  merge_ms_min  merge_ms_max  repetitions"]
         for (registered, cell) in groups {
             let times = cell.map(\.mergeMilliseconds).sorted()
-            let median = times[times.count / 2]
+            let median = times.median ?? 0
             lines.append(String(format: "%10d  %7d  %15.3f  %12.3f  %12.3f  %11d",
                 registered, cell[0].changes, median, times.first!, times.last!, times.count))
         }

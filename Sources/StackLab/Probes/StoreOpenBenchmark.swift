@@ -59,9 +59,8 @@ public struct StoreOpenBenchmark: Sendable {
                     times.append(PodStoreSeeder.seconds(ContinuousClock.now - start) * 1_000)
                     try coordinator.remove(opened)
                 }
-                let sorted = times.sorted()
                 opens.append(OpenRow(store: store, objects: size, firstMilliseconds: times[0],
-                    medianMilliseconds: sorted[sorted.count / 2], maxMilliseconds: sorted[sorted.count - 1]))
+                    medianMilliseconds: times.median ?? 0, maxMilliseconds: times.max() ?? 0))
                 try store.type.destroyStore(at: url)
             }
             guard migrationObjects > 0 else { continue }
