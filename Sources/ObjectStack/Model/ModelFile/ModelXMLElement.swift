@@ -23,10 +23,11 @@ struct ModelXMLElement: Sendable {
     /// Parses XML data into its root element.
     /// - Throws: `ModelFileError` with the line `XMLParser` stopped at.
     static func parse(_ data: Data, file: String) throws -> ModelXMLElement {
-        if let problem = encodingProblem(in: data) {
+        let bytes = [UInt8](data)
+        if let problem = encodingProblem(in: bytes) {
             throw ModelFileError(file: file, line: problem.line, element: nil, reason: "malformed XML: " + problem.reason)
         }
-        if let line = processingInstructionLine(in: data) {
+        if let line = processingInstructionLine(in: bytes) {
             throw ModelFileError(
                 file: file, line: line, element: nil,
                 reason: "malformed XML: a processing instruction (<?…?>) other than the XML declaration; "
@@ -65,9 +66,8 @@ struct ModelXMLElement: Sendable {
     /// Checked before XMLParser sees them: libxml2's push parser (2.9.14, under FoundationXML on Linux) crashes on
     /// a declaration naming another encoding spelling followed by invalid bytes (`encoding="UTF_8"\xEB…`, found
     /// by fuzzing), so only UTF-8, declared as such or not at all, reaches it.
-    static func encodingProblem(in data: Data) -> (line: Int, reason: String)? {
-        let bytes = [UInt8](data)
-        if String(validating: bytes, as: UTF8.self) == nil {
+    static func encodingProblem(in bytes: [UInt8]) -> (line: Int, reason: String)? {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             var decoder = UTF8()
             var iterator = bytes.makeIterator()
             var offset = 0
@@ -80,7 +80,6 @@ struct ModelXMLElement: Sendable {
             let line = bytes.prefix(offset).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
             return (line, "not UTF-8 text (an invalid byte at offset \(offset)); model files are UTF-8")
         }
-        let text = String(decoding: bytes, as: UTF8.self)
         guard text.hasPrefix("<?xml") else { return nil }
         guard let end = text.range(of: "?>") else { return (1, "the XML declaration is not closed with ?>") }
         let declaration = text[..<end.lowerBound]
@@ -100,8 +99,7 @@ struct ModelXMLElement: Sendable {
     ///
     /// Model files have none, and FoundationXML on Linux crashes (strlen of a null pointer) on one without
     /// data, such as `<?xm?>` — found by fuzzing — so they are refused before XMLParser sees them.
-    static func processingInstructionLine(in data: Data) -> Int? {
-        let bytes = [UInt8](data)
+    static func processingInstructionLine(in bytes: [UInt8]) -> Int? {
         func starts(_ text: String, at index: Int) -> Bool {
             let pattern = Array(text.utf8)
             return index + pattern.count <= bytes.count && Array(bytes[index..<(index + pattern.count)]) == pattern
