@@ -85,7 +85,7 @@ struct LMDBSchema: Sendable {
         var names: Set<String> = [metaName]
         for entity in entities {
             names.insert(rowsName(entity.rootEntity))
-            for (declaring, attributes) in constraints(of: entity) { names.insert(constraintName(declaring, attributes)) }
+            for (declaring, attributes) in entity.applicableUniquenessConstraints { names.insert(constraintName(declaring, attributes)) }
             for (name, _) in indexes(of: entity) { names.insert(name) }
             for case .toOne(let relationship) in entity.storedProperties {
                 names.insert("referrers/\(relationship.storageKey)")
@@ -97,20 +97,6 @@ struct LMDBSchema: Sendable {
             }
         }
         return names.sorted()
-    }
-
-    /// The uniqueness constraints that apply to an entity, each with the entity that declares it, in the
-    /// in-memory store's order (the entity's own first, then its ancestors').
-    static func constraints(of entity: EntityDescription) -> [(EntityDescription, [AttributeDescription])] {
-        var result: [(EntityDescription, [AttributeDescription])] = []
-        var current: EntityDescription? = entity
-        while let declaring = current {
-            for names in declaring.uniquenessConstraints {
-                result.append((declaring, names.compactMap { declaring.attributesByName[$0] }))
-            }
-            current = declaring.superentity
-        }
-        return result
     }
 
     /// The indexes that cover an entity's rows (its own and its ancestors'), by sub-database name.
@@ -150,7 +136,7 @@ struct LMDBSchema: Sendable {
         for entity in entities where entity.modelIndex >= 0 && entity.modelIndex < layouts.count {
             layouts[entity.modelIndex] = EntityLayout(
                 rows: dbis[Self.rowsName(entity.rootEntity)]!,
-                constraints: Self.constraints(of: entity).map {
+                constraints: entity.applicableUniquenessConstraints.map {
                     Constraint(declaring: $0.0, attributes: $0.1, dbi: dbis[Self.constraintName($0.0, $0.1)]!)
                 },
                 indexes: Self.indexes(of: entity).map { Index(attributes: $0.1, dbi: dbis[$0.0]!) },

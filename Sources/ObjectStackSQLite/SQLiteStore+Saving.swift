@@ -108,7 +108,7 @@ extension SQLiteStore {
         }
         for (id, values) in written {
             let constraints = constraintsByEntity[ObjectIdentifier(id.entity)] ?? {
-                let found = Self.constraints(of: id.entity).map { declaring, attributes in
+                let found = id.entity.applicableUniquenessConstraints.map { declaring, attributes in
                     (declaring, attributes, uniquenessQuery(declaring, attributes))
                 }
                 constraintsByEntity[ObjectIdentifier(id.entity)] = found
@@ -155,19 +155,6 @@ extension SQLiteStore {
         let tests = attributes.map { "\(schema.column($0)) = ?" }.joined(separator: " AND ")
         return "SELECT Z_PK, Z_ENT FROM \(SQLiteSchema.quote(table.name)) WHERE \(tests) "
             + "AND Z_ENT IN (\(table.codeList(declaring.selfAndDescendants))) AND Z_PK != ?"
-    }
-
-    /// The uniqueness constraints that apply to an entity, each with the entity that declares it.
-    static func constraints(of entity: EntityDescription) -> [(EntityDescription, [AttributeDescription])] {
-        var result: [(EntityDescription, [AttributeDescription])] = []
-        var current: EntityDescription? = entity
-        while let declaring = current {
-            for names in declaring.uniquenessConstraints {
-                result.append((declaring, names.compactMap { declaring.attributesByName[$0] }))
-            }
-            current = declaring.superentity
-        }
-        return result
     }
 
     // MARK: - Writing rows

@@ -218,6 +218,9 @@ public final class ManagedObjectModel: Sendable {
             resolved.append(attributes)
         }
         entity.resolvedUniquenessConstraints = resolved
+        entity.applicableUniquenessConstraints = entity.uniquenessConstraints.map { names in
+            (entity, names.compactMap { entity.attributesByName[$0] })
+        } + (entity.superentity?.applicableUniquenessConstraints ?? [])
         for index in entity.indexes {
             for name in index.attributeNames where entity.attributesByName[name] == nil {
                 throw ObjectStackError.invalidModel("index \(index.name) of \(entity.name) names unknown attribute \(name)")

@@ -53,7 +53,7 @@ struct InMemorySave {
         var conflicts: [ConstraintConflict] = []
         var claimed: [String: [[StoreValue]: ManagedObjectID]] = [:]
         for (id, values) in newValues {
-            for (declaring, constraint) in Self.constraints(of: id.entity) {
+            for (declaring, constraint) in id.entity.applicableUniquenessConstraints {
                 let combination = constraint.map { values[$0.storedIndex!] }
                 if combination.contains(where: \.isNull) { continue }
                 let key = Self.constraintKey(declaring, constraint)
@@ -81,19 +81,6 @@ struct InMemorySave {
             error.constraintConflicts = conflicts
             throw error
         }
-    }
-
-    /// The uniqueness constraints that apply to an entity, each with the entity that declares it.
-    static func constraints(of entity: EntityDescription) -> [(EntityDescription, [AttributeDescription])] {
-        var result: [(EntityDescription, [AttributeDescription])] = []
-        var current: EntityDescription? = entity
-        while let declaring = current {
-            for names in declaring.uniquenessConstraints {
-                result.append((declaring, names.compactMap { declaring.attributesByName[$0] }))
-            }
-            current = declaring.superentity
-        }
-        return result
     }
 
     /// Applies a validated save; returns the new version of each written row.
@@ -149,7 +136,7 @@ struct InMemorySave {
     }
 
     private func index(_ id: ManagedObjectID, _ values: [StoreValue], in table: inout InMemoryBacking.Table) {
-        for (declaring, constraint) in Self.constraints(of: id.entity) {
+        for (declaring, constraint) in id.entity.applicableUniquenessConstraints {
             let combination = constraint.map { values[$0.storedIndex!] }
             if combination.contains(where: \.isNull) { continue }
             table.unique[Self.constraintKey(declaring, constraint), default: [:]][combination] = id.key
@@ -162,7 +149,7 @@ struct InMemorySave {
     }
 
     private func unindex(_ id: ManagedObjectID, _ values: [StoreValue], in table: inout InMemoryBacking.Table) {
-        for (declaring, constraint) in Self.constraints(of: id.entity) {
+        for (declaring, constraint) in id.entity.applicableUniquenessConstraints {
             let combination = constraint.map { values[$0.storedIndex!] }
             let key = Self.constraintKey(declaring, constraint)
             if table.unique[key]?[combination] == id.key { table.unique[key]?[combination] = nil }
