@@ -74,18 +74,12 @@ final class RawLMDBPods: PodEngine {
         var pods: [PodRow] = []
         var checksum = 0
         try read { txn in
-            var cursor: OpaquePointer?
-            try check(mdb_cursor_open(txn, rows, &cursor), "mdb_cursor_open")
-            defer { mdb_cursor_close(cursor) }
-            var key = MDB_val(), value = MDB_val()
-            var rc = mdb_cursor_get(cursor, &key, &value, MDB_FIRST)
-            while rc == MDB_SUCCESS {
-                let pod = RawLMDBRow.decode(Self.primaryKey(key), UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
+            try walk(txn, rows) { key, value in
+                let pod = RawLMDBRow.decode(Self.primaryKey(key), value)
                 checksum &+= pod.checksum
                 pods.append(pod)
-                rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)
+                return true
             }
-            if rc != MDB_NOTFOUND { try check(rc, "mdb_cursor_get") }
         }
         return (pods, checksum)
     }
@@ -104,20 +98,14 @@ final class RawLMDBPods: PodEngine {
         var checksum = 0
         try read { txn in
             // The byName index in key order (name, then big-endian primary key), each row read by its key.
-            var cursor: OpaquePointer?
-            try check(mdb_cursor_open(txn, byName, &cursor), "mdb_cursor_open")
-            defer { mdb_cursor_close(cursor) }
-            var key = MDB_val(), value = MDB_val()
-            var rc = mdb_cursor_get(cursor, &key, &value, MDB_FIRST)
             var read = 0
-            while rc == MDB_SUCCESS, read < limit {
-                let bytes = UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size)
-                let primaryKey = Int64(bitPattern: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)))
+            try walk(txn, byName) { key, _ in
+                guard read < limit else { return false }
+                let primaryKey = Int64(bitPattern: UInt64(bigEndian: key.loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)))
                 checksum &+= try get(txn, primaryKey).checksum
                 read += 1
-                rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)
+                return true
             }
-            if rc != MDB_SUCCESS, rc != MDB_NOTFOUND { try check(rc, "mdb_cursor_get") }
         }
         return checksum
     }
@@ -142,26 +130,38 @@ final class RawLMDBPods: PodEngine {
     func count(downloadsAbove downloads: Int64) throws -> Int {
         var count = 0
         try read { txn in
-            var cursor: OpaquePointer?
-            try check(mdb_cursor_open(txn, rows, &cursor), "mdb_cursor_open")
-            defer { mdb_cursor_close(cursor) }
-            var key = MDB_val(), value = MDB_val()
-            var rc = mdb_cursor_get(cursor, &key, &value, MDB_FIRST)
-            while rc == MDB_SUCCESS {
-                if RawLMDBRow.downloads(UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size)) > downloads {
-                    count += 1
-                }
-                rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)
+            try walk(txn, rows) { _, value in
+                if RawLMDBRow.downloads(value) > downloads { count += 1 }
+                return true
             }
-            if rc != MDB_NOTFOUND { try check(rc, "mdb_cursor_get") }
         }
         return count
     }
 
+    /// Walks a database in key order with a cursor until `body` returns false or the keys end.
+    @inline(__always)
+    private func walk(
+        _ txn: OpaquePointer, _ dbi: MDB_dbi, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        var cursor: OpaquePointer?
+        try check(mdb_cursor_open(txn, dbi, &cursor), "mdb_cursor_open")
+        defer { mdb_cursor_close(cursor) }
+        var key = MDB_val(), value = MDB_val()
+        var rc = mdb_cursor_get(cursor, &key, &value, MDB_FIRST)
+        while rc == MDB_SUCCESS {
+            let more = try body(
+                UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size),
+                UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
+            guard more else { return }
+            rc = mdb_cursor_get(cursor, &key, &value, MDB_NEXT)
+        }
+        if rc != MDB_NOTFOUND { try check(rc, "mdb_cursor_get") }
+    }
+
     // MARK: - The C API
 
-    private static func primaryKey(_ key: MDB_val) -> Int64 {
-        Int64(bitPattern: UInt64(bigEndian: UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size).loadUnaligned(as: UInt64.self)))
+    private static func primaryKey(_ key: UnsafeRawBufferPointer) -> Int64 {
+        Int64(bitPattern: UInt64(bigEndian: key.loadUnaligned(as: UInt64.self)))
     }
 
     private func get(_ txn: OpaquePointer, _ primaryKey: Int64) throws -> PodRow {
