@@ -108,54 +108,55 @@ public final class ScenarioRunner {
         var result = RunResult(
             scenario: scenario.name, workload: scenario.workload, cell: cell, repetition: repetition, timestamp: Date(),
             metrics: [:], error: nil)
-        if scenario.workload == .startup {
-            do {
-                result.metrics = try await StartupWorkload.run(cell.parameters, seeds: seededStores, workDirectory: options.workDirectory)
-            } catch {
-                result.error = Self.oneLine(error)
-            }
-            return result
-        }
         let directory = options.workDirectory.appendingPathComponent("stacklab-run-\(UUID().uuidString)")
-        if scenario.workload == .engineOverhead {
-            // No stack design: the workload opens its own engines in the run's folder.
-            ProcessUsage.resetPeak()
-            let cpuBefore = ProcessUsage.cpuMilliseconds()
-            do {
-                result.metrics = try EngineOverheadWorkload.run(cell.parameters, in: directory)
-                result.metrics[.cpuMilliseconds] = ProcessUsage.cpuMilliseconds() - cpuBefore
-                result.metrics[.peakMemoryMegabytes] = ProcessUsage.peakMegabytes()
-            } catch {
-                result.error = Self.oneLine(error)
-            }
-            return result
-        }
         do {
-            guard let store = cell.parameters["store"].flatMap({ StoreKind(rawValue: $0.description) }),
-                let strategy = cell.parameters["strategy"].flatMap({ StrategyKind(rawValue: $0.description) })
-            else { throw LabError(.invalidScenario, "the cell names no store or strategy") }
-            let stack = try LabStack(strategy: strategy, store: store, model: PodModel.make(), in: directory)
-            defer { stack.close() }
-            ProcessUsage.resetPeak()
-            let cpuBefore = ProcessUsage.cpuMilliseconds()
-            let session = RunSession(stack: stack, parameters: cell.parameters, mainContextObserver: mainContextObserver)
-            let outcome: WorkloadOutcome
             switch scenario.workload {
-            case .import: outcome = try await ImportWorkload.run(session)
-            case .readWriteMix: outcome = try await ReadWriteMixWorkload.run(session)
-            case .mergeCost: outcome = try await MergeCostWorkload.run(session)
-            case .saveChain: outcome = try await SaveChainWorkload.run(session)
-            case .startup: throw LabError(.unsupported, "startup runs launch child processes, not a stack in this process")
-            case .engineOverhead: throw LabError(.unsupported, "engine-overhead runs without a stack")
+            case .startup:
+                // Launches are child processes: this process's CPU and memory are not theirs.
+                result.metrics = try await StartupWorkload.run(cell.parameters, seeds: seededStores, workDirectory: options.workDirectory)
+            case .engineOverhead:
+                // No stack design: the workload opens its own engines in the run's folder.
+                result.metrics = try await Self.withProcessUsage { try EngineOverheadWorkload.run(cell.parameters, in: directory) }
+            case .import, .readWriteMix, .mergeCost, .saveChain:
+                result.metrics = try await runOnStack(scenario.workload, cell: cell, in: directory)
             }
-            result.metrics = metrics(outcome, session: session, stack: stack)
-            result.metrics[.cpuMilliseconds] = ProcessUsage.cpuMilliseconds() - cpuBefore
-            result.metrics[.peakMemoryMegabytes] = ProcessUsage.peakMegabytes()
         } catch {
             result.error = Self.oneLine(error)
             try? FileManager.default.removeItem(at: directory)
         }
         return result
+    }
+
+    /// One run of a workload that drives a stack design in this process.
+    private func runOnStack(_ workload: WorkloadKind, cell: RunCell, in directory: URL) async throws -> [Metric: Double] {
+        guard let store = cell.parameters["store"].flatMap({ StoreKind(rawValue: $0.description) }),
+            let strategy = cell.parameters["strategy"].flatMap({ StrategyKind(rawValue: $0.description) })
+        else { throw LabError(.invalidScenario, "the cell names no store or strategy") }
+        let stack = try LabStack(strategy: strategy, store: store, model: PodModel.make(), in: directory)
+        defer { stack.close() }
+        let session = RunSession(stack: stack, parameters: cell.parameters, mainContextObserver: mainContextObserver)
+        return try await Self.withProcessUsage {
+            let outcome: WorkloadOutcome
+            switch workload {
+            case .import: outcome = try await ImportWorkload.run(session)
+            case .readWriteMix: outcome = try await ReadWriteMixWorkload.run(session)
+            case .mergeCost: outcome = try await MergeCostWorkload.run(session)
+            case .saveChain: outcome = try await SaveChainWorkload.run(session)
+            case .startup, .engineOverhead:
+                throw LabError(.unsupported, "\(workload.rawValue) does not run on a stack in this process")
+            }
+            return metrics(outcome, session: session, stack: stack)
+        }
+    }
+
+    /// The metrics `body` returns, with the process's CPU time and peak memory over it.
+    private static func withProcessUsage(_ body: () async throws -> [Metric: Double]) async rethrows -> [Metric: Double] {
+        ProcessUsage.resetPeak()
+        let cpuBefore = ProcessUsage.cpuMilliseconds()
+        var metrics = try await body()
+        metrics[.cpuMilliseconds] = ProcessUsage.cpuMilliseconds() - cpuBefore
+        metrics[.peakMemoryMegabytes] = ProcessUsage.peakMegabytes()
+        return metrics
     }
 
     private func metrics(_ outcome: WorkloadOutcome, session: RunSession, stack: LabStack) -> [Metric: Double] {
