@@ -26,8 +26,8 @@ public enum SummaryTable {
     /// The table for one scenario's results.
     public static func text(_ results: [RunResult], scenario: Scenario) -> String {
         let metrics = metrics(for: scenario.workload)
-        // A launch has no stack design: its cells are named by store and mode.
-        let named = scenario.workload == .startup ? ["store"] : ["store", "strategy"]
+        // Store and strategy lead, for the workloads that have them (a launch or an engine has no stack design).
+        let named = ["store", "strategy"].filter { name in scenario.workload.parameters.contains { $0.name == name } }
         let axes = named + scenario.matrix.map(\.name).filter { !named.contains($0) }
         let header = axes + ["runs"] + metrics.map(\.rawValue) + ["errors"]
         var cells: [Int: [RunResult]] = [:]
