@@ -142,6 +142,9 @@ struct ModelFileUsageTests {
             let note = try #require(try reader.fetch(FetchRequest<ManagedObject>(entityName: "Note")).first)
             let error = try #require(throws: ObjectStackError.self) { try note.checkedValue(forKey: "tags") }
             #expect(error.code == .transformerMissing && error.message.contains("'ModelFileTestsUnregistered'"))
+            // value(forKey:) cannot throw: it reads nil instead of trapping, and the data stays stored.
+            #expect(note.value(forKey: "tags") == nil)
+            #expect(note.changedValues().isEmpty && note.value(forKey: "title") == nil)
         }
         let required = try Self.context(
             Self.transformableModel(files, transformer: "ModelFileTestsMissing", required: true))

@@ -19,7 +19,7 @@ struct MergeTests {
         }
     }
 
-    @Test("mergeChanges brings inserts, updates (keeping unsaved changes) and deletes; objectsDidChange has the sets",
+    @Test("mergeChanges brings inserts, updates (keeping unsaved changes) and deletes; objectsDidChange reports updates as refreshed",
           arguments: StoreKind.allCases, [false, true])
     func mergeChanges(kind: StoreKind, separateCoordinators: Bool) throws {
         let stack = try TestStack(kind)
@@ -53,7 +53,9 @@ struct MergeTests {
             #expect(inserted.title == "d")
             let change = try #require(recorder.all.last?.userInfo)
             #expect((change["inserted"] as? Set<ManagedObject>)?.map(\.objectID) == [newID])
-            #expect(change["updated"] as? Set<ManagedObject> == [books[0]])
+            #expect(change["refreshed"] as? Set<ManagedObject> == [books[0]], "a merged update is a refresh, as in Core Data")
+            #expect((change["updated"] as? Set<ManagedObject> ?? []).isEmpty)
+            #expect(change["refreshedObjectIDs"] as? Set<ManagedObjectID> == [ids[0]])
             #expect(change["deleted"] as? Set<ManagedObject> == [books[1]])
             #expect(try receiver.all(Book.self, "Book").map(\.title).sorted() == ["a, updated", "c", "d"])
             try receiver.save()
@@ -127,6 +129,48 @@ struct MergeTests {
             #expect(stored.title == title)
             #expect(stored.subtitle == subtitle)
             #expect(stored.pages == pages)
+        }
+    }
+
+    @Test("a delete of a row another stack already deleted: .error throws the conflict, a merging policy saves and reports it",
+          arguments: StoreKind.allCases, MergePolicy.allCases)
+    func deleteOfDeletedRow(kind: StoreKind, policy: MergePolicy) throws {
+        let stack = try TestStack(kind)
+        let ids = try seed(stack)
+        let mine = try stack.separateStack().newContext()
+        mine.mergePolicy = policy
+        let book = mine.performAndWait { mine.materialized(ids[0], as: Book.self) }
+        let theirs = try stack.separateStack().newContext()
+        try theirs.performAndWait { () throws in
+            theirs.delete(theirs.object(with: ids[0]))
+            try theirs.save()
+        }
+        let recorder = NotificationRecorder(mine, names: [ManagedObjectContext.didSaveNotification])
+        try mine.performAndWait { () throws in
+            mine.delete(book)
+            mine.materialized(ids[1], as: Book.self).pages = 7  // a bystander change saved with it
+            if policy == .error {
+                let error = try #require(throws: ObjectStackError.self) { try mine.save() }
+                #expect(error.code == .mergeConflict)
+                #expect(error.mergeConflicts.map(\.objectID) == [ids[0]] && error.mergeConflicts.first?.storeVersion == nil)
+                #expect(book.isDeleted && mine.hasChanges, "nothing of the failed save is lost")
+            } else {
+                try mine.save()
+                #expect(book.managedObjectContext == nil && !mine.hasChanges)
+            }
+        }
+        let saves = recorder.all.compactMap(ContextDidSave.init)
+        if policy == .error {
+            #expect(saves.isEmpty)
+        } else {
+            #expect(saves.count == 1)
+            #expect(saves.first?.deletedObjectIDs == [ids[0]], "the delete is reported, not dropped silently")
+            #expect(saves.first?.updatedObjectIDs == [ids[1]])
+        }
+        let reader = stack.newContext()
+        try reader.performAndWait { () throws in
+            #expect(try reader.all(Book.self, "Book").map(\.title) == ["b", "c"])
+            #expect(try reader.count("Book", where: "pages == 7") == (policy == .error ? 0 : 1))
         }
     }
 

@@ -103,7 +103,9 @@ extension ManagedObjectContext {
             for relationship in entity.relationships where !relationship.isTransient {
                 if relationship.isToMany {
                     let count = object.toManyIDs(relationship).count
-                    let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
+                    // As in Core Data, an optional to-many may be empty whatever its minimum count: the
+                    // minimum applies once it holds something (or always, when the relationship is required).
+                    let minimum = relationship.isOptional && count == 0 ? 0 : max(relationship.minCount, relationship.isOptional ? 0 : 1)
                     if count < minimum {
                         fail(relationship.name, .tooFewObjects(count: count, minimum: minimum),
                             "\(entity.name).\(relationship.name) holds \(count) object(s), fewer than its minimum of \(minimum)")

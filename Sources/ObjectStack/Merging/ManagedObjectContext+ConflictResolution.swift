@@ -9,7 +9,14 @@ extension ManagedObjectContext {
         for conflict in conflicts {
             guard let object = registered[conflict.objectID] else { continue }
             guard let stored = conflict.storedSnapshot else {
-                // Deleted in the store: there is nothing left to update or delete.
+                if object.deletedFlag {
+                    // Deleted in the store too: the delete stands and the retried save reports it (in
+                    // didSave's deleted objects), so observers and merging contexts still learn of it.
+                    object.isInaccessible = true
+                    continue
+                }
+                // Updated here, deleted in the store: there is no row left to update, so under every merging
+                // policy the store's delete wins and objectsDidChange reports the object as deleted.
                 insertedSet.remove(object)
                 changedSet.remove(object)
                 deletedSet.remove(object)

@@ -7,7 +7,8 @@ extension ManagedObjectContext {
     ///
     /// Inserted objects become reachable (registered as faults), updated registered objects are refreshed —
     /// keeping this context's own unsaved changes on top — and deleted registered objects are removed.
-    /// `objectsDidChangeNotification` reports them as inserted, updated and deleted. Works between contexts
+    /// `objectsDidChangeNotification` reports them as inserted, refreshed and deleted (as Core Data does:
+    /// a merged update is a refresh from the store, not a change of this context). Works between contexts
     /// of one coordinator and between separate coordinators on the same store. Call it on this context's
     /// queue; it reads only the notification's object IDs, never the other context's objects.
     /// - Complexity: O(c) in the number of changed objects, whatever the number of registered objects.
@@ -31,7 +32,7 @@ extension ManagedObjectContext {
                 } else {
                     adopt(row, into: object)
                 }
-                pendingNotification.updated.insert(object)
+                pendingNotification.refreshed.insert(object)
             }
         }
         for id in save.deletedObjectIDs.map(ownID) {
@@ -42,6 +43,7 @@ extension ManagedObjectContext {
             object.deletedFlag = false
             unregister(object)
             pendingNotification.updated.remove(object)
+            pendingNotification.refreshed.remove(object)
             pendingNotification.deleted.insert(object)
         }
         for id in save.insertedObjectIDs.map(ownID) {

@@ -9,7 +9,10 @@
 /// }
 /// ```
 /// Reading fires the object's fault; writing records the change like `setValue(_:forKey:)`. A nil stored
-/// value reads as 0 / false for numbers and booleans (as Core Data's scalar properties do).
+/// value read through a non-optional property never traps: numbers and booleans read 0 / false (as Core
+/// Data's scalar properties do), strings and data empty, dates the reference date, UUIDs the nil UUID and
+/// URLs `about:blank` (see `AttributeValueConvertible.valueForNil`); declare the property optional, or use
+/// `value(forKey:)`, to tell an unset value apart. A required attribute left unset still fails the save.
 /// - Precondition: the entity has an attribute with that name whose type fits `Value`.
 @propertyWrapper
 public struct Attribute<Value: AttributeValueConvertible> {

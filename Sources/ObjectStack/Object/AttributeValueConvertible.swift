@@ -6,7 +6,9 @@ public protocol AttributeValueConvertible {
     init?(storeValue: StoreValue)
     /// The store value for this value.
     var storeValue: StoreValue { get }
-    /// What a nil stored value reads as for a non-optional property (numbers: 0, as Core Data's scalars).
+    /// What a nil stored value reads as for a non-optional property, so that reading an unset value never
+    /// traps: numbers 0 and booleans false (as Core Data's scalar properties), and an empty or zero value for
+    /// the object types. A conforming type of your own returns nil to make such a read a programming error.
     static var valueForNil: Self? { get }
 }
 
@@ -90,6 +92,8 @@ extension String: AttributeValueConvertible {
         self = v
     }
     public var storeValue: StoreValue { .string(self) }
+    /// The empty string, as Swift's bridging reads a nil `NSString` into a non-optional `String`.
+    public static var valueForNil: String? { "" }
 }
 
 extension Date: AttributeValueConvertible {
@@ -98,6 +102,9 @@ extension Date: AttributeValueConvertible {
         self = v
     }
     public var storeValue: StoreValue { .date(self) }
+    /// The reference date (2001-01-01 00:00:00 UTC): what Core Data's scalar date (a `TimeInterval`) reads
+    /// for nil.
+    public static var valueForNil: Date? { Date(timeIntervalSinceReferenceDate: 0) }
 }
 
 extension Data: AttributeValueConvertible {
@@ -106,6 +113,8 @@ extension Data: AttributeValueConvertible {
         self = v
     }
     public var storeValue: StoreValue { .data(self) }
+    /// Empty data, as Swift's bridging reads a nil `NSData` into a non-optional `Data`.
+    public static var valueForNil: Data? { Data() }
 }
 
 extension UUID: AttributeValueConvertible {
@@ -114,6 +123,8 @@ extension UUID: AttributeValueConvertible {
         self = v
     }
     public var storeValue: StoreValue { .uuid(self) }
+    /// The nil UUID of RFC 4122 (all zero bits).
+    public static var valueForNil: UUID? { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
 }
 
 extension URL: AttributeValueConvertible {
@@ -122,4 +133,6 @@ extension URL: AttributeValueConvertible {
         self = v
     }
     public var storeValue: StoreValue { .uri(self) }
+    /// `about:blank`, the URL of nothing.
+    public static var valueForNil: URL? { URL(string: "about:blank") }
 }

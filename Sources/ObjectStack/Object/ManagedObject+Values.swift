@@ -7,9 +7,10 @@ extension ManagedObject {
     /// objects (`Set<ManagedObject>`, or `[ManagedObject]` when ordered).
     ///
     /// Numbers come back as `NSNumber`, so `as? Int` and `as? Double` both work, as in Core Data.
+    /// A transformable attribute whose value transformer is not registered, or cannot read the stored data
+    /// back, reads as nil (the data stays stored as it is); `checkedValue(forKey:)` throws an error saying why.
     /// - Precondition: the entity has a property named `key` (a misspelt key is a programming error,
-    ///   as in Core Data); use `entity.property(named:)` to ask first. A transformable attribute holding data
-    ///   needs its value transformer registered; `checkedValue(forKey:)` throws instead of trapping.
+    ///   as in Core Data); use `entity.property(named:)` to ask first.
     public func value(forKey key: String) -> Any? {
         managedObjectContext?.assertOnQueue("value(forKey: \"\(key)\")")
         guard let property = entity.property(named: key) else {
@@ -163,8 +164,7 @@ extension ManagedObject {
             return attribute.type.object(from: value)
         }
         guard let name = attribute.valueTransformerName, let transformer = ValueTransformerRegistry.transformer(named: name) else {
-            preconditionFailure(
-                "value transformer '\(attribute.valueTransformerName ?? "")' of \(entity.name).\(attribute.name) is not registered")
+            return nil
         }
         return try? transformer.reverseTransformedValue(data)
     }
