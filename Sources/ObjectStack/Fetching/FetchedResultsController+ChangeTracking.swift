@@ -5,10 +5,12 @@ extension FetchedResultsController {
 
     /// Applies one `objectsDidChange` of the context to the results and tells the delegate.
     ///
-    /// Only the objects the notification names are looked at: each is checked against the request's entity
-    /// and predicate and its sort keys read in memory (firing its fault if it is one), then placed by binary
-    /// search. Nothing is fetched again. Unlike Core Data, the results are kept current with no delegate too.
-    /// - Complexity: O(c (log n + B + n/B)) for c changed objects and n results (see `FetchedRows`).
+    /// Only the objects the notification names, and the objects that reach them through the relationships the
+    /// predicate and sort keys read, are looked at: each is checked against the request's entity and predicate
+    /// and its sort keys read in memory (firing its fault if it is one), then placed by binary search. Nothing
+    /// is fetched again. Unlike Core Data, the results are kept current with no delegate too, and across
+    /// key paths through relationships.
+    /// - Complexity: O(c (log n + B + n/B)) for c changed (and dependent) objects and n results (see `FetchedRows`).
     func contextDidChange(_ notification: Notification) {
         // Taken out while it changes, so the one copy is mutated in place.
         guard var current = state else { return }
@@ -29,6 +31,15 @@ extension FetchedResultsController {
             candidates.formUnion(objects(.refreshedObjects))
             let kinds = current.candidateEntities
             let context = managedObjectContext
+            if !current.dependencies.isEmpty {
+                // A related object's change (an author renamed, for books sorted by author.name) re-checks the
+                // objects that reach it; when that cannot be traced back, every result.
+                if let dependants = current.dependencies.dependants(of: candidates, in: context) {
+                    candidates.formUnion(dependants)
+                } else {
+                    for section in current.sections { candidates.formUnion(section.rows.entries.lazy.map(\.object)) }
+                }
+            }
             let evaluator = PredicateEvaluator(resolver: ContextResolver(context: context))
             let predicate = current.predicate
             let sortKeys = current.order.sortKeys

@@ -14,6 +14,8 @@ struct FetchedResultsState {
     let predicate: BoundPredicate?
     /// The entities whose objects can match (the request's entity and, unless excluded, its sub-entities).
     let candidateEntities: Set<ObjectIdentifier>
+    /// The related objects the predicate and sort keys read through relationships.
+    let dependencies: FetchedResultsDependencies
     var sections: [FetchedSection]
     /// The key values each fetched object was placed by, by object identity.
     var keysByObject: [ObjectIdentifier: [StoreValue]]
@@ -25,6 +27,7 @@ struct FetchedResultsState {
         self.order = order
         self.predicate = predicate
         self.candidateEntities = candidateEntities
+        dependencies = FetchedResultsDependencies(predicate: predicate, sortKeys: order.sortKeys)
         keysByObject = Dictionary(minimumCapacity: entries.count)
         for entry in entries { keysByObject[ObjectIdentifier(entry.object)] = entry.keys }
         guard order.isSectioned else {
