@@ -24,6 +24,61 @@ struct FetchTests {
         return stack
     }
 
+    @Test("a fetch with unsaved changes, inserts and deletes answers, window by window, what the store answers once they are saved",
+          arguments: StoreKind.allCases, [1, 2, 3] as [UInt64])
+    func pendingChangesMatchSaved(kind: StoreKind, seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let stack = try TestStack(kind)
+        let context = stack.newContext()
+        let titles = ["a", "b", "c", "B"]
+        var requests: [FetchRequest<Book>] = []
+        for predicate in [nil, "pages > 4", "title IN {'a', 'B'} OR pages < 3"] {
+            for sort in [[], [SortKey("title")], [SortKey("title", ascending: false), SortKey("pages")], [SortKey("pages", ascending: false)]] {
+                for (offset, limit) in [(0, 0), (0, 5), (3, 4), (7, 0), (20, 100)] {
+                    var request = FetchRequest<Book>(entityName: "Book")
+                    request.predicate = try predicate.map { try FetchPredicate(format: $0) }
+                    request.sortDescriptors = sort
+                    request.fetchOffset = offset
+                    request.fetchLimit = limit
+                    requests.append(request)
+                }
+            }
+        }
+        try context.performAndWait { () throws in
+            var books: [Book] = []
+            for _ in 0..<30 {
+                let book = Book(context: context)
+                book.title = random.pick(titles)
+                book.pages = Int.random(in: 0..<10, using: &random)
+                books.append(book)
+            }
+            try context.save()
+            // Unsaved: some changed (sort and predicate keys), some deleted, some new.
+            for book in books.shuffled(using: &random).prefix(12) {
+                if random.chance(0.4) {
+                    context.delete(book)
+                } else {
+                    book.title = random.pick(titles)
+                    book.pages = Int.random(in: 0..<10, using: &random)
+                }
+            }
+            for _ in 0..<6 {
+                let book = Book(context: context)
+                book.title = random.pick(titles)
+                book.pages = Int.random(in: 0..<10, using: &random)
+            }
+            let pending = try requests.map { try context.fetch($0) }
+            let pendingCounts = try requests.map { try context.count(for: $0) }
+            try context.save()
+            for (index, request) in requests.enumerated() {
+                let saved = try context.fetch(request)
+                #expect(pending[index].map(ObjectIdentifier.init) == saved.map(ObjectIdentifier.init),
+                    "seed \(seed), \(request.predicate.map { "\($0)" } ?? "all"), \(request.sortDescriptors), \(request.fetchOffset)/\(request.fetchLimit)")
+                #expect(pendingCounts[index] == saved.count)
+            }
+        }
+    }
+
     @Test("strings sort by code point, nil first; case-insensitive and descending keys; ties by insertion", arguments: StoreKind.allCases)
     func sortOrder(kind: StoreKind) throws {
         let stack = try stack(kind, titles: ["b", "B", nil, "a", "é", "A", "b"])

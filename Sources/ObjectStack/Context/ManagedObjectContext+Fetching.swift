@@ -80,45 +80,94 @@ extension ManagedObjectContext {
             try prefetch(plan.prefetch, for: objects)
             return .objects(objects)
         }
-        // Unsaved changes of this entity: match everything in memory on current values, then sort and slice.
+        return try fetchWithPendingChanges(plan)
+    }
+
+    /// A fetch of an entity that has unsaved changes in this context, as Core Data does it: the store answers
+    /// for the rows this context has not changed (its predicate, order and limit applied there), and only
+    /// the changed, inserted and deleted objects are matched and placed in memory on their current values.
+    /// - Complexity: the store's fetch (with the limit raised by the number of changed and deleted objects),
+    ///   plus O(c log c) for c changed and inserted objects and a merge of the two ordered lists.
+    private func fetchWithPendingChanges(_ plan: FetchPlan) throws -> FetchOutcome {
+        let kinds = Set(plan.store.candidateEntities.map(ObjectIdentifier.init))
+        func isCandidate(_ object: ManagedObject) -> Bool { kinds.contains(ObjectIdentifier(object.entity)) }
+        // The store's answer for these rows is stale: they are left out of it and judged here instead.
+        var stale: Set<ManagedObjectID> = []
+        for object in deletedSet where isCandidate(object) { stale.insert(object.objectID) }
+        var changed: [ManagedObject] = []
+        for object in changedSet where isCandidate(object) && object.hasPersistentChanges && !object.insertedFlag {
+            stale.insert(object.objectID)
+            if !object.deletedFlag { changed.append(object) }
+        }
         var storeRequest = plan.store
-        storeRequest.fetchLimit = 0
         storeRequest.fetchOffset = 0
-        storeRequest.sortKeys = []
-        storeRequest.predicate = nil
-        storeRequest.resultType = .objects
-        let rows = try storeResult(storeRequest)
-        guard case .objects(let pairs) = rows else { return .objects([]) }
-        var candidates: [ManagedObject] = []
-        for (id, snapshot) in pairs {
-            let object = registered[id] ?? { () -> ManagedObject in
-                let created = id.entity.managedObjectClass.init(entity: id.entity, insertInto: nil)
-                created.objectID = id
-                created.isFault = true
-                register(created, snapshot: nil)
-                return created
-            }()
-            if object.isFault, !plan.returnsObjectsAsFaults { materialize(object, with: snapshot) }
-            if object.deletedFlag { continue }
-            candidates.append(object)
+        if plan.store.fetchLimit > 0 { storeRequest.fetchLimit = plan.store.fetchOffset + plan.store.fetchLimit + stale.count }
+        let counting = plan.resultType == .count
+        storeRequest.resultType = counting ? .objectIDs : .objects
+        var saved: [ManagedObject] = []
+        var savedCount = 0
+        switch try storeResult(storeRequest) {
+        case .objectIDs(let ids):
+            savedCount = ids.lazy.filter { !stale.contains($0) }.count
+        case .objects(let pairs):
+            saved.reserveCapacity(pairs.count)
+            for (id, snapshot) in pairs where !stale.contains(id) {
+                let object = registered[id] ?? { () -> ManagedObject in
+                    let created = id.entity.managedObjectClass.init(entity: id.entity, insertInto: nil)
+                    created.objectID = id
+                    created.isFault = true
+                    register(created, snapshot: nil)
+                    return created
+                }()
+                if object.isFault, !plan.returnsObjectsAsFaults { materialize(object, with: snapshot) }
+                if object.deletedFlag { continue }
+                saved.append(object)
+            }
+        default:
+            break
         }
-        let kinds = Set(storeRequest.candidateEntities.map(ObjectIdentifier.init))
-        let insertedMatches = insertedSet.filter { !$0.deletedFlag && kinds.contains(ObjectIdentifier($0.entity)) }
-            .sorted { $0.objectID.key < $1.objectID.key }
-        candidates += insertedMatches
         let evaluator = PredicateEvaluator(resolver: ContextResolver(context: self))
+        var pending = changed + insertedSet.filter { !$0.deletedFlag && isCandidate($0) }
         if let predicate = plan.store.predicate {
-            candidates = try candidates.filter { try evaluator.evaluate(predicate, on: $0) }
+            pending = try pending.filter { try evaluator.evaluate(predicate, on: $0) }
         }
-        if !plan.store.sortKeys.isEmpty {
-            let keyed = try candidates.map { object in (object, try plan.store.sortKeys.map { try evaluator.value(of: $0.keyPath, on: object) }) }
-            candidates = keyed.enumerated().sorted { a, b in
-                let order = ValueComparison.compareSortKeys(a.element.1, b.element.1, plan.store.sortKeys)
-                return order == .orderedSame ? a.offset < b.offset : order == .orderedAscending
-            }.map(\.element.0)
+        if counting {
+            let total = savedCount + pending.count
+            let afterOffset = max(total - plan.store.fetchOffset, 0)
+            return .count(plan.store.fetchLimit > 0 ? min(afterOffset, plan.store.fetchLimit) : afterOffset)
         }
-        let window = Array(candidates.dropFirst(plan.store.fetchOffset).prefix(plan.store.fetchLimit > 0 ? plan.store.fetchLimit : Int.max))
-        if plan.resultType == .count { return .count(window.count) }
+        let sortKeys = plan.store.sortKeys
+        // Ties (and fetches without sort keys) go in primary-key order, new objects after saved ones.
+        func tieOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
+            a.objectID.isTemporaryID == b.objectID.isTemporaryID ? a.objectID.key < b.objectID.key : !a.objectID.isTemporaryID
+        }
+        func keys(_ object: ManagedObject) throws -> [StoreValue] {
+            try sortKeys.map { try evaluator.value(of: $0.keyPath, on: object) }
+        }
+        let keyed = try pending.map { ($0, try keys($0)) }.sorted { a, b in
+            let order = ValueComparison.compareSortKeys(a.1, b.1, sortKeys)
+            return order == .orderedSame ? tieOrder(a.0, b.0) : order == .orderedAscending
+        }
+        let wanted = plan.store.fetchLimit > 0 ? plan.store.fetchOffset + plan.store.fetchLimit : Int.max
+        var merged: [ManagedObject] = []
+        merged.reserveCapacity(min(wanted, saved.count + keyed.count))
+        var next = saved.startIndex
+        var nextKeys: [StoreValue]?
+        for (object, objectKeys) in keyed {
+            while merged.count < wanted, next < saved.endIndex {
+                // Only a saved object's position relative to a pending one needs its sort keys read.
+                if nextKeys == nil { nextKeys = try keys(saved[next]) }
+                let order = ValueComparison.compareSortKeys(nextKeys!, objectKeys, sortKeys)
+                guard order == .orderedAscending || (order == .orderedSame && tieOrder(saved[next], object)) else { break }
+                merged.append(saved[next])
+                next += 1
+                nextKeys = nil
+            }
+            guard merged.count < wanted else { break }
+            merged.append(object)
+        }
+        merged += saved[next...].prefix(max(wanted - merged.count, 0))
+        let window = Array(merged.dropFirst(plan.store.fetchOffset))
         try prefetch(plan.prefetch, for: window)
         return .objects(window)
     }
