@@ -79,6 +79,12 @@ extension PersistentContainer {
                     + differing.joined(separator: ", ") + (migrator.changeSummary().map { " (\($0))" } ?? ""),
                 url: description.url)
         }
+        if let manager = description.stagedMigrationManager {
+            try manager.migrateStore(
+                type: description.type, at: description.url, to: managedObjectModel, configurationName: description.configuration,
+                options: description.options, batchSize: description.migrationBatchSize, progress: description.migrationProgress)
+            return
+        }
         try migrator.migrateIfNeeded(progress: description.migrationProgress)
     }
 }

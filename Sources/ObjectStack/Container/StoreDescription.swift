@@ -37,6 +37,10 @@ public struct StoreDescription: Sendable, CustomStringConvertible {
     public var migrationProgress: (@Sendable (MigrationProgress) -> Void)?
     /// Rows a migration copies per write transaction.
     public var migrationBatchSize = 10_000
+    /// Stages to migrate a store through, with the app's code between versions where a migration is not
+    /// lightweight (Core Data's `NSPersistentStoreStagedMigrationManagerOptionKey`); nil for one inferred
+    /// migration from the matching `sourceModels` entry.
+    public var stagedMigrationManager: StagedMigrationManager?
 
     /// Describes a store of `type` at `url`.
     public init(type: StoreType, url: URL, configuration: String? = nil, options: [String: String] = [:]) {

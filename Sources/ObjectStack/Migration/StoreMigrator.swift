@@ -121,10 +121,30 @@ public struct StoreMigrator: Sendable {
         return true
     }
 
+    /// Writes the store's rows, migrated from `sourceModel` to `destinationModel`, into a new store at `target`,
+    /// leaving this store as it is (a staged migration's first step, which works on a copy).
+    /// - Throws: as `migrateIfNeeded`; a partial `target` is deleted.
+    func migratedCopy(from sourceModel: ManagedObjectModel, to target: URL,
+                      progress: (@Sendable (MigrationProgress) -> Void)?) throws {
+        let plan: MigrationPlan
+        do {
+            plan = try MigrationPlan.infer(from: sourceModel, to: destinationModel, configuration: configurationName)
+        } catch let error as StoreError {
+            throw StoreError(code: error.code, message: error.message, url: url)
+        }
+        do {
+            try copy(plan, into: target, progress: progress)
+        } catch {
+            try? type.destroyStore(at: target)
+            throw error
+        }
+    }
+
     /// The share of the progress the copy takes; the rest is the swap.
     private static let copyShare = 0.95
 
-    private func copy(_ plan: MigrationPlan, progress: (@Sendable (MigrationProgress) -> Void)?) throws {
+    private func copy(_ plan: MigrationPlan, into target: URL? = nil, progress: (@Sendable (MigrationProgress) -> Void)?) throws {
+        let temporaryURL = target ?? temporaryURL
         let old = try scanning(type.open(StoreOpenRequest(
             model: plan.source, configurationName: configurationName, url: url, options: options)))
         defer { old.close() }
