@@ -492,10 +492,14 @@ extension StackLabCommand {
         @Option(help: "The store file.") var path: String
         @Option(help: "sync or async.") var mode: LaunchChild.Mode
         @Option(help: "The app's pod model version.") var modelVersion = 1
+        @Option(help: "How an older store reaches it: lightweight or custom (a staged migration back-filling every pod).")
+        var migration: StartupMigration = .lightweight
 
         @MainActor
         func run() async throws {
-            let report = await LaunchChild(store: store, url: URL(fileURLWithPath: path), mode: mode, modelVersion: modelVersion).run()
+            let report = await LaunchChild(
+                store: store, url: URL(fileURLWithPath: path), mode: mode, modelVersion: modelVersion, migration: migration
+            ).run()
             if report.error != nil { throw ExitCode(1) }
         }
     }
@@ -512,3 +516,5 @@ extension StackLabCommand {
 extension PodStoreSeeder.Store: ExpressibleByArgument {}
 
 extension LaunchChild.Mode: ExpressibleByArgument {}
+
+extension StartupMigration: ExpressibleByArgument {}

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectStack
 import StackLab
 import Testing
 
@@ -82,5 +83,68 @@ struct StartupTests {
         #expect(killed == ["false", "true"] || killed == ["true", "true"],
                 "the migrating sync launch misses a 30 ms deadline: \(killed)")
         #expect(table.rows.allSatisfy { table.value("deadline_ms", in: $0) == "30" })
+    }
+
+    @Test("the deadline crossing is the fitted line's size at the deadline; flat or single-size runs have none")
+    func crossingFit() throws {
+        let line = try #require(DeadlineCrossing(points: [(1_000, 150), (2_000, 250), (4_000, 450)], deadline: 1_050))
+        #expect(abs(line.objects! - 10_000) < 1e-6 && line.rmseMilliseconds < 1e-9)
+        let noisy = try #require(DeadlineCrossing(points: [(1_000, 100), (1_000, 140), (3_000, 300), (3_000, 340)], deadline: 520))
+        #expect(abs(noisy.objects! - 5_000) < 1e-6 && abs(noisy.rmseMilliseconds - 20) < 1e-9)
+        #expect(DeadlineCrossing(points: [(1_000, 30), (100_000, 29)], deadline: 20_000)?.objects == nil, "no growth, no crossing")
+        #expect(DeadlineCrossing(points: [(1_000, 30), (1_000, 40)], deadline: 20_000) == nil, "one size fits no line")
+    }
+
+    @Test("a custom staged migration back-fills every pod at launch; each cell gets its deadline crossing", arguments: PodStoreSeeder.Store.allCases)
+    @MainActor
+    func customMigrationScenario(store: PodStoreSeeder.Store) async throws {
+        let file = Self.folder.appendingPathComponent("startup-\(UUID().uuidString).yaml")
+        try """
+            # Custom and lightweight migrations at two sizes, for the test.
+            name: startup-custom
+            workload: startup
+            model: builtin:pods
+            repetitions: 1
+            parameters:
+              store: \(store.rawValue)
+              deadline_s: 60
+            matrix:
+              objects: [1000, 3000]
+              migration: [lightweight, custom]
+              mode: [sync]
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let scenario = try ScenarioFile.load(file)
+        let out = Self.folder.appendingPathComponent("out-\(UUID().uuidString)")
+        let runner = ScenarioRunner(options: .init(outDirectory: out), progress: ProgressReporter(isTerminal: false) { _ in })
+        let results = try await runner.run(runner.prepared(scenario))
+        #expect(results.count == 4 && results.allSatisfy { $0.error == nil }, "\(results.compactMap(\.error))")
+        let table = try ResultTable(text: try String(contentsOf: runner.csvURL(for: scenario), encoding: .utf8), source: "startup.csv")
+        #expect(table.rows.allSatisfy { table.value("migrated", in: $0) == "true" && table.value("killed_by_watchdog", in: $0) == "false" })
+        #expect(table.rows.allSatisfy { !(table.value("crossing_fit_rmse_ms", in: $0) ?? "").isEmpty })
+        // Two points a line passes through exactly: no residual.
+        #expect(table.rows.allSatisfy { Double(table.value("crossing_fit_rmse_ms", in: $0) ?? "") == 0 })
+        let first = results.filter { $0.cell.parameters["migration"]?.description == "custom" }.compactMap { $0.metrics[.timeToFirstFrameMilliseconds] }
+        let plain = results.filter { $0.cell.parameters["migration"]?.description == "lightweight" }.compactMap { $0.metrics[.timeToFirstFrameMilliseconds] }
+        #expect(first.count == 2 && plain.count == 2)
+    }
+
+    @Test("the custom stage sets every pod's stars from its downloads", arguments: PodStoreSeeder.Store.allCases)
+    func customStageBackFills(store: PodStoreSeeder.Store) throws {
+        let url = try Self.seeded(store, objects: 25_000)
+        let container = PersistentContainer(name: "BackFill", managedObjectModel: try PodModel.make(version: 2))
+        var description = StoreDescription(type: store.type, url: url)
+        description.stagedMigrationManager = try StartupMigration.customStages(appVersion: 2)
+        container.persistentStoreDescriptions = [description]
+        let failure = LockedValue<(any Error)?>(nil)
+        container.loadPersistentStores { _, error in failure.withLock { $0 = error } }
+        #expect(failure.withLock { $0 } == nil)
+        let context = container.newBackgroundContext()
+        try context.performAndWait { () throws in
+            let pods = try context.fetch(FetchRequest<ManagedObject>(entityName: "Pod"))
+            #expect(pods.count == 25_000)
+            let wrong = pods.filter { ($0.value(forKey: "stars") as? Int64) != ($0.value(forKey: "downloads") as? Int64).map { $0 / 1_000 } }
+            #expect(wrong.isEmpty, "\(wrong.count) pods not back-filled")
+            #expect(pods.contains { ($0.value(forKey: "stars") as? Int64 ?? 0) > 0 }, "the seeded downloads give non-zero stars")
+        }
     }
 }

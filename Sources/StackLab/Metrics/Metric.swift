@@ -24,6 +24,8 @@ public enum Metric: String, Sendable, CaseIterable {
     case killedByWatchdog = "killed_by_watchdog"
     case migrated = "migrated"
     case deadlineMilliseconds = "deadline_ms"
+    case deadlineCrossingObjects = "deadline_crossing_objects"
+    case crossingFitErrorMilliseconds = "crossing_fit_rmse_ms"
     case medianMilliseconds = "median_ms"
     case ratioVsRaw = "ratio_vs_raw"
     case bytesPerObject = "bytes_per_object"
@@ -32,7 +34,8 @@ public enum Metric: String, Sendable, CaseIterable {
     public var lowerIsBetter: Bool? {
         switch self {
         case .objectsPerSecond: return false
-        case .objects, .fetches, .merges, .storedObjects, .migrated, .deadlineMilliseconds: return nil
+        case .objects, .fetches, .merges, .storedObjects, .migrated, .deadlineMilliseconds, .crossingFitErrorMilliseconds: return nil
+        case .deadlineCrossingObjects: return false
         case .ratioVsRaw: return true
         default: return true
         }
@@ -42,7 +45,7 @@ public enum Metric: String, Sendable, CaseIterable {
     var decimals: Int {
         switch self {
         case .objects, .fetches, .merges, .storeBytes, .storedObjects, .objectsPerSecond, .deadlineMilliseconds,
-            .bytesPerObject: return 0
+            .bytesPerObject, .deadlineCrossingObjects: return 0
         case .ratioVsRaw: return 2
         case .peakMemoryMegabytes, .cpuMilliseconds, .wallMilliseconds: return 1
         default: return 3

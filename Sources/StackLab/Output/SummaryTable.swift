@@ -19,7 +19,7 @@ public enum SummaryTable {
                 .fetchP99Milliseconds]
         case .startup:
             return [.timeToFirstFrameMilliseconds, .timeToStoreReadyMilliseconds, .timeToFirstScreenMilliseconds,
-                .mainMaxStallMilliseconds, .killedByWatchdog, .migrated]
+                .mainMaxStallMilliseconds, .killedByWatchdog, .migrated, .deadlineCrossingObjects, .crossingFitErrorMilliseconds]
         }
     }
 

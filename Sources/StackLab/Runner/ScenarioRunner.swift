@@ -96,6 +96,7 @@ public final class ScenarioRunner {
         progress.end()
         await seededStores.removeAll()
         if scenario.workload == .engineOverhead { EngineOverheadWorkload.addRatios(&results) }
+        if scenario.workload == .startup { DeadlineCrossing.add(to: &results) }
         let url = csvURL(for: scenario)
         try ResultCSV.write(results, scenario: scenario, to: url)
         try EnvironmentRecord.current(scenario: scenario, quick: options.quick, started: started, peakMemoryPerRun: peakResets)

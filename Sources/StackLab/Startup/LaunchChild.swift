@@ -25,6 +25,7 @@ public final class LaunchChild {
     private let url: URL
     private let mode: Mode
     private let modelVersion: Int
+    private let migration: StartupMigration
     private let start: UInt64
     private var report = LaunchReport()
     private var meter: MainThreadMeter?
@@ -33,12 +34,14 @@ public final class LaunchChild {
     private var storeReady = false
     private var finished: CheckedContinuation<Void, Never>?
 
-    /// A launch of a store at `url`, by an app whose model is pod model `modelVersion`.
-    public init(store: PodStoreSeeder.Store, url: URL, mode: Mode, modelVersion: Int) {
+    /// A launch of a store at `url`, by an app whose model is pod model `modelVersion`; with `.custom` the
+    /// store reaches it through the back-filling staged migration (`StartupMigration`).
+    public init(store: PodStoreSeeder.Store, url: URL, mode: Mode, modelVersion: Int, migration: StartupMigration = .lightweight) {
         self.store = store
         self.url = url
         self.mode = mode
         self.modelVersion = modelVersion
+        self.migration = migration
         start = ProcessInfo.processInfo.environment[LaunchClock.startVariable].flatMap(UInt64.init)
             ?? LaunchClock.nowNanoseconds()
     }
@@ -68,6 +71,13 @@ public final class LaunchChild {
         var description = StoreDescription(type: store.type, url: url)
         description.shouldAddStoreAsynchronously = mode == .async
         description.sourceModels = PodModel.versions.filter { $0 < modelVersion }.compactMap { try? PodModel.make(version: $0) }
+        if migration == .custom {
+            do {
+                description.stagedMigrationManager = try StartupMigration.customStages(appVersion: modelVersion)
+            } catch {
+                return fail("the custom migration stages of pod model version \(modelVersion): \(error)")
+            }
+        }
         description.migrationProgress = { progress in
             Self.emit("progress \(String(format: "%.3f", progress.fractionCompleted))")
             DispatchQueue.main.async {

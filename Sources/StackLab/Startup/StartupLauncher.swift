@@ -14,14 +14,20 @@ public struct StartupLauncher: Sendable {
         public var appModelVersion: Int
         /// How long the first frame may take before the watchdog kills the launch.
         public var deadline: Duration
+        /// How the store reaches the app's model when it is older (lightweight, or the custom staged migration).
+        public var migration: StartupMigration
 
         /// A launch of a copy of `seededStore` by an app of model `appModelVersion`.
-        public init(store: PodStoreSeeder.Store, seededStore: URL, mode: LaunchChild.Mode, appModelVersion: Int, deadline: Duration) {
+        public init(
+            store: PodStoreSeeder.Store, seededStore: URL, mode: LaunchChild.Mode, appModelVersion: Int, deadline: Duration,
+            migration: StartupMigration = .lightweight
+        ) {
             self.store = store
             self.seededStore = seededStore
             self.mode = mode
             self.appModelVersion = appModelVersion
             self.deadline = deadline
+            self.migration = migration
         }
     }
 
@@ -53,7 +59,7 @@ public struct StartupLauncher: Sendable {
         child.executableURL = executable
         child.arguments = [
             "launch", "--store", launch.store.rawValue, "--path", copy.path, "--mode", launch.mode.rawValue,
-            "--model-version", String(launch.appModelVersion),
+            "--model-version", String(launch.appModelVersion), "--migration", launch.migration.rawValue,
         ]
         let output = Pipe()
         child.standardOutput = output

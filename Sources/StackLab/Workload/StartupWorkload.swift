@@ -10,7 +10,12 @@ enum StartupWorkload {
         guard let store = parameters["store"].flatMap({ PodStoreSeeder.Store(rawValue: $0.description) }),
             let mode = parameters["mode"].flatMap({ LaunchChild.Mode(rawValue: $0.description) })
         else { throw LabError(.invalidScenario, "a startup cell names no file store (sqlite, lmdb) or no mode") }
-        let storeVersion = integer("store_version"), appVersion = integer("app_version")
+        guard let migration = StartupMigration(rawValue: parameters["migration"]?.description ?? "none") else {
+            throw LabError(.invalidScenario, "migration must be one of \(StartupMigration.allCases.map(\.rawValue))")
+        }
+        let storeVersion = integer("store_version")
+        // The migration axis names the app's version; without it, app_version does (older scenario files).
+        let appVersion = migration == .none ? integer("app_version") : migration.appVersion(storeVersion: storeVersion)
         guard PodModel.versions.contains(storeVersion), PodModel.versions.contains(appVersion), appVersion >= storeVersion else {
             throw LabError(.invalidScenario,
                 "store_version \(storeVersion) and app_version \(appVersion) must be pod model versions "
@@ -20,7 +25,7 @@ enum StartupWorkload {
         let seeded = try await seeds.store(store, objects: integer("objects"), version: storeVersion, seed: UInt64(integer("seed")))
         let launch = StartupLauncher.Launch(
             store: store, seededStore: seeded, mode: mode, appModelVersion: appVersion,
-            deadline: .milliseconds(Int64(deadlineSeconds * 1_000)))
+            deadline: .milliseconds(Int64(deadlineSeconds * 1_000)), migration: migration == .custom ? .custom : .lightweight)
         let report = try await Task.detached { try StartupLauncher().run(launch, workDirectory: workDirectory) }.value
         if let error = report.error { throw LabError(.workloadFailed, error) }
         var metrics: [Metric: Double] = [

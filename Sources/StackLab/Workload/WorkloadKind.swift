@@ -109,6 +109,9 @@ public enum WorkloadKind: String, Sendable, CaseIterable {
             help: "pod model version the store is seeded with"),
         ParameterSpec("app_version", .integer(minimum: 1), default: .integer(1),
             help: "pod model version of the app; above store_version the launch migrates the store"),
+        ParameterSpec("migration", .choice(StartupMigration.allCases.map(\.rawValue)), default: .text("none"),
+            help: "none; lightweight: the app adds an attribute (an inferred migration); custom: a staged migration "
+                + "whose custom stage back-fills it on every pod (app code touching every object)"),
         ParameterSpec("deadline_s", .number(above: 0), default: .integer(20),
             help: "the watchdog kills a launch whose first frame has not come by then"),
         ParameterSpec("seed", .integer(minimum: 0), default: .integer(1), help: "seed of the seeded pods"),
