@@ -213,8 +213,10 @@ struct PredicateBinder {
             for (source, operand) in [(left, operands.0), (right, operands.1)] {
                 let kind = Self.kind(of: operand)
                 guard !operand.isCollection, kind == .number || kind == .null || kind == .unknown else {
-                    throw ObjectStackError.typeMismatch(
-                        "arithmetic needs numbers, but '\(source.predicateFormat)' is \(operand.isCollection ? "a collection" : "a \(Self.describe(kind))") in '\(expression.predicateFormat)' (entity \(entity.name))")
+                    let what = operand.isCollection ? "collection" : Self.describe(kind)
+                    let article = "aeio".contains(what.prefix(1)) ? "an" : "a"
+                    throw ObjectStackError.typeMismatch("arithmetic needs numbers, but '\(source.predicateFormat)' is "
+                        + "\(article) \(what) in '\(expression.predicateFormat)' (entity \(entity.name))")
                 }
             }
             return .arithmetic(op, operands.0, operands.1)
