@@ -499,7 +499,8 @@ struct PredicateParserTests {
         #expect(try parser.parsePredicate() == first)
     }
 
-    @Test("deep nesting is an error, not a stack overflow", arguments: ["(", "NOT ", "{", "SUBQUERY(b, $c, "])
+    @Test("deep nesting is an error, not a stack overflow",
+          arguments: ["(", "NOT ", "{", "SUBQUERY(b, $c, ", "-", "a + ", "a * ", "x[FIRST].y * ", "(a + "])
     func rejectsDeepNesting(_ opener: String) {
         let error = #expect(throws: PredicateSyntaxError.self) {
             try parse(String(repeating: opener, count: 10_000) + "a = 1")

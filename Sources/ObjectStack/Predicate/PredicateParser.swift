@@ -166,20 +166,25 @@ struct PredicateParser {
 
     /// `a + b - c…`: one side of a comparison, sums of products (left-associative).
     private mutating func parseSum() throws(PredicateSyntaxError) -> PredicateExpression {
-        var expression = try parseProduct()
-        while case .arithmetic(let op) = token.kind, !op.isMultiplicative {
-            try advance()
-            expression = .arithmetic(op, expression, try parseProduct())
-        }
-        return expression
+        try parseChain(multiplicative: false)
     }
 
     /// `a * b / c…` (left-associative).
     private mutating func parseProduct() throws(PredicateSyntaxError) -> PredicateExpression {
-        var expression = try parseUnary()
-        while case .arithmetic(let op) = token.kind, op.isMultiplicative {
+        try parseChain(multiplicative: true)
+    }
+
+    /// A left-associative chain of `*` `/` (or `+` `-`) operators. Each operator nests the tree one level
+    /// deeper, so each counts against `maximumDepth`: whoever walks the tree recursively stays on the stack.
+    private mutating func parseChain(multiplicative: Bool) throws(PredicateSyntaxError) -> PredicateExpression {
+        var levels = 0
+        defer { depth -= levels }
+        var expression = multiplicative ? try parseUnary() : try parseProduct()
+        while case .arithmetic(let op) = token.kind, op.isMultiplicative == multiplicative {
+            try enter()
+            levels += 1
             try advance()
-            expression = .arithmetic(op, expression, try parseUnary())
+            expression = .arithmetic(op, expression, multiplicative ? try parseUnary() : try parseProduct())
         }
         return expression
     }
