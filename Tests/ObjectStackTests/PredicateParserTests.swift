@@ -458,6 +458,12 @@ struct PredicateParserTests {
         #expect(node.predicateFormat == expected)
     }
 
+    @Test func substitutesVariablesInsideArithmetic() throws {
+        let template = try FetchPredicate(format: "price * $FACTOR > -$LIMIT AND tags[SIZE] == $N + 1")
+        let predicate = try template.withSubstitutionVariables(["FACTOR": 2, "LIMIT": 10, "N": true])
+        #expect(predicate.predicateFormat == "price * 2 > -10 AND tags[SIZE] == 1 + 1")
+    }
+
     @Test("lone expressions parse for derived attributes", arguments: [
         ("books.@count", SyntaxExpression.keyPath(["books", "@count"])),
         ("author.name", key("author.name")),
