@@ -234,7 +234,9 @@ final class SQLitePredicateCompiler {
         }
     }
 
+    /// A numeric operand as SQL: decimals (text) through `os_num` or as a double constant.
     private func number(_ operand: Operand) -> SQLFragment {
+        guard operand.kind == .decimal else { return operand.fragment }
         if let value = operand.constant?.numericValue { return SQLFragment("?", [.double(value)]) }
         return "os_num(" + operand.fragment + ")"
     }
@@ -303,8 +305,27 @@ final class SQLitePredicateCompiler {
             collection.source = collection.source + " AND " + condition(subquery.predicate, inner)
             return .collection(collection)
         case .aggregate(let function, let inner):
-            return .single(aggregate(function, compile(inner, scope)))
+            var operand = aggregate(function, compile(inner, scope))
+            // TOTAL() is REAL, but `ValueComparison.aggregate` sums integers to an integer, which arithmetic
+            // (integer division) can tell apart.
+            if function == .sum, case .keyPath(let path) = inner, path.isCollection,
+                let type = path.finalAttribute?.type, [.integer16, .integer32, .integer64].contains(type) {
+                operand.fragment = "CAST(" + operand.fragment + " AS INTEGER)"
+            }
+            return .single(operand)
+        case .arithmetic(let op, let lhs, let rhs):
+            return .single(arithmetic(op, compile(lhs, scope), compile(rhs, scope)))
         }
+    }
+
+    /// SQLite's arithmetic is `ValueComparison.arithmetic`'s: NULL propagates, integers stay integers
+    /// (division truncates), a REAL on either side or an overflow gives floating point, division by zero
+    /// gives NULL. Decimals (stored as text) are read as doubles.
+    private func arithmetic(_ op: ArithmeticOperator, _ lhs: Compiled, _ rhs: Compiled) -> Operand {
+        guard case .single(let a) = lhs, case .single(let b) = rhs, a.kind != .null, b.kind != .null else {
+            return constant(.null)
+        }
+        return Operand(fragment: "(" + number(a) + " \(op.rawValue) " + number(b) + ")", kind: .number)
     }
 
     private static let emptyCollection = Collection(
@@ -376,24 +397,32 @@ final class SQLitePredicateCompiler {
                     current = next
                 }
             case .toMany(let relationship):
-                let next = RowRef(alias: newAlias(), entity: relationship.destinationEntity)
-                let table = SQLiteSchema.quote(schema.table(for: next.entity).name)
-                switch relationship.storage {
-                case .joinTable:
-                    let join = schema.joinTables[relationship.joinTableOwner.storageKey]!
-                    let link = newAlias()
-                    let (mine, theirs) = relationship.joinTableOwner === relationship ? ("src", "dst") : ("dst", "src")
-                    from.append("\(SQLiteSchema.quote(join.name)) \(link)")
-                    from.append("\(table) \(next.alias)")
-                    conditions.append("\(link).\(mine) = \(current.alias).Z_PK")
-                    conditions.append("\(next.alias).Z_PK = \(link).\(theirs)")
-                default:
-                    let inverse = relationship.inverse!
-                    from.append("\(table) \(next.alias)")
-                    conditions.append("\(next.alias).\(schema.column(inverse)) = \(current.alias).Z_PK")
+                let members = self.members(of: relationship, from: current)
+                from += members.from
+                conditions += members.conditions
+                current = members.row
+                if isLast { value = objectOperand(members.row) }
+            case .element(let relationship, let position):
+                // The member at a position in primary-key order, as `PredicateEvaluator` picks it.
+                let members = self.members(of: relationship, from: current)
+                let pk = "\(members.row.alias).Z_PK"
+                let (direction, offset): (String, Int)
+                switch position {
+                case .first: (direction, offset) = ("ASC", 0)
+                case .last: (direction, offset) = ("DESC", 0)
+                case .index(let index): (direction, offset) = ("ASC", index)
                 }
-                current = next
-                if isLast { value = objectOperand(next) }
+                let key = "(SELECT \(pk) FROM " + members.from.joined(separator: ", ") + " WHERE "
+                    + members.conditions.joined(separator: " AND ") + " ORDER BY \(pk) \(direction) LIMIT 1 OFFSET \(offset))"
+                if isLast {
+                    value = Operand(fragment: SQLFragment(key),
+                        kind: .object(root: relationship.destinationEntity.rootEntity.name))
+                } else {
+                    let next = RowRef(alias: newAlias(), entity: relationship.destinationEntity)
+                    from.append("\(SQLiteSchema.quote(schema.table(for: next.entity).name)) \(next.alias)")
+                    conditions.append("\(next.alias).Z_PK = \(key)")
+                    current = next
+                }
             }
         }
         let result = value ?? constant(.null)
@@ -407,6 +436,25 @@ final class SQLitePredicateCompiler {
         scalar.fragment = "(SELECT " + result.fragment + source + ")"
         scalar.isColumn = false
         return .single(scalar)
+    }
+
+    /// The tables and conditions that join a row to the members of its to-many relationship.
+    private func members(of relationship: RelationshipDescription, from current: RowRef)
+        -> (from: [String], conditions: [String], row: RowRef)
+    {
+        let next = RowRef(alias: newAlias(), entity: relationship.destinationEntity)
+        let table = SQLiteSchema.quote(schema.table(for: next.entity).name)
+        switch relationship.storage {
+        case .joinTable:
+            let join = schema.joinTables[relationship.joinTableOwner.storageKey]!
+            let link = newAlias()
+            let (mine, theirs) = relationship.joinTableOwner === relationship ? ("src", "dst") : ("dst", "src")
+            return (["\(SQLiteSchema.quote(join.name)) \(link)", "\(table) \(next.alias)"],
+                ["\(link).\(mine) = \(current.alias).Z_PK", "\(next.alias).Z_PK = \(link).\(theirs)"], next)
+        default:
+            let inverse = relationship.inverse!
+            return (["\(table) \(next.alias)"], ["\(next.alias).\(schema.column(inverse)) = \(current.alias).Z_PK"], next)
+        }
     }
 
     private func objectOperand(_ row: RowRef) -> Operand {

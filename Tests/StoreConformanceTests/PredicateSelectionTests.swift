@@ -101,6 +101,58 @@ struct PredicateSelectionTests {
         }
     }
 
+    @Test("LIKE matches a literal * or ? escaped with a backslash, in the format or in an argument",
+          arguments: StoreKind.allCases, [false, true])
+    func likeEscapes(kind: StoreKind, unsaved: Bool) throws {
+        let stack = try TestStack(kind)
+        let context = stack.newContext()
+        try context.performAndWait { () throws in
+            for name in ["a*b", "axb", "a?b", "a\\b", "ab"] {
+                let publisher = Publisher(context: context)
+                publisher.name = name
+            }
+            if !unsaved { try context.save() }
+            func names(_ format: String, _ arguments: Any...) throws -> Set<String> {
+                var request = FetchRequest<ManagedObject>(entityName: "Publisher")
+                request.predicate = try FetchPredicate(format: format, argumentArray: arguments)
+                return Set(try context.fetch(request).compactMap { $0.value(forKey: "name") as? String })
+            }
+            #expect(try names("name LIKE 'a*b'") == ["a*b", "axb", "a?b", "a\\b", "ab"])
+            // A backslash in the format (written twice in Swift) escapes the star, with or without doubling.
+            #expect(try names("name LIKE 'a\\*b'") == ["a*b"])
+            #expect(try names("name LIKE 'a\\\\*b'") == ["a*b"])
+            #expect(try names("name LIKE %@", "a\\*b") == ["a*b"])
+            #expect(try names("name LIKE %@", "a\\?b") == ["a?b"])
+            #expect(try names("name LIKE 'a?b'") == ["a*b", "axb", "a?b", "a\\b"])
+            #expect(try names("name LIKE[c] %@", "A\\**") == ["a*b"])
+            #expect(try names("name LIKE %@", "a\\\\b") == ["a\\b"])
+            #expect(try names("name LIKE %@", "a\\x*") == ["axb"], "an escaped ordinary character is itself")
+            #expect(try names("name LIKE %@", "ab\\") == [], "a trailing backslash is a literal backslash")
+        }
+    }
+
+    @Test("arithmetic on a collection, or on strings, is a type error naming the expression", arguments: StoreKind.allCases)
+    func arithmeticTypeErrors(kind: StoreKind) throws {
+        let stack = try PredicateFixture.savedStack(kind)
+        let context = stack.newContext()
+        try context.performAndWait { () throws in
+            for (format, culprit) in [("ANY tags.name + 1 == 2", "'tags.name' is a collection"),
+                                      ("chapters.number * 2 > 1", "'chapters.number' is a collection"),
+                                      ("pages + title > 1", "'title' is a string"),
+                                      ("title < 5", "cannot compare a string with a number"),
+                                      ("tags[FIRST] + 1 > 1", "'tags[FIRST]' is an object")] {
+                var request = FetchRequest<Book>(entityName: "Book")
+                request.predicate = try FetchPredicate(format: format)
+                let error = try #require(throws: ObjectStackError.self) { try context.fetch(request) }
+                #expect(error.code == .typeMismatch && error.message.contains(culprit), "\(format): \(error.message)")
+            }
+            var request = FetchRequest<Book>(entityName: "Book")
+            request.predicate = try FetchPredicate(format: "title[FIRST] == nil")
+            let error = try #require(throws: ObjectStackError.self) { try context.fetch(request) }
+            #expect(error.code == .unknownKeyPath && error.message.contains("needs a to-many relationship"))
+        }
+    }
+
     // MARK: - Helpers
 
     /// Checks one case in a context.
@@ -206,7 +258,7 @@ struct PredicateCase: Sendable, CustomTestStringConvertible {
 
     /// The whole table.
     static let all: [PredicateCase] = comparisons + nils + membership + strings + compounds + placeholders
-        + keyPaths + toMany + authors + tags + animals
+        + keyPaths + toMany + authors + tags + animals + unlikeKinds + arithmetic + subscripts
 
     /// `== != < <= > >=` on strings, integers, doubles, decimals, booleans and dates.
     static let comparisons: [PredicateCase] = [
@@ -440,6 +492,80 @@ struct PredicateCase: Sendable, CustomTestStringConvertible {
         tag("name MATCHES 'f.*'", selects: ["food", "fantasy"]),
         tag("name MATCHES[c] 'f.*'", selects: ["food", "fantasy", "French"]),
         tag("name < 'a'", selects: ["French"]),
+    ]
+
+    /// `==`, `!=` and `IN` between a string and a number: unequal, as NSPredicate's isEqual: makes them.
+    static let unlikeKinds: [PredicateCase] = [
+        book("title == 5", selects: []),
+        book("title != 5", selects: PredicateFixture.allBooks),
+        book("pages == 'many'", selects: []),
+        book("pages != 'many' AND pages > 300", selects: ["The Hobbit", "dune"]),
+        book("subtitle != %@", .value(3), selects: PredicateFixture.allBooks),
+        book("rank == %@", .value("3"), selects: []),
+        book("title IN {1, 'dune', 2.5}", selects: ["dune"]),
+        book("pages IN %@", .value(["42", 100] as [any Sendable]), selects: ["Emile", "Émile"]),
+        book("title == %@", .value("dune"), .value("surplus"), .value(3), selects: ["dune"]),
+    ]
+
+    /// `+ - * /` with NSPredicate's precedence; integers divide as integers, nil and division by zero give nil.
+    static let arithmetic: [PredicateCase] = [
+        book("pages * 2 > 600", selects: ["The Hobbit", "dune"]),
+        book("600 < 2 * pages", selects: ["The Hobbit", "dune"]),
+        // Integer division truncates: 180 / 100 is 1. Floating point would select only the two Emiles.
+        book("pages / 100 == 1", selects: ["Emile", "Noir Café", "Émile"]),
+        book("pages / 100.0 == 1", selects: ["Emile", "Émile"]),
+        book("pages / %@ == 1", .value(100.0), selects: ["Emile", "Émile"]),
+        book("10 < pages / %d", .value(10), selects: ["Dune Messiah", "Noir Café", "The Hobbit", "dune", "日本語"]),
+        // * before -: pages - 200 < 0, not (pages - 100) * 2 < 0.
+        book("pages - 100 * 2 < 0", selects: ["Emile", "Noir Café", "Zebra", "apple pie", "Émile", "émile"]),
+        book("(pages - 100) * 2 < 0", selects: ["Zebra", "apple pie", "émile"]),
+        book("-pages < -400", selects: ["dune"]),
+        book("pages + rank == 103", selects: ["émile"]),
+        book("pages + rank == nil", selects: ["Emile", "Zebra", "Émile"]),
+        book("pages / 0 == nil AND score / 0 == nil", selects: PredicateFixture.allBooks),
+        book("pages / 0 >= 0", selects: []),
+        book("price * 2 > 30", selects: ["Émile", "日本語"]),
+        book("score * pages > 1000", selects: ["Dune Messiah", "The Hobbit", "dune", "日本語"]),
+        book("score - 0.5 == 2", selects: ["Noir Café"]),
+        book("inPrint + 1 == 2", selects: booksExcept(["Emile", "Zebra", "émile"])),
+        book("author.rating * 2 >= 8", selects: ["Dune Messiah", "The Hobbit", "dune"]),
+        // The sum of integers is an integer, so / 4 truncates: 6 / 4 and 5 / 4 are 1, 22 / 4 is 5.
+        book("chapters.@sum.number / 4 == 1", selects: ["Dune Messiah", "Zebra"]),
+        book("chapters.@count * 10 + tags.@count == 32", selects: ["The Hobbit"]),
+        // 19 > 310 / 20 (15) and 5 > 42 / 20 (2).
+        book("ANY chapters.number > pages / 20", selects: ["The Hobbit", "Zebra"]),
+        book("SUBQUERY(chapters, $c, $c.number * 2 == 4).@count > 0", selects: ["Dune Messiah", "The Hobbit"]),
+        author("books.@max.pages - books.@min.pages > 100", selects: ["Alice", "Dana"]),
+    ]
+
+    /// `[SIZE]`, `[FIRST]`, `[LAST]`, `[n]` on to-many relationships: members in primary-key order, which is
+    /// insertion order here (tags: classic, scifi, French, food, fantasy, unused).
+    static let subscripts: [PredicateCase] = [
+        book("tags[SIZE] >= 2", selects: ["Emile", "Noir Café", "The Hobbit", "dune"]),
+        book("tags[SIZE] == 0", selects: ["Zebra", "émile", "日本語"]),
+        book("tags[SIZE] * 2 == 4", selects: ["Emile", "Noir Café", "The Hobbit", "dune"]),
+        // dune was given [scifi, classic]; classic has the smaller key, so it is dune's first tag.
+        book("tags[FIRST].name == 'classic'", selects: ["Emile", "The Hobbit", "dune"]),
+        book("tags[LAST].name == 'scifi'", selects: ["Dune Messiah", "dune"]),
+        book("tags[LAST].name == 'French'", selects: ["Emile", "Émile"]),
+        book("tags[1].name == 'French'", selects: ["Emile"]),
+        book("tags[1] == nil", selects: ["Dune Messiah", "Zebra", "apple pie", "Émile", "émile", "日本語"]),
+        book("tags[%d].name == 'food'", .value(1), selects: ["Noir Café"]),
+        book("tags[FIRST] == %@", .tag("food"), selects: ["apple pie"]),
+        book("tags[0].name BEGINSWITH[c] 'f'", selects: ["Noir Café", "apple pie", "Émile"]),
+        book("chapters[LAST].number > 10", selects: ["The Hobbit"]),
+        book("chapters[FIRST].number == 1", selects: ["Dune Messiah", "The Hobbit", "dune"]),
+        book("chapters[2].number == 3", selects: ["Dune Messiah"]),
+        book("chapters[9].number == nil", selects: PredicateFixture.allBooks),
+        book("author.books[LAST].title == 'apple pie'", selects: ["Noir Café", "apple pie"]),
+        book("SUBQUERY(tags, $t, $t.name BEGINSWITH[c] 'f')[SIZE] >= 2", selects: ["Noir Café"]),
+        author("books[SIZE] == 3", selects: ["Alice"]),
+        author("books[FIRST].title == 'Dune Messiah' AND books[LAST].title == 'dune'", selects: ["Alice"]),
+        author("books[LAST].tags[FIRST].name == 'food'", selects: ["Dana"]),
+        author("SUBQUERY(books, $b, $b.tags[FIRST].name == 'classic')[SIZE] > 0", selects: ["Alice", "Bob"]),
+        tag("ANY books.chapters[LAST].number == 19", selects: ["classic", "fantasy"]),
+        // classic's first book is Emile (100 pages), not The Hobbit or dune.
+        tag("books[FIRST].pages > 300", selects: ["fantasy"]),
     ]
 
     /// The abstract `Animal` and its sub-entities.

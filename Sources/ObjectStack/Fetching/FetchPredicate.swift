@@ -9,9 +9,11 @@ import Foundation
 /// let either = FetchPredicate.or([recent, prolific])
 /// ```
 /// The language: comparisons (`== != < <= > >=`), `AND/OR/NOT`, `IN`, `BETWEEN`, `BEGINSWITH`, `ENDSWITH`,
-/// `CONTAINS`, `LIKE`, `MATCHES` with `[c]`, `[d]`, `[cd]`; `ANY/ALL/NONE`; `@count @sum @avg @min @max`;
-/// `SUBQUERY`; arguments `%@ %d %f %K`; key paths through relationships. Comparison rules (the same on
-/// every store) are documented on `SortKey`.
+/// `CONTAINS`, `LIKE` (with `\*` and `\?` for a literal `*` or `?`), `MATCHES` with `[c]`, `[d]`, `[cd]`;
+/// `ANY/ALL/NONE`; `@count @sum @avg @min @max`; `SUBQUERY`; arithmetic (`price * 2 > 10`); subscripts on
+/// to-many key paths (`tags[SIZE]`, `tags[FIRST].name`, `[LAST]`, `[n]`); arguments `%@ %d %f %K` (surplus
+/// arguments are ignored, as NSPredicate ignores them); key paths through relationships. Comparison rules
+/// (the same on every store) are documented on `SortKey` and `ValueComparison`.
 public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
     let node: PredicateNode
 
@@ -74,7 +76,8 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
         return FetchPredicate(node: .comparison(PredicateComparison(lhs, op, rhs, options: options)))
     }
 
-    /// The predicate as a format string, which parses back to an equal predicate.
+    /// The predicate as NSPredicate's `predicateFormat` prints it (booleans as `1`/`0`, compound operands of a
+    /// compound in parentheses), which parses back to an equivalent predicate.
     public var predicateFormat: String { node.predicateFormat }
     public var description: String { predicateFormat }
 

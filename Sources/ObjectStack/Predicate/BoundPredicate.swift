@@ -41,13 +41,15 @@ public indirect enum BoundExpression: Sendable {
     case keyPath(BoundKeyPath)
     /// `SUBQUERY(collection, $v, predicate)`: the objects of the collection that match.
     case subquery(BoundSubquery)
-    /// `@count`, `@sum`, `@avg`, `@min`, `@max` of a collection-valued operand.
+    /// `@count`, `@sum`, `@avg`, `@min`, `@max` of a collection-valued operand (`[SIZE]` is `@count`).
     case aggregate(AggregateFunction, BoundExpression)
+    /// `lhs + rhs`… on numbers; `-x` is bound as `0 - x`. See `ValueComparison.arithmetic` for the rules.
+    case arithmetic(ArithmeticOperator, BoundExpression, BoundExpression)
 
     /// Whether the operand yields a collection rather than one value.
     public var isCollection: Bool {
         switch self {
-        case .constant, .aggregate: return false
+        case .constant, .aggregate, .arithmetic: return false
         case .list, .subquery: return true
         case .keyPath(let path): return path.isCollection
         }
@@ -70,12 +72,41 @@ public struct BoundKeyPath: Sendable, CustomStringConvertible {
         case attribute(AttributeDescription)
         case toOne(RelationshipDescription)
         case toMany(RelationshipDescription)
+        /// A subscript on a to-many relationship (`tags[FIRST]`): one member, or none, like a to-one.
+        case element(RelationshipDescription, Position)
 
         /// The step's property name.
         public var name: String {
             switch self {
             case .attribute(let a): return a.name
             case .toOne(let r), .toMany(let r): return r.name
+            case .element(let r, let position): return r.name + position.description
+            }
+        }
+    }
+
+    /// Which member of a to-many relationship a subscript picks. Members are ordered by primary key (object
+    /// ID order; unsaved objects after saved ones), the same on every store, ordered relationships included:
+    /// no store keeps a to-many's order.
+    public enum Position: Sendable, Hashable, CustomStringConvertible {
+        case first, last
+        /// Zero-based; past the end is no member (nil).
+        case index(Int)
+
+        public var description: String {
+            switch self {
+            case .first: return "[FIRST]"
+            case .last: return "[LAST]"
+            case .index(let index): return "[\(index)]"
+            }
+        }
+
+        /// The member at this position of members already in primary-key order.
+        public func pick<T>(_ members: [T]) -> T? {
+            switch self {
+            case .first: return members.first
+            case .last: return members.last
+            case .index(let index): return index < members.count ? members[index] : nil
             }
         }
     }

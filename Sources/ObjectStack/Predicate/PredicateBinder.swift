@@ -3,7 +3,8 @@ import Foundation
 /// Checks a predicate against an entity and resolves its key paths to the model's properties.
 ///
 /// Every error names the culprit: the key path and entity for an unknown key, both operands for unlike
-/// types, the quantifier for a misused collection.
+/// types, the quantifier for a misused collection. As in NSPredicate, `==`, `!=` and `IN` between a string
+/// and a number are not errors: the values are unequal.
 struct PredicateBinder {
     let entity: EntityDescription
     private var variables: [String: EntityDescription] = [:]
@@ -94,7 +95,7 @@ struct PredicateBinder {
         switch expression {
         case .constant(let value): return kind(of: value)
         case .list(let values): return values.lazy.map(kind(of:)).first { $0 != .null } ?? .unknown
-        case .aggregate(.count, _): return .number
+        case .aggregate(.count, _), .arithmetic: return .number
         case .aggregate(_, let inner): return kind(of: inner)
         case .subquery: return .object
         case .keyPath(let path):
@@ -139,6 +140,9 @@ struct PredicateBinder {
             return
         }
         if left == .null || right == .null || left == .unknown || right == .unknown || left == right { return }
+        // NSPredicate compares with isEqual:, so a string and a number are simply unequal.
+        let equality = op == .equal || op == .notEqual || op == .in || membership
+        if equality, Set([left, right]) == [.string, .number] { return }
         throw mismatch("cannot compare a \(Self.describe(left)) with a \(Self.describe(right))", text)
     }
 
@@ -197,11 +201,27 @@ struct PredicateBinder {
                 collection: collectionPath, variable: variable, entity: last.destinationEntity,
                 predicate: try inner.bind(predicate)))
             guard let first = path.first else { return subquery }
-            guard let function = AggregateFunction(rawValue: first.lowercased()), function == .count, path.count == 1 else {
+            let isCount = first.lowercased() == AggregateFunction.count.rawValue
+                || PredicateSubscript(component: first) == .size
+            guard isCount, path.count == 1 else {
                 throw ObjectStackError.unknownKeyPath(path.joined(separator: "."), entity: entity.name,
-                    detail: "only @count may follow a SUBQUERY")
+                    detail: "only @count or [SIZE] may follow a SUBQUERY")
             }
             return .aggregate(.count, subquery)
+        case .arithmetic(let op, let left, let right):
+            let operands = (try bind(left), try bind(right))
+            for (source, operand) in [(left, operands.0), (right, operands.1)] {
+                let kind = Self.kind(of: operand)
+                guard !operand.isCollection, kind == .number || kind == .null || kind == .unknown else {
+                    let what = operand.isCollection ? "collection" : Self.describe(kind)
+                    let article = "aeio".contains(what.prefix(1)) ? "an" : "a"
+                    throw ObjectStackError.typeMismatch("arithmetic needs numbers, but '\(source.predicateFormat)' is "
+                        + "\(article) \(what) in '\(expression.predicateFormat)' (entity \(entity.name))")
+                }
+            }
+            return .arithmetic(op, operands.0, operands.1)
+        case .negate(let operand):
+            return try bind(.arithmetic(.subtract, .constant(.integer(0)), operand))
         }
     }
 
@@ -210,6 +230,25 @@ struct PredicateBinder {
         var current: EntityDescription? = start
         let fullText = ((variable.map { ["$" + $0] } ?? []) + components).joined(separator: ".")
         for (position, component) in components.enumerated() {
+            if let subscriptValue = PredicateSubscript(component: component) {
+                guard case .toMany(let relationship)? = steps.last else {
+                    throw ObjectStackError.unknownKeyPath(fullText, entity: start.name,
+                        detail: "the subscript \(component) needs a to-many relationship before it")
+                }
+                let member: BoundKeyPath.Position
+                switch subscriptValue {
+                case .size:
+                    guard position == components.count - 1 else {
+                        throw ObjectStackError.unknownKeyPath(fullText, entity: start.name, detail: "nothing may follow [SIZE]")
+                    }
+                    return .aggregate(.count, .keyPath(BoundKeyPath(variable: variable, steps: steps)))
+                case .first: member = .first
+                case .last: member = .last
+                case .index(let index): member = .index(index)
+                }
+                steps[steps.count - 1] = .element(relationship, member)
+                continue
+            }
             if component.hasPrefix("@") {
                 guard let function = AggregateFunction(rawValue: component.lowercased()) else {
                     throw ObjectStackError.unknownKeyPath(fullText, entity: start.name, detail: "unknown collection operator \(component)")

@@ -179,6 +179,12 @@ public struct PredicateEvaluator<Resolver: PredicateResolver> {
             case .collection(let all): values = all
             }
             return .single(ValueComparison.aggregate(function, values))
+        case .arithmetic(let op, let lhs, let rhs):
+            // Binding admits single values only; a collection (which it rejects) would read as nil.
+            guard case .single(let a) = try operand(of: lhs, row, scope),
+                case .single(let b) = try operand(of: rhs, row, scope)
+            else { return .single(.null) }
+            return .single(ValueComparison.arithmetic(op, a, b))
         }
     }
 
@@ -199,8 +205,8 @@ public struct PredicateEvaluator<Resolver: PredicateResolver> {
                 switch step {
                 case .attribute(let attribute):
                     values.append(try resolver.value(of: attribute, in: current))
-                case .toOne(let relationship):
-                    let target = try resolver.destination(of: relationship, in: current)
+                case .toOne, .element:
+                    let target = try destination(of: step, in: current)
                     if isLast {
                         values.append(target.map(StoreValue.objectID) ?? .null)
                     } else if let target, let targetRow = try resolver.row(for: target) {
@@ -222,5 +228,20 @@ public struct PredicateEvaluator<Resolver: PredicateResolver> {
             rows = next
         }
         return path.isCollection ? .collection(values) : .single(values.first ?? .null)
+    }
+
+    /// The one object a to-one step or a subscripted to-many step leads to, if any.
+    private func destination(of step: BoundKeyPath.Step, in row: Row) throws -> ManagedObjectID? {
+        switch step {
+        case .toOne(let relationship):
+            return try resolver.destination(of: relationship, in: row)
+        case .element(let relationship, let position):
+            let members = try resolver.destinations(of: relationship, in: row).sorted {
+                ValueComparison.order(.objectID($0), .objectID($1)) == .orderedAscending
+            }
+            return position.pick(members)
+        case .attribute, .toMany:
+            return nil
+        }
     }
 }

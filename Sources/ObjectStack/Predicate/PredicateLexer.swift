@@ -36,9 +36,11 @@ struct PredicateToken {
         case integer(Int64)
         case double(Double)
         case argument(PredicateArgumentKind)
+        /// `+ - * /`; a `-` directly before a digit where no operand ends is a number's sign instead.
+        case arithmetic(ArithmeticOperator)
         /// One of `( ) { } [ ] , .`
         case punctuation(Unicode.Scalar)
-        /// A token of a feature the parser rejects, named for the error message: "arithmetic ('+')".
+        /// A token of a feature the parser rejects, named for the error message: "assignment (':=')".
         case unsupported(String)
         case end
     }
@@ -56,8 +58,8 @@ struct PredicateToken {
         switch kind {
         case .identifier, .collectionOperator, .variable, .string, .integer, .double, .argument: return true
         case .keyword(let word): return [.true, .yes, .false, .no, .nil, .null, .`self`].contains(word)
-        case .punctuation(let mark): return mark == ")" || mark == "}"
-        case .comparison, .unsupported, .end: return false
+        case .punctuation(let mark): return mark == ")" || mark == "}" || mark == "]"
+        case .comparison, .arithmetic, .unsupported, .end: return false
         }
     }
 }
@@ -100,6 +102,9 @@ struct PredicateLexer {
     private var index = 0
     /// Whether the previous token ended an operand, which decides whether `-1` is a number or a subtraction.
     private var afterOperand = false
+    /// Whether the last `[` opened comparison options (`==[c]`) rather than a subscript: its `]` ends no operand.
+    private var inOptions = false
+    private var afterComparison = false
 
     /// The collection operators a key path may hold.
     static let collectionOperators: Set<String> = ["@count", "@sum", "@avg", "@min", "@max"]
@@ -174,6 +179,14 @@ struct PredicateLexer {
         let token = PredicateToken(
             kind: kind, text: text(from: start, to: index), position: offsets[start], range: start..<index)
         afterOperand = token.endsOperand
+        switch kind {
+        case .punctuation("["): inOptions = afterComparison
+        case .punctuation("]"):
+            if inOptions { afterOperand = false }
+            inOptions = false
+        default: break
+        }
+        if case .comparison = kind { afterComparison = true } else { afterComparison = false }
         return token
     }
 
@@ -218,8 +231,10 @@ struct PredicateLexer {
         case "&" where skip("&"): return .keyword(.and)
         case "|" where skip("|"): return .keyword(.or)
         case ":" where skip("="): return .unsupported("assignment (':=')")
-        case "+", "-", "/": return .unsupported("arithmetic ('\(scalar)')")
-        case "*": return .unsupported(skip("*") ? "arithmetic ('**')" : "arithmetic ('*')")
+        case "+": return .arithmetic(.add)
+        case "-": return .arithmetic(.subtract)
+        case "/": return .arithmetic(.divide)
+        case "*": return skip("*") ? .unsupported("exponentiation ('**')") : .arithmetic(.multiply)
         case "#":
             let name = take(while: Self.isIdentifierContinue)
             guard !name.isEmpty else { throw error("expected a key name after '#'", atScalar: start) }
@@ -332,6 +347,10 @@ struct PredicateLexer {
             index += 1
             if let replacement = simple[escaped] {
                 value.append(replacement)
+            } else if escaped == "*" || escaped == "?" {
+                // LIKE's escapes for a literal `*` or `?`: the backslash stays for LIKE to read.
+                value.append("\\")
+                value.append(escaped)
             } else if escaped == "u" {
                 value.append(try unicodeEscape(start: escapeStart))
             } else {

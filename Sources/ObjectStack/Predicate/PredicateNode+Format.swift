@@ -1,8 +1,13 @@
 import Foundation
 
-// Printing is canonical: keywords in upper case, operators as `PredicateOperator` spells them, strings in
-// double quotes, and parentheses only where grouping or precedence needs them. Parsing the output gives an
-// equal tree, except for what the format-string language cannot spell:
+// Printing follows NSPredicate's `predicateFormat`, so that a predicate logged on Linux reads as it would on
+// iOS: keywords in upper case, operators as `PredicateOperator` spells them, strings in double quotes,
+// booleans as `1` and `0`, every compound operand of a compound in parentheses (`(a == 1 AND b == 2) OR
+// c == 3`), and every arithmetic operand of an arithmetic expression in parentheses (`(a + b) + c`,
+// `a + (b * c)`). Parsing the output gives an equal tree, except for what the format-string language cannot
+// spell:
+// - booleans print as `1` / `0` and parse back as integers (which compare equal to them everywhere);
+// - unary minus on a number prints as `-3` and parses back as the negative number;
 // - `.data`, `.uuid`, `.uri` and `.objectID` constants print as `StoreValue.description`, which is not syntax;
 // - `.decimal` constants print as numbers and parse back as `.double` or `.integer`; NaN prints as `nan`;
 // - an `.and` or `.or` with fewer than two operands prints as what it means (its operand, or
@@ -29,14 +34,11 @@ extension PredicateNode {
         }
     }
 
-    /// Operands joined by AND or OR.
+    /// Operands joined by AND or OR; a compound operand goes in parentheses even where precedence would not
+    /// need them (an AND inside an OR), as NSCompoundPredicate prints it.
     private static func join(_ operands: [PredicateNode], with keyword: String, empty: String) -> String {
         guard operands.count > 1 else { return operands.first?.predicateFormat ?? empty }
-        return operands.map { operand in
-            // AND binds tighter than OR, so an AND inside an OR needs no parentheses.
-            if case .and = operand, keyword == "OR" { return operand.predicateFormat }
-            return operand.parenthesizedFormat
-        }.joined(separator: " \(keyword) ")
+        return operands.map(\.parenthesizedFormat).joined(separator: " \(keyword) ")
     }
 }
 
@@ -62,18 +64,34 @@ extension PredicateExpression {
         case .list(let items):
             return "{" + items.map(\.predicateFormat).joined(separator: ", ") + "}"
         case .keyPath(let path):
-            return path.isEmpty ? "SELF" : path.map(Self.format(key:)).joined(separator: ".")
+            guard let first = path.first else { return "SELF" }
+            // A path that starts with a subscript subscripts SELF.
+            if PredicateSubscript(component: first) != nil { return "SELF" + Self.format(suffix: path) }
+            return Self.format(key: first) + Self.format(suffix: path.dropFirst())
         case .variable(let name, let path):
             return "$" + name + Self.format(suffix: path)
         case .subquery(let collection, let variable, let predicate, let path):
             return "SUBQUERY(\(collection.predicateFormat), $\(variable), \(predicate.predicateFormat))"
                 + Self.format(suffix: path)
+        case .arithmetic(let op, let lhs, let rhs):
+            return lhs.arithmeticOperandFormat + " \(op.rawValue) " + rhs.arithmeticOperandFormat
+        case .negate(let operand):
+            return "-" + operand.arithmeticOperandFormat
         }
     }
 
-    /// `.key.key…` after a variable or a subquery.
-    private static func format(suffix path: [String]) -> String {
-        path.map { "." + format(key: $0) }.joined()
+    /// An operand of an arithmetic operator: another arithmetic expression goes in parentheses, as NSExpression
+    /// prints it, so that the grouping stays.
+    private var arithmeticOperandFormat: String {
+        switch self {
+        case .arithmetic, .negate: return "(\(predicateFormat))"
+        default: return predicateFormat
+        }
+    }
+
+    /// `.key.key…` and subscripts after a key, a variable or a subquery.
+    private static func format(suffix path: some Sequence<String>) -> String {
+        path.map { PredicateSubscript(component: $0) != nil ? $0 : "." + format(key: $0) }.joined()
     }
 
     /// A key, with `#` before a reserved word or a name such as `2nd` so that it is read as a key.
@@ -87,6 +105,8 @@ extension PredicateExpression {
     private static func format(_ value: StoreValue) -> String {
         switch value {
         case .string(let string): return quoted(string)
+        // NSNumber's spelling of a boolean: `flag == 1`.
+        case .boolean(let value): return value ? "1" : "0"
         // An overflowing literal reads back as infinity.
         case .double(let double) where double.isInfinite: return double < 0 ? "-1e999" : "1e999"
         default: return value.description

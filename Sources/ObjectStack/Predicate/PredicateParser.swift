@@ -3,8 +3,10 @@ import Foundation
 /// Parses an NSPredicate-style format string into a `PredicateNode`, substituting format arguments as it goes.
 ///
 /// Follows Apple's "Predicate Format String Syntax" for comparisons, compounds, quantifiers, aggregates,
-/// variables, `SUBQUERY` and `CAST(…, "NSDate")`. Arithmetic, functions, subscripts and assignments are
-/// rejected with an error naming the feature. Every error is a `PredicateSyntaxError` at a character offset.
+/// variables, `SUBQUERY`, `CAST(…, "NSDate")`, arithmetic (`+ - * /`, unary minus, NSPredicate's precedence)
+/// and subscripts on to-many key paths (`[FIRST]`, `[LAST]`, `[SIZE]`, `[n]`). Functions, `**` and
+/// assignments are rejected with an error naming the feature. Surplus format arguments are ignored, as
+/// NSPredicate ignores them. Every error is a `PredicateSyntaxError` at a character offset.
 ///
 /// For example:
 /// ```swift
@@ -40,7 +42,7 @@ struct PredicateParser {
     /// Parses the whole format string as one expression, such as `books.@count` for a derived attribute.
     mutating func parseExpression() throws(PredicateSyntaxError) -> PredicateExpression {
         try start(ifEmpty: "empty expression")
-        let expression = try parseOperand()
+        let expression = try parseSum()
         try finish(expected: "the end of the expression")
         return expression
     }
@@ -55,14 +57,14 @@ struct PredicateParser {
         if token.kind == .end { throw error(reason, at: 0) }
     }
 
-    /// Checks that the string and the arguments were used up.
+    /// Checks that the string was used up; arguments left over are ignored, as NSPredicate ignores them.
     private mutating func finish(expected: String) throws(PredicateSyntaxError) {
         if token.kind == .punctuation(")") { throw error("unbalanced parenthesis", at: token.position) }
         guard token.kind == .end else { throw unexpected(expected) }
-        guard argumentIndex == arguments.count else {
-            throw error("too many arguments: \(arguments.count) given, \(argumentIndex) used", at: token.position)
-        }
     }
+
+    /// How many format arguments the last parse left unused (NSPredicate ignores them too).
+    var unusedArgumentCount: Int { max(0, arguments.count - argumentIndex) }
 
     /// `a OR b OR …` for `.or`, `a AND b AND …` for `.and`; a chain becomes one flat node.
     private mutating func parseCompound(_ keyword: PredicateKeyword) throws(PredicateSyntaxError) -> PredicateNode {
@@ -80,7 +82,7 @@ struct PredicateParser {
         defer { depth -= 1 }
         if try skip(.keyword(.not)) { return .not(try parseNot()) }
         switch token.kind {
-        case .punctuation("("):
+        case .punctuation("(") where !opensOperand():
             let open = token.position
             try advance()
             let node = try parseCompound(.or)
@@ -104,13 +106,39 @@ struct PredicateParser {
             try advance()
         }
         let start = token.range.lowerBound
-        let lhs = try parseOperand()
+        let lhs = try parseSum()
         guard case .comparison(let op) = token.kind else {
             throw unexpected("an operator after '\(lexer.text(from: start, to: previousEnd))'")
         }
         try advance()
         let options = try parseOptions()
-        return PredicateComparison(lhs, op, try parseOperand(), quantifier: quantifier, options: options)
+        return PredicateComparison(lhs, op, try parseSum(), quantifier: quantifier, options: options)
+    }
+
+    /// Whether the `(` at the current token opens an operand, such as `(price + 1) * 2 > 10`, rather than a
+    /// group of predicates: what follows its matching `)` is an arithmetic or comparison operator. Looks ahead
+    /// on a copy of the lexer; gives up (a group) on a lexing error or past the nesting limit.
+    private func opensOperand() -> Bool {
+        var scanner = lexer
+        var open = 1
+        do {
+            while open > 0 {
+                let next = try scanner.next()
+                switch next.kind {
+                case .punctuation("("): open += 1
+                case .punctuation(")"): open -= 1
+                case .end: return false
+                default: break
+                }
+                if open > Self.maximumDepth { return false }
+            }
+            switch try scanner.next().kind {
+            case .arithmetic, .comparison: return true
+            default: return false
+            }
+        } catch {
+            return false
+        }
     }
 
     /// `[c]`, `[d]`, `[n]` or any combination after an operator.
@@ -136,7 +164,46 @@ struct PredicateParser {
 
     // MARK: - Expressions
 
-    /// One side of a comparison: a literal, key path, variable, argument, list, subquery or CAST.
+    /// `a + b - c…`: one side of a comparison, sums of products (left-associative).
+    private mutating func parseSum() throws(PredicateSyntaxError) -> PredicateExpression {
+        try parseChain(multiplicative: false)
+    }
+
+    /// `a * b / c…` (left-associative).
+    private mutating func parseProduct() throws(PredicateSyntaxError) -> PredicateExpression {
+        try parseChain(multiplicative: true)
+    }
+
+    /// A left-associative chain of `*` `/` (or `+` `-`) operators. Each operator nests the tree one level
+    /// deeper, so each counts against `maximumDepth`: whoever walks the tree recursively stays on the stack.
+    private mutating func parseChain(multiplicative: Bool) throws(PredicateSyntaxError) -> PredicateExpression {
+        var levels = 0
+        defer { depth -= levels }
+        var expression = multiplicative ? try parseUnary() : try parseProduct()
+        while case .arithmetic(let op) = token.kind, op.isMultiplicative == multiplicative {
+            try enter()
+            levels += 1
+            try advance()
+            expression = .arithmetic(op, expression, multiplicative ? try parseUnary() : try parseProduct())
+        }
+        return expression
+    }
+
+    /// `-operand`; minus on a number literal gives the negative number, as `-3` without a space does.
+    private mutating func parseUnary() throws(PredicateSyntaxError) -> PredicateExpression {
+        guard token.kind == .arithmetic(.subtract) else { return try parseOperand() }
+        try enter()
+        defer { depth -= 1 }
+        try advance()
+        let operand = try parseUnary()
+        switch operand {
+        case .constant(.integer(let value)) where value != .min: return .constant(.integer(-value))
+        case .constant(.double(let value)): return .constant(.double(-value))
+        default: return .negate(operand)
+        }
+    }
+
+    /// A single operand: a literal, key path, variable, argument, list, subquery, CAST or `(expression)`.
     private mutating func parseOperand() throws(PredicateSyntaxError) -> PredicateExpression {
         try enter()
         defer { depth -= 1 }
@@ -166,6 +233,11 @@ struct PredicateParser {
             try advance()
             guard case .keyPath(let path) = expression else { return expression }
             return .keyPath(path + (try parsePath()))
+        case .punctuation("("):
+            try advance()
+            let expression = try parseSum()
+            try close(current.position, expected: "an arithmetic operator or ')'")
+            return expression
         case .punctuation("{"):
             return try parseList()
         case .keyword(.subquery):
@@ -190,10 +262,15 @@ struct PredicateParser {
         }
     }
 
-    /// The `.key.key…` that may follow a key path, a variable or a subquery.
+    /// The `.key.key…` and subscripts (`[FIRST]`…) that may follow a key path, a variable or a subquery.
     private mutating func parsePath() throws(PredicateSyntaxError) -> [String] {
         var path: [String] = []
-        while try skip(.punctuation(".")) {
+        while true {
+            if token.kind == .punctuation("[") {
+                path.append(try parseSubscript())
+                continue
+            }
+            guard try skip(.punctuation(".")) else { break }
             let key: String?
             switch token.kind {
             case .identifier(let name), .collectionOperator(let name): key = name
@@ -205,8 +282,32 @@ struct PredicateParser {
             path.append(key)
             try advance()
         }
-        if token.kind == .punctuation("[") { throw error("subscripts ('[') are not supported", at: token.position) }
         return path
+    }
+
+    /// `[FIRST]`, `[LAST]`, `[SIZE]`, `[n]` or `[%d]`, as the key-path component that stands for it.
+    private mutating func parseSubscript() throws(PredicateSyntaxError) -> String {
+        let open = token.position
+        try advance()
+        let start = token
+        let subscriptValue: PredicateSubscript
+        switch start.kind {
+        case .keyword(.first): subscriptValue = .first
+        case .keyword(.last): subscriptValue = .last
+        case .keyword(.size): subscriptValue = .size
+        case .integer(let index) where index >= 0: subscriptValue = .index(Int(index))
+        case .argument(let kind) where kind != .keyPath:
+            guard case .constant(.integer(let index)) = try argument(kind, placeholder: start), index >= 0 else {
+                throw error("a subscript argument must be a non-negative integer", at: start.position)
+            }
+            subscriptValue = .index(Int(index))
+        default:
+            throw unexpected("FIRST, LAST, SIZE or a non-negative index in the subscript")
+        }
+        try advance()
+        if token.kind == .end { throw error("unbalanced bracket", at: open) }
+        guard try skip(.punctuation("]")) else { throw unexpected("']' after the subscript") }
+        return subscriptValue.component
     }
 
     /// Takes the next format argument for a placeholder token and converts it.
@@ -233,7 +334,7 @@ struct PredicateParser {
         while !(try skip(.punctuation("}"))) {
             if token.kind == .end { throw error("unbalanced brace", at: open) }
             if !items.isEmpty, !(try skip(.punctuation(","))) { throw unexpected("',' or '}' in the list") }
-            items.append(try parseOperand())
+            items.append(try parseSum())
         }
         return .list(items)
     }
@@ -241,7 +342,7 @@ struct PredicateParser {
     /// `SUBQUERY(collection, $variable, predicate)`, then an optional key path such as `.@count`.
     private mutating func parseSubquery() throws(PredicateSyntaxError) -> PredicateExpression {
         let open = try openCall("SUBQUERY")
-        let collection = try parseOperand()
+        let collection = try parseSum()
         try expect(",", "',' after the SUBQUERY collection")
         guard case .variable(let variable) = token.kind else {
             throw unexpected("a variable such as '$x' as the second SUBQUERY argument")

@@ -83,7 +83,7 @@ public struct PredicateOptions: OptionSet, Sendable, Hashable {
     public static let normalized = PredicateOptions(rawValue: 4)
 }
 
-/// An expression: a constant, a key path, a variable, an aggregate or a subquery.
+/// An expression: a constant, a key path, a variable, an aggregate, a subquery or arithmetic on expressions.
 indirect enum PredicateExpression: Sendable, Hashable {
     /// A literal or an argument: `'abc'`, `42`, `3.5`, `TRUE`, `NIL`, `%@`, `%d`…
     case constant(StoreValue)
@@ -91,12 +91,59 @@ indirect enum PredicateExpression: Sendable, Hashable {
     case list([PredicateExpression])
     /// `SELF`, or a key path from the evaluated object: `author.name` is `["author", "name"]`.
     /// `SELF` alone is an empty array. Collection operators stay in the path as components
-    /// (`books.@count` is `["books", "@count"]`, `books.@sum.pages` is `["books", "@sum", "pages"]`).
+    /// (`books.@count` is `["books", "@count"]`, `books.@sum.pages` is `["books", "@sum", "pages"]`), and so
+    /// do subscripts, brackets included (`tags[FIRST].name` is `["tags", "[FIRST]", "name"]`; also `[LAST]`,
+    /// `[SIZE]` and `[n]`).
     case keyPath([String])
     /// `$name`, optionally followed by a key path: `$b.pages` is `.variable("b", ["pages"])`.
     case variable(String, [String])
     /// `SUBQUERY(collection, $var, predicate)`, optionally followed by a key path such as `@count`.
     case subquery(collection: PredicateExpression, variable: String, predicate: PredicateNode, path: [String])
+    /// `lhs + rhs`, `lhs - rhs`, `lhs * rhs`, `lhs / rhs`.
+    case arithmetic(ArithmeticOperator, PredicateExpression, PredicateExpression)
+    /// Unary minus: `-price`. A minus before a number literal is part of the literal instead.
+    case negate(PredicateExpression)
+}
+
+/// The arithmetic operators of the format-string language; `*` and `/` bind tighter than `+` and `-`.
+public enum ArithmeticOperator: String, Sendable, Hashable, CaseIterable {
+    case add = "+"
+    case subtract = "-"
+    case multiply = "*"
+    case divide = "/"
+
+    /// Multiplication and division come before addition and subtraction.
+    var isMultiplicative: Bool { self == .multiply || self == .divide }
+}
+
+/// A subscript on a to-many relationship, as a key-path component spells it (`"[FIRST]"`, `"[3]"`).
+enum PredicateSubscript: Hashable {
+    case first, last, size
+    case index(Int)
+
+    /// The subscript a key-path component stands for, or nil when the component is a key.
+    init?(component: String) {
+        guard component.hasPrefix("["), component.hasSuffix("]"), component.count > 2 else { return nil }
+        let inner = component.dropFirst().dropLast()
+        switch inner {
+        case "FIRST": self = .first
+        case "LAST": self = .last
+        case "SIZE": self = .size
+        default:
+            guard let index = Int(inner), index >= 0, String(index) == inner else { return nil }
+            self = .index(index)
+        }
+    }
+
+    /// The key-path component for the subscript.
+    var component: String {
+        switch self {
+        case .first: return "[FIRST]"
+        case .last: return "[LAST]"
+        case .size: return "[SIZE]"
+        case .index(let index): return "[\(index)]"
+        }
+    }
 }
 
 /// A predicate syntax error: what is wrong, and where (a character offset into the format string).

@@ -8,6 +8,7 @@ import Foundation
 /// - `nil` equals only `nil`; an ordering comparison (`<`, `BETWEEN`…) with `nil` is false. In sorting,
 ///   `nil` comes before every value.
 /// - Values of unlike kinds are unequal and unordered (binding rejects most such comparisons).
+/// - Arithmetic follows NSExpression and SQLite alike: see `arithmetic(_:_:_:)`.
 public enum ValueComparison {
     /// Whether two values are equal under the options.
     public static func equal(_ a: StoreValue, _ b: StoreValue, _ options: PredicateOptions = []) -> Bool {
@@ -111,17 +112,43 @@ public enum ValueComparison {
         }
     }
 
-    /// `LIKE`: `*` matches any run of characters, `?` any one character; the whole string must match.
+    /// One element of a `LIKE` pattern.
+    private enum GlobElement: Equatable {
+        case anyRun, anyOne
+        case literal(Character)
+    }
+
+    /// A `LIKE` pattern's elements: `*`, `?`, and characters, where a backslash makes the character after it
+    /// literal (`\*`, `\?`, `\\`), as in NSPredicate; a trailing backslash is itself literal.
+    private static func glob(_ pattern: String) -> [GlobElement] {
+        var elements: [GlobElement] = []
+        var escaped = false
+        for character in pattern {
+            if escaped {
+                elements.append(.literal(character))
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                elements.append(character == "*" ? .anyRun : character == "?" ? .anyOne : .literal(character))
+            }
+        }
+        if escaped { elements.append(.literal("\\")) }
+        return elements
+    }
+
+    /// `LIKE`: `*` matches any run of characters, `?` any one character, `\*` and `\?` the character itself;
+    /// the whole string must match.
     public static func like(_ text: String, _ pattern: String, _ options: PredicateOptions) -> Bool {
         let subject = Array(fold(text, options))
-        let glob = Array(fold(pattern, options))
+        let glob = glob(fold(pattern, options))
         var s = 0, p = 0
         var starP = -1, starS = 0
         while s < subject.count {
-            if p < glob.count, glob[p] == "?" || (glob[p] != "*" && glob[p] == subject[s]) {
+            if p < glob.count, glob[p] == .anyOne || glob[p] == .literal(subject[s]) {
                 s += 1
                 p += 1
-            } else if p < glob.count, glob[p] == "*" {
+            } else if p < glob.count, glob[p] == .anyRun {
                 starP = p
                 starS = s
                 p += 1
@@ -133,8 +160,47 @@ public enum ValueComparison {
                 return false
             }
         }
-        while p < glob.count, glob[p] == "*" { p += 1 }
+        while p < glob.count, glob[p] == .anyRun { p += 1 }
         return p == glob.count
+    }
+
+    /// `a + b`, `a - b`, `a * b`, `a / b` as NSExpression computes them and SQLite does in compiled fetches:
+    /// - nil if either side is nil (or not a number);
+    /// - integers (and booleans, as 0 and 1) give an integer, division truncating toward zero (`7 / 2` is 3);
+    ///   a result that overflows 64 bits is computed in floating point instead;
+    /// - with a double or a decimal on either side, floating point (`7 / 2.0` is 3.5; decimals as doubles);
+    /// - division by zero, and a result that is not a number, give nil rather than a trap.
+    public static func arithmetic(_ op: ArithmeticOperator, _ a: StoreValue, _ b: StoreValue) -> StoreValue {
+        func integer(_ value: StoreValue) -> Int64? {
+            switch value {
+            case .integer(let v): return v
+            case .boolean(let v): return v ? 1 : 0
+            default: return nil
+            }
+        }
+        if let x = integer(a), let y = integer(b) {
+            let result: (partialValue: Int64, overflow: Bool)
+            switch op {
+            case .add: result = x.addingReportingOverflow(y)
+            case .subtract: result = x.subtractingReportingOverflow(y)
+            case .multiply: result = x.multipliedReportingOverflow(by: y)
+            case .divide:
+                if y == 0 { return .null }
+                result = x.dividedReportingOverflow(by: y)
+            }
+            if !result.overflow { return .integer(result.partialValue) }
+        }
+        guard let x = a.numericValue, let y = b.numericValue else { return .null }
+        let result: Double
+        switch op {
+        case .add: result = x + y
+        case .subtract: result = x - y
+        case .multiply: result = x * y
+        case .divide:
+            if y == 0 { return .null }
+            result = x / y
+        }
+        return result.isNaN ? .null : .double(result)
     }
 
     /// Orders strings by Unicode code point (UTF-8 byte order).

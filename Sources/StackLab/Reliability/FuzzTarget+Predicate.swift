@@ -11,7 +11,8 @@ extension FuzzTarget {
             " IN ", " BETWEEN ", "[c]", "[d]", "[cd]", "==", "!=", "<=", ">=", "<", ">", "=", "(", ")", "{", "}",
             ",", "'", "\"", "\\", "%@", "%K", "%d", "%f", "%lld", "nil", "NULL", "YES", "NO", "TRUEPREDICATE",
             "FALSEPREDICATE", "SELF", "name", "version", "summary", "downloads", "score", "released", "1", "-2.5",
-            "1e308", "0x1F", "'a*'", "'.*'", "'('", "\u{0}", "é", "\u{301}",
+            "1e308", "0x1F", "'a*'", "'.*'", "'('", "\u{0}", "é", "\u{301}", " + ", " - ", " * ", " / ", "-", "/ 0",
+            "[SIZE]", "[FIRST]", "[LAST]", "[0]", "[%d]", "\\*", "\\?", "'a\\*'",
         ],
         execute: { data in
             let format = String(decoding: data, as: UTF8.self)

@@ -65,7 +65,17 @@ struct RandomQuery: CustomStringConvertible {
         }
 
         mutating func itemLeaf(entity: String, using random: inout SeededGenerator) -> String {
-            switch Int.random(in: 0..<10, using: &random) {
+            switch Int.random(in: 0..<13, using: &random) {
+            case 10, 11:
+                let keys = ["serial", "group.rank"] + numericFields(for: entity).map(\.name)
+                return arithmeticComparison(keys, using: &random)
+            case 12:
+                let k = Int.random(in: 0...3, using: &random)
+                return random.pick([
+                    "group.items[FIRST] == SELF", "group.items[LAST] != SELF", "group.items[SIZE] > \(k + 3)",
+                    "group.items[\(k)].serial < serial", "group.items[LAST].serial - serial >= \(k)",
+                    "group.items[\(k)] == nil",
+                ])
             case 0:
                 return random.chance(0.5) ? "group == nil" : "group != nil"
             case 1:
@@ -80,7 +90,19 @@ struct RandomQuery: CustomStringConvertible {
 
         mutating func groupLeaf(using random: inout SeededGenerator) -> String {
             let field = random.pick(schema.fields.filter { !$0.onSubentity })
-            switch Int.random(in: 0..<7, using: &random) {
+            switch Int.random(in: 0..<11, using: &random) {
+            case 7:
+                return "items[SIZE] \(random.pick(["==", ">", "<", ">="])) \(Int.random(in: 0...6, using: &random))"
+            case 8:
+                let position = random.pick(["FIRST", "LAST", "0", "1", "\(Int.random(in: 2...9, using: &random))"])
+                return comparison("items[\(position)].\(field.name)", type: field.type, optional: true, using: &random)
+            case 9:
+                return arithmeticComparison(["rank", "items[SIZE]", "items[LAST].serial", "items.@count"], using: &random)
+            case 10:
+                let keys = ["$i.serial"] + numericFields(for: "Item").map { "$i.\($0.name)" }
+                let inner = arithmeticComparison(keys, using: &random)
+                let count = Int.random(in: 0...2, using: &random)
+                return "SUBQUERY(items, $i, \(inner)).@count \(random.pick([">", "=="])) \(count)"
             case 0:
                 return "items.@count \(random.pick(["==", ">", "<", ">="])) \(Int.random(in: 0...6, using: &random))"
             case 1, 2:
@@ -93,6 +115,55 @@ struct RandomQuery: CustomStringConvertible {
                 return comparison("rank", type: .integer32, optional: true, using: &random)
             default:
                 return comparison("name", type: .string, optional: true, using: &random)
+            }
+        }
+
+        /// The number-valued fields an entity has (booleans count as 0 and 1).
+        private func numericFields(for entity: String) -> [RandomSchema.Field] {
+            let numeric: [AttributeType] = [.integer16, .integer32, .integer64, .double, .float, .decimal, .boolean]
+            return fields(for: entity).filter { numeric.contains($0.type) }
+        }
+
+        /// `+ - * /` over number keys, literals (zero included, for division by zero) and `%@` arguments,
+        /// compared with a constant, nil or another expression.
+        mutating func arithmeticComparison(_ keys: [String], using random: inout SeededGenerator) -> String {
+            let lhs = arithmetic(keys, depth: 2, using: &random)
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0:
+                return "\(lhs) \(random.pick(["==", "!="])) nil"
+            case 1:
+                return "\(lhs) \(random.pick(["<", ">=", "!="])) \(arithmetic(keys, depth: 1, using: &random))"
+            default:
+                let op = random.pick(["==", "!=", "<", "<=", ">", ">="])
+                return "\(lhs) \(op) \(numericLiteral(using: &random))"
+            }
+        }
+
+        /// An arithmetic expression of up to `depth` nested operators.
+        mutating func arithmetic(_ keys: [String], depth: Int, using random: inout SeededGenerator) -> String {
+            let lhs = arithmeticOperand(keys, depth: depth, using: &random)
+            let op = random.pick(["+", "-", "*", "/"])
+            return "\(lhs) \(op) \(arithmeticOperand(keys, depth: depth, using: &random))"
+        }
+
+        private mutating func arithmeticOperand(_ keys: [String], depth: Int, using random: inout SeededGenerator) -> String {
+            if depth > 0 && random.chance(0.3) { return "(" + arithmetic(keys, depth: depth - 1, using: &random) + ")" }
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0: return numericLiteral(using: &random)
+            case 1: return "-" + random.pick(keys)
+            default: return random.pick(keys)
+            }
+        }
+
+        /// A number as a literal or an argument: integers, doubles (integral ones too, which divide as
+        /// floating point), zero, and decimals.
+        mutating func numericLiteral(using random: inout SeededGenerator) -> String {
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: return random.pick(["0", "2", "-3", "7", "100"])
+            case 1: return random.pick(["2.0", "0.5", "-2.5", "1e10"])
+            default:
+                arguments.append(random.pick([0, 2, 3, 2.0, 0.1, -1, Decimal(string: "1.10")!] as [Any]))
+                return "%@"
             }
         }
 
