@@ -97,6 +97,9 @@ struct FetchedResultsDependencies {
             collect(subquery.predicate, variables: inner, into: &chains)
         case .aggregate(_, let operand):
             collect(operand, variables: variables, into: &chains)
+        case .arithmetic(_, let lhs, let rhs):
+            collect(lhs, variables: variables, into: &chains)
+            collect(rhs, variables: variables, into: &chains)
         }
     }
 
@@ -108,7 +111,7 @@ struct FetchedResultsDependencies {
     private static func relationships(of path: BoundKeyPath) -> [RelationshipDescription] {
         path.steps.compactMap { step in
             switch step {
-            case .toOne(let relationship), .toMany(let relationship): return relationship
+            case .toOne(let relationship), .toMany(let relationship), .element(let relationship, _): return relationship
             case .attribute: return nil
             }
         }
