@@ -157,12 +157,22 @@ public struct StoreMigrator: Sendable {
                         primaryKey: id.key), values))
                 }
                 for link in copy.links {
-                    let ids = rows.map(\.0)
-                    for (owner, related) in zip(save.inserts, try old.relatedObjectIDs(of: ids, through: link.source)) {
-                        for target in related {
-                            guard let destination = plan.objectID(target, storeIdentifier: identifier) else { continue }
+                    let related: [[ManagedObjectID]]
+                    switch link.read {
+                    case .related(let relationship):
+                        related = try old.relatedObjectIDs(of: rows.map(\.0), through: relationship)
+                    case .reference(let index):
+                        related = rows.map { _, row in
+                            guard index < row.values.count, case .objectID(let id) = row.values[index] else { return [] }
+                            return [id]
+                        }
+                    }
+                    for (row, targets) in zip(save.inserts, related) {
+                        for target in targets {
+                            guard let other = plan.objectID(target, storeIdentifier: identifier) else { continue }
+                            let (source, destination) = link.reversed ? (other, row.objectID) : (row.objectID, other)
                             save.insertedLinks.append(StoreSaveRequest.Link(
-                                relationship: link.destinationOwner.storageKey, source: owner.objectID, destination: destination))
+                                relationship: link.destinationOwner.storageKey, source: source, destination: destination))
                         }
                     }
                 }
