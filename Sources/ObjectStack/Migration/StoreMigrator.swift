@@ -17,8 +17,10 @@ import Foundation
 ///
 /// In-memory stores are never migrated: their backing lives only as long as the process, and a shared backing
 /// written with another model is refused when the store opens (`StoreError.incompatibleModel`).
-/// - Note: Not thread-safe for one store: migrate a store from one place at a time, before any coordinator in
-///   this process opens it (a store still open here makes the swap fail).
+/// A migration holds the store's `StoreFileLock` exclusive from before it reads the old store until the new one
+/// is in place: when a store of this or another process has the store open, it refuses with
+/// `StoreError.locked` before writing anything, and a store opening meanwhile waits briefly, then is refused.
+/// - Note: Thread-safe: a second migration of the same store, here or in another process, is refused.
 public struct StoreMigrator: Sendable {
     /// The store's type.
     public let type: StoreType
@@ -60,6 +62,19 @@ public struct StoreMigrator: Sendable {
         return metadata.entitiesDiffering(from: destinationModel, configuration: configurationName)
     }
 
+    /// Deletes a `.migrating` file left by a killed migration, unless a store (of any process) has the store
+    /// open, which may be a migration still running.
+    public func discardLeftoverPartialFile() {
+        guard type.fileOperations != nil, url.isFileURL,
+            FileManager.default.fileExists(atPath: temporaryURL.path)
+        else { return }
+        if !FileManager.default.fileExists(atPath: url.path) {
+            try? type.destroyStore(at: temporaryURL)
+        } else {
+            StoreFileLock.withSoleUse(of: url) { try? type.destroyStore(at: temporaryURL) }
+        }
+    }
+
     /// What differs, entity by entity, between the store's model (found among `sourceModels`) and
     /// `destinationModel`, in words; nil when no source model matches the store.
     func changeSummary() -> String? {
@@ -90,8 +105,18 @@ public struct StoreMigrator: Sendable {
     @discardableResult
     public func migrateIfNeeded(progress: (@Sendable (MigrationProgress) -> Void)? = nil) throws -> Bool {
         guard type.fileOperations != nil, url.isFileURL else { return false }
+        guard try !entitiesNeedingMigration().isEmpty else {
+            discardLeftoverPartialFile()
+            return false
+        }
+        // Held until the new store is in place: a process that has the old store open would lose what it writes
+        // after the copy, and an LMDB reader would keep its map on a file the swap unlinks. Every store of this
+        // library holds the lock shared while open, so taking it exclusive proves nobody has.
+        guard let lock = try StoreFileLock.exclusive(url) else { return false }
+        defer { lock.release() }
         // A partial file from a killed run is never resumed: its rows may stop anywhere.
         try type.destroyStore(at: temporaryURL)
+        // Read again under the lock: another process may have migrated the store in the meantime.
         guard let metadata = try type.metadataForStore(at: url) else { return false }
         let differing = metadata.entitiesDiffering(from: destinationModel, configuration: configurationName)
         guard !differing.isEmpty else { return false }
