@@ -137,11 +137,12 @@ public struct StoreMigrator: Sendable {
         progress?(MigrationProgress(phase: .preparing, fractionCompleted: 0, completedRows: 0, totalRows: 0))
         do {
             try copy(plan, progress: progress)
+            // Refused (a store opened meanwhile) or failed before the rename: the new file goes too.
+            try type.replaceStore(at: url, withStoreAt: temporaryURL)
         } catch {
             try? type.destroyStore(at: temporaryURL)
             throw error
         }
-        try type.replaceStore(at: url, withStoreAt: temporaryURL)
         progress?(MigrationProgress(phase: .finished, fractionCompleted: 1, completedRows: 0, totalRows: 0))
         return true
     }
