@@ -145,6 +145,9 @@ struct MigrationVerdictTests {
             RelationshipDescription(name: "home", destination: "Tag", isOptional: false),
         ])]
         all["a new optional relationship, a new entity with a required one"] = newOptional
+        var newOwner = MigrationModels.Changes()
+        newOwner.bookTagsName = "labels"
+        all["a many-to-many whose owning side is new"] = newOwner
         var constraint = MigrationModels.Changes()
         constraint.bookConstraints = [["isbn"]]
         constraint.bookIndexes = [IndexDescription(name: "byTitle", attributeNames: ["title"])]
@@ -219,6 +222,29 @@ struct MigrationVerdictTests {
             try person.setValue("Someone", forKey: "name")
             try context.save()
             #expect(try context.count("Person") == 13)
+        }
+        try stack.coordinator.remove(stack.store)
+    }
+
+    @Test("a many-to-many whose owning side is new keeps its links, read through the side that was there",
+        arguments: fileKinds)
+    func newOwningSide(kind: StoreKind) throws {
+        let url = try seededStore(kind)
+        let target = try MigrationModels.make(Self.variations()["a many-to-many whose owning side is new"]!)
+        // Book.labels sorts before Tag.books, so it owns the join table; Book.tags it replaces is removed.
+        #expect(target.entitiesByName["Book"]?.relationshipsByName["labels"]?.joinTableOwner.name == "labels")
+        #expect(try migrate(kind, url, from: try MigrationModels.base(), to: target) == .migrated)
+        let stack = try TestStack(kind, model: target, location: url)
+        let context = stack.newContext()
+        try context.performAndWait { () throws in
+            for tag in try context.all(ManagedObject.self, "Tag") {
+                let titles = (tag.value(forKey: "books") as? Set<ManagedObject> ?? []).map { $0.value(forKey: "title") as? String ?? "" }
+                #expect(Set(titles) == Set((0..<12).map { "Book \($0)-0" }))
+            }
+            for book in try context.all(ManagedObject.self, "Book") {
+                let labels = (book.value(forKey: "labels") as? Set<ManagedObject>)?.count
+                #expect(labels == ((book.value(forKey: "title") as? String)?.hasSuffix("-0") == true ? 2 : 0))
+            }
         }
         try stack.coordinator.remove(stack.store)
     }

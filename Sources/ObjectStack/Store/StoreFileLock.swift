@@ -20,6 +20,8 @@ import Foundation
 /// shared lock taken on a file that a migration then replaced would lock the unlinked old file, so the lock
 /// checks after locking that the path still names the file it locked, and starts again if not.
 ///
+/// On a file system without `flock` the lock counts only the stores of this process.
+///
 /// Closing a descriptor drops every `fcntl` lock the process holds on that file, SQLite's included, so the
 /// descriptor is closed only when the last store of this process using the file has closed its connection.
 /// - Note: Thread-safe.
@@ -155,13 +157,14 @@ public final class StoreFileLock: @unchecked Sendable {
                 // No file yet, or one this process cannot read: the store's own open reports the latter.
                 return .noFile
             }
-            guard flock(descriptor, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 else {
-                let failure = errno
+            var result = flock(descriptor, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB)
+            while result != 0 && errno == EINTR { result = flock(descriptor, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) }
+            if result != 0 && errno == EWOULDBLOCK {
                 Foundation.close(descriptor)
-                if failure == EWOULDBLOCK { return .busy }
-                throw StoreError(code: .ioFailure,
-                    message: "cannot lock the store file: \(String(cString: strerror(failure)))", url: url)
+                return .busy
             }
+            // Any other failure is a file system without `flock` (some network ones): the store still opens,
+            // and the lock then only counts the stores of this process.
             // A migration may have renamed a new file over the path between open and flock.
             var locked = stat()
             var current = stat()

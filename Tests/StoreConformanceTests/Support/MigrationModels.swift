@@ -22,6 +22,8 @@ enum MigrationModels {
         /// A parent entity for Author (declared in `extraEntities`), and one for Tag.
         var authorParent: String? = nil
         var tagParent: String? = nil
+        /// The name of Book's to-many to Tag (Tag's `books` is its inverse).
+        var bookTagsName = "tags"
         /// Relationships Author declares besides `books`.
         var authorExtraRelationships: [RelationshipDescription] = []
     }
@@ -48,11 +50,12 @@ enum MigrationModels {
             ] + changes.authorExtraRelationships, uniquenessConstraints: changes.authorConstraints, renamingIdentifier: changes.authorRenamingIdentifier),
         ]
         if !changes.dropsTags {
-            bookRelationships.append(RelationshipDescription(name: "tags", destination: "Tag", inverse: "books", isToMany: true))
+            bookRelationships.append(
+                RelationshipDescription(name: changes.bookTagsName, destination: "Tag", inverse: "books", isToMany: true))
             entities.append(EntityDescription(name: "Tag", parent: changes.tagParent, attributes: [
                 AttributeDescription(name: "label", type: .string, isOptional: false),
             ], relationships: [
-                RelationshipDescription(name: "books", destination: "Book", inverse: "tags", isToMany: true),
+                RelationshipDescription(name: "books", destination: "Book", inverse: changes.bookTagsName, isToMany: true),
             ]))
         }
         entities.append(EntityDescription(name: "Book", attributes: bookAttributes, relationships: bookRelationships,
