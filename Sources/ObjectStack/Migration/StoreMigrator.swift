@@ -100,12 +100,22 @@ public struct StoreMigrator: Sendable {
     /// - Returns: whether the store was migrated.
     /// - Throws: `StoreError`: `.incompatibleModel` when no source model matches the store or the mapping cannot
     ///   be inferred (listing the entities and why), `.migrationFailed` when the data cannot be carried over (a
-    ///   required value missing, a new uniqueness constraint violated), or the stores' own errors. The old store
-    ///   is left as it was.
+    ///   required value missing, a new uniqueness constraint violated), `.locked` when a store of this or another
+    ///   process has the store open, or the stores' own errors. The old store is left as it was, with no
+    ///   `.migrating` file beside it.
     @discardableResult
     public func migrateIfNeeded(progress: (@Sendable (MigrationProgress) -> Void)? = nil) throws -> Bool {
         guard type.fileOperations != nil, url.isFileURL else { return false }
-        guard try !entitiesNeedingMigration().isEmpty else {
+        // Decided before locking, so a change no lightweight migration covers is reported as such even while
+        // another process has the store open.
+        let needed: MigrationPlan?
+        do {
+            needed = try plan()
+        } catch {
+            discardLeftoverPartialFile()
+            throw error
+        }
+        guard needed != nil else {
             discardLeftoverPartialFile()
             return false
         }
@@ -116,24 +126,8 @@ public struct StoreMigrator: Sendable {
         defer { lock.release() }
         // A partial file from a killed run is never resumed: its rows may stop anywhere.
         try type.destroyStore(at: temporaryURL)
-        // Read again under the lock: another process may have migrated the store in the meantime.
-        guard let metadata = try type.metadataForStore(at: url) else { return false }
-        let differing = metadata.entitiesDiffering(from: destinationModel, configuration: configurationName)
-        guard !differing.isEmpty else { return false }
-        guard let sourceModel = sourceModels.first(where: {
-            metadata.entitiesDiffering(from: $0, configuration: configurationName).isEmpty
-        }) else {
-            throw StoreError(code: .incompatibleModel,
-                message: "the store was written with a model that is not among the \(sourceModels.count) source model(s) "
-                    + "given for migration; entities that differ from the current model: \(differing.joined(separator: ", "))",
-                url: url)
-        }
-        let plan: MigrationPlan
-        do {
-            plan = try MigrationPlan.infer(from: sourceModel, to: destinationModel, configuration: configurationName)
-        } catch let error as StoreError {
-            throw StoreError(code: error.code, message: error.message, url: url)
-        }
+        // Again under the lock: another process may have migrated the store in the meantime.
+        guard let plan = try plan() else { return false }
         progress?(MigrationProgress(phase: .preparing, fractionCompleted: 0, completedRows: 0, totalRows: 0))
         do {
             try copy(plan, progress: progress)
@@ -145,6 +139,28 @@ public struct StoreMigrator: Sendable {
         }
         progress?(MigrationProgress(phase: .finished, fractionCompleted: 1, completedRows: 0, totalRows: 0))
         return true
+    }
+
+    /// The migration the store needs, nil when it needs none (or there is no store).
+    /// - Throws: `StoreError(.incompatibleModel)` when no source model matches the store or a lightweight
+    ///   migration does not cover the change.
+    private func plan() throws -> MigrationPlan? {
+        guard let metadata = try type.metadataForStore(at: url) else { return nil }
+        let differing = metadata.entitiesDiffering(from: destinationModel, configuration: configurationName)
+        guard !differing.isEmpty else { return nil }
+        guard let sourceModel = sourceModels.first(where: {
+            metadata.entitiesDiffering(from: $0, configuration: configurationName).isEmpty
+        }) else {
+            throw StoreError(code: .incompatibleModel,
+                message: "the store was written with a model that is not among the \(sourceModels.count) source model(s) "
+                    + "given for migration; entities that differ from the current model: \(differing.joined(separator: ", "))",
+                url: url)
+        }
+        do {
+            return try MigrationPlan.infer(from: sourceModel, to: destinationModel, configuration: configurationName)
+        } catch let error as StoreError {
+            throw StoreError(code: error.code, message: error.message, url: url)
+        }
     }
 
     /// The share of the progress the copy takes; the rest is the swap.
