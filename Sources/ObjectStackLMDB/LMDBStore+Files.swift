@@ -36,14 +36,39 @@ extension LMDBStore {
     }
 
     /// An LMDB data file is always whole on disk (every commit is); it only must not be open in this process,
-    /// or the registry would keep an environment mapped on a file that a rename replaced.
-    /// - Throws: `StoreError(.locked)` when a store in this process still has the file open.
+    /// or the registry would keep an environment mapped on a file that a rename replaced, nor in another
+    /// process (stores of this library are kept out by `StoreFileLock`; any other LMDB user shows in the lock
+    /// file).
+    /// - Throws: `StoreError(.locked)` when a store in this process, or another process, has the file open.
     static func makeSelfContained(_ url: URL) throws {
         let users = LMDBEnvironmentRegistry.users(of: url)
         guard users == 0 else {
             throw StoreError(code: .locked,
                 message: "the store cannot be moved while \(users) store(s) in this process have it open", url: url)
         }
+        guard !lockFileIsHeldElsewhere(url) else {
+            throw StoreError(code: .locked,
+                message: "the store cannot be moved while another process has its LMDB environment open", url: url)
+        }
+    }
+
+    /// Whether another process has the LMDB environment open: every process that opens one holds an `fcntl`
+    /// lock on the first byte of its `-lock` file for as long as it is open (a read lock once it is not the
+    /// first), read transaction or not.
+    /// - Note: Closing the descriptor drops this process's own `fcntl` locks on the file, so call this only
+    ///   when no environment of this process has the file open.
+    static func lockFileIsHeldElsewhere(_ url: URL) -> Bool {
+        var descriptor = open(url.path + "-lock", O_RDWR | O_CLOEXEC)
+        if descriptor < 0 { descriptor = open(url.path + "-lock", O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { return false }
+        defer { Foundation.close(descriptor) }
+        var probe = flock()
+        probe.l_type = Int16(F_WRLCK)
+        probe.l_whence = Int16(SEEK_SET)
+        probe.l_start = 0
+        probe.l_len = 1
+        guard fcntl(descriptor, F_GETLK, &probe) == 0 else { return false }
+        return probe.l_type != Int16(F_UNLCK)
     }
 }
 

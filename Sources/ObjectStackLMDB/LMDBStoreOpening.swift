@@ -89,6 +89,8 @@ struct LMDBStoreOpening {
         let schema = LMDBSchema(entities: request.entities, model: request.model, dbis: dbis)
         let codec = LMDBRowCodec(entityTable: table, model: request.model, storeIdentifier: metadata.identifier, url: url)
         try seedKeyCounters(schema)
+        // The store is open: its files stay when it closes, as LMDB leaves them.
+        LMDBEnvironmentRegistry.keep(environment)
         return Opened(metadata: metadata, schema: schema, codec: codec)
     }
 

@@ -36,9 +36,15 @@ final class SQLiteConnection {
     }
 
     /// Finalizes every statement and closes the connection.
+    /// The store file's lock, held while a store's connection is open; released after the connection closes,
+    /// because closing its descriptor first would drop SQLite's own `fcntl` locks on the file.
+    var fileLock: StoreFileLock?
+
     func close() {
         cache.removeAll()
         sqlite3_close_v2(handle)
+        fileLock?.release()
+        fileLock = nil
     }
 
     /// A cached prepared statement for `sql`, reset and ready to bind.

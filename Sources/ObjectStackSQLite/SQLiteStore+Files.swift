@@ -21,8 +21,16 @@ extension SQLiteStore {
         }
         let size = (try? manager.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
         guard size > 0 else { return nil }
+        // A reader of a WAL-mode file creates -wal and -shm; they go again when nobody else has the store open,
+        // so asking a store for its metadata leaves its folder as it was.
+        let companions = ["-wal", "-shm"].map { url.path + $0 }.filter { !manager.fileExists(atPath: $0) }
+        let lock = try StoreFileLock.shared(url)
         let connection = try SQLiteConnection(url: url, readOnly: true)
-        defer { connection.close() }
+        connection.fileLock = lock
+        defer {
+            connection.close()
+            SQLiteStoreOpener.removeCreated(companions, of: url)
+        }
         do {
             let tables = try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table'")
             guard tables.contains("Z_METADATA") else {

@@ -16,6 +16,35 @@ struct SQLiteStoreOpener {
             throw StoreError(code: .notAStore, message: "an SQLite store needs a file URL, not \(url.absoluteString)", url: url)
         }
         let synchronous = try synchronousOption()
+        // What this open may create (the file of a new store, a reader's -wal and -shm): removed again if the
+        // open is refused, so a refusal leaves the folder as it was.
+        let files = [url.path] + ["-wal", "-shm", "-journal"].map { url.path + $0 }
+        let absent = files.filter { !FileManager.default.fileExists(atPath: $0) }
+        // Held while the store is open, and taken before the file is read, so a migration in another process
+        // neither swaps the file under this connection nor misses that it is open.
+        var lock: StoreFileLock?
+        do {
+            lock = try StoreFileLock.shared(url)
+            let opened = try openLocked(synchronous: synchronous)
+            if lock == nil { lock = try StoreFileLock.shared(url) }
+            opened.connection.fileLock = lock
+            return opened
+        } catch {
+            lock?.release()
+            Self.removeCreated(absent, of: url)
+            throw error
+        }
+    }
+
+    /// Removes the files of `paths` that now exist beside the store at `url`, unless a store of this or
+    /// another process has the store open (the files are then theirs).
+    static func removeCreated(_ paths: [String], of url: URL) {
+        let created = paths.filter { FileManager.default.fileExists(atPath: $0) }
+        guard !created.isEmpty else { return }
+        StoreFileLock.withSoleUse(of: url) { for path in created { try? FileManager.default.removeItem(atPath: path) } }
+    }
+
+    private func openLocked(synchronous: String) throws -> (connection: SQLiteConnection, metadata: StoreMetadata) {
         let existing = try inspectFile()
         if let existing { try checkModel(existing) }
         let connection: SQLiteConnection
@@ -97,14 +126,8 @@ struct SQLiteStoreOpener {
             throw StoreError(code: .notAStore,
                 message: "the file is empty (0 bytes), not an SQLite store; remove it to create a new store here", url: url)
         }
-        // A reader of a WAL file creates -wal and -shm beside it; a refused open must leave no trace.
-        let companions = ["-wal", "-shm"].map { path + $0 }.filter { !manager.fileExists(atPath: $0) }
-        do {
-            return try readStoredMetadata()
-        } catch {
-            for companion in companions { try? manager.removeItem(atPath: companion) }
-            throw error
-        }
+        // A reader of a WAL file creates -wal and -shm beside it; `open` removes them if the open is refused.
+        return try readStoredMetadata()
     }
 
     /// Reads an existing store's metadata through a read-only connection, checking its tables.

@@ -15,7 +15,7 @@ struct StackLabCommand: AsyncParsableCommand {
         subcommands: [
             Run.self, List.self, Check.self, Compare.self, Serve.self, SeedStore.self, Model.self, Versions.self,
             ConcurrencyProbe.self, SaveLoopCommand.self, CrashTest.self, Fuzz.self, MergeCost.self,
-            StrategyLatency.self, MigrateProbe.self, StoreOpenBench.self, Launch.self, FRCMerge.self,
+            StrategyLatency.self, MigrateProbe.self, HoldStore.self, StoreOpenBench.self, Launch.self, FRCMerge.self,
         ])
 
     /// Runs the verb; a usage error exits 2 (bad input), as the discussion promises, not ArgumentParser's 64.
@@ -277,6 +277,37 @@ extension StackLabCommand {
                     : "no migration needed")
             } catch {
                 FileHandle.standardError.write(Data("stacklab migrate-probe: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    /// Hidden: opens a pod store and keeps it open, with no transaction running, until standard input closes
+    /// (the tests' other process during a migration).
+    struct HoldStore: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "hold-store", abstract: "Keep a pod store open until standard input closes (for tests).",
+            shouldDisplay: false)
+
+        @Option(help: ArgumentHelp("The store.", valueName: "sqlite|lmdb")) var store = "sqlite"
+        @Option(help: "The store file.") var path: String
+        @Option(help: "The pod model version the store holds.") var modelVersion = 1
+
+        func validate() throws {
+            guard PodStoreSeeder.Store(rawValue: store) != nil else { throw ValidationError("--store must be sqlite or lmdb") }
+        }
+
+        func run() throws {
+            do {
+                let coordinator = PersistentStoreCoordinator(managedObjectModel: try PodModel.make(version: modelVersion))
+                let opened = try coordinator.addPersistentStore(
+                    type: PodStoreSeeder.Store(rawValue: store)!.type, at: URL(fileURLWithPath: path))
+                FileHandle.standardOutput.write(Data("open\n".utf8))
+                _ = FileHandle.standardInput.readDataToEndOfFile()
+                try coordinator.remove(opened)
+                print("closed")
+            } catch {
+                FileHandle.standardError.write(Data("stacklab hold-store: \(error)\n".utf8))
                 throw ExitCode(1)
             }
         }

@@ -63,8 +63,13 @@ struct ModelDifferenceTests {
         #expect(difference.isLightweightMigratable)
         // Back again is not.
         let back = ModelDifference(from: bookmarks[3], to: bookmarks[2])
+        // The folder's favourites would then be kept through that to-one, which held none of them.
         #expect(
-            back.reasonsNotLightweight == ["relationship BookmarkEntity.favoriteFolder changes from to-many to to-one"])
+            back.reasonsNotLightweight == [
+                "relationship BookmarkEntity.favoriteFolder changes from to-many to to-one",
+                "relationship BookmarkEntity.favorites would lose its objects: the new model keeps it through its "
+                    + "to-one inverse BookmarkEntity.favoriteFolder, which did not hold them before",
+            ])
     }
 
     @Test("the same model has no difference")

@@ -67,7 +67,7 @@ extension PersistentContainer {
         guard description.type.fileOperations != nil, description.url.isFileURL else { return }
         let differing = try migrator.entitiesNeedingMigration()
         guard !differing.isEmpty else {
-            try? description.type.destroyStore(at: migrator.temporaryURL)
+            migrator.discardLeftoverPartialFile()
             return
         }
         guard description.shouldMigrateStoreAutomatically, description.shouldInferMappingModelAutomatically else {

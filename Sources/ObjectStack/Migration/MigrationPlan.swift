@@ -8,12 +8,11 @@ import Foundation
 /// let plan = try MigrationPlan.infer(from: version1, to: version2, configuration: nil)
 /// for copy in plan.copies { print(copy.source.name, "→", copy.destination.name) }
 /// ```
-/// An entity or property maps to the one of the old model with its `renamingIdentifier` (or, without one,
-/// its name). What can be inferred: entities and attributes added or removed, renamed through a renaming
-/// identifier, optional made required (nil values take the default), relationships added or removed or
-/// renamed, uniqueness constraints and indexes added or removed (the new store builds them). What cannot:
-/// a type change, a to-one made to-many or back, a changed parent entity, a new required attribute without
-/// a default; those make `infer` throw, listing every entity and why.
+/// What a lightweight migration covers is decided by `ModelDifference` alone (the same verdict
+/// `stacklab model` prints); the plan follows its matches of entities and properties. What it covers:
+/// entities and properties added, removed or renamed through a renaming identifier, optional made required
+/// with a default (nil values take it), a to-one made to-many (its references become links), hierarchy
+/// changes that merge no hierarchies, uniqueness constraints and indexes (the new store builds them).
 /// - Note: Immutable; safe to share between threads.
 struct MigrationPlan: Sendable {
     /// Where one value of a new row comes from.
@@ -29,10 +28,20 @@ struct MigrationPlan: Sendable {
 
     /// The links of a join-table relationship to carry over for the rows of one entity.
     struct LinkCopy: Sendable {
-        /// The relationship in the old model the links are read through.
-        let source: RelationshipDescription
+        /// Where an old row's related objects are read.
+        enum Read: Sendable {
+            /// Through a to-many of the old model.
+            case related(RelationshipDescription)
+            /// The reference at this index of the old row: a to-one made to-many.
+            case reference(sourceIndex: Int)
+        }
+
+        let read: Read
         /// The relationship that owns the join table in the new model.
         let destinationOwner: RelationshipDescription
+        /// Whether the rows copied are on the far side of the owner (the owner is new, its inverse is not), so
+        /// each link runs from the related object to the row.
+        let reversed: Bool
     }
 
     /// The rows of one concrete entity of the old model and what they become.
@@ -56,217 +65,84 @@ struct MigrationPlan: Sendable {
     // MARK: - Inference
 
     /// Infers the plan from the model that wrote a store to the model it must now hold.
-    /// - Throws: `StoreError(.incompatibleModel)` listing each entity whose change cannot be inferred, and why.
+    /// - Throws: `StoreError(.incompatibleModel)` with `ModelDifference`'s reasons when a lightweight migration
+    ///   does not cover the change.
     static func infer(from source: ManagedObjectModel, to destination: ManagedObjectModel, configuration: String?) throws
         -> MigrationPlan
     {
-        let oldEntities = Dictionary(uniqueKeysWithValues: source.entities(forConfiguration: configuration).map { ($0.name, $0) })
-        let newEntities = destination.entities(forConfiguration: configuration)
-        var problems: [String: [String]] = [:]
+        let difference = ModelDifference(from: source, to: destination, configuration: configuration)
         var changes: [String: [String]] = [:]
-
-        // Entities: each new one finds its old one by renaming identifier, then by name.
-        var sourceOf: [String: EntityDescription] = [:]
-        for entity in newEntities {
-            if let old = entity.renamingIdentifier.flatMap({ oldEntities[$0] }) ?? oldEntities[entity.name] {
-                sourceOf[entity.name] = old
-                if old.name != entity.name { changes[entity.name, default: []].append("renamed from \(old.name)") }
-            } else {
-                changes[entity.name, default: []].append("added")
-            }
-        }
-        var destinationOf: [String: EntityDescription] = [:]
-        for entity in newEntities {
-            guard let old = sourceOf[entity.name] else { continue }
-            if let other = destinationOf[old.name] {
-                problems[entity.name, default: []].append("both it and \(other.name) come from \(old.name)")
-            }
-            destinationOf[old.name] = entity
-        }
-        for name in oldEntities.keys.sorted() where destinationOf[name] == nil {
-            changes[name, default: []].append("removed (its rows are dropped)")
-        }
-
-        var copies: [EntityCopy] = []
-        for entity in newEntities {
-            guard let old = sourceOf[entity.name] else { continue }
-            var found = Inference(entity: entity, old: old, destinationOf: destinationOf)
-            found.checkShape(sourceOf: sourceOf)
-            let values = found.values()
-            let links = found.links()
-            found.noteRemovedProperties()
-            if !found.problems.isEmpty { problems[entity.name, default: []] += found.problems }
-            if !found.changes.isEmpty { changes[entity.name, default: []] += found.changes }
-            if !old.isAbstract && !entity.isAbstract {
-                copies.append(EntityCopy(source: old, destination: entity, values: values, links: links))
-            }
-        }
-        guard problems.isEmpty else {
-            let listed = problems.keys.sorted().map { "\($0): \(problems[$0]!.joined(separator: "; "))" }
+        for change in difference.changes { changes[change.entityName, default: []].append(change.description) }
+        guard difference.isLightweightMigratable else {
             throw StoreError(code: .incompatibleModel,
-                message: "the store cannot be migrated to the new model; the mapping cannot be inferred for "
-                    + listed.joined(separator: " | "))
+                message: "the store cannot be migrated to the new model; a lightweight migration does not cover: "
+                    + difference.reasonsNotLightweight.joined(separator: "; "))
+        }
+        let mappings = Dictionary(difference.entityMappings.map { ($0.destination.name, $0) }) { first, _ in first }
+        var copies: [EntityCopy] = []
+        for mapping in difference.entityMappings where !mapping.source.isAbstract && !mapping.destination.isAbstract {
+            copies.append(EntityCopy(source: mapping.source, destination: mapping.destination,
+                values: values(mapping), links: links(mapping, mappings: mappings)))
         }
         let order = Dictionary(uniqueKeysWithValues: source.entities.enumerated().map { ($1.name, $0) })
         copies.sort { order[$0.source.name, default: 0] < order[$1.source.name, default: 0] }
-        return MigrationPlan(source: source, destination: destination, copies: copies, destinationEntities: destinationOf,
-            changes: changes)
+        let destinationEntities = Dictionary(difference.entityMappings.map { ($0.source.name, $0.destination) }) { a, _ in a }
+        return MigrationPlan(source: source, destination: destination, copies: copies,
+            destinationEntities: destinationEntities, changes: changes)
     }
 
-    /// The differences between two entities that a lightweight migration handles or refuses.
-    private struct Inference {
-        let entity: EntityDescription
-        let old: EntityDescription
-        let destinationOf: [String: EntityDescription]
-        var problems: [String] = []
-        var changes: [String] = []
-        /// The old properties some new property maps to; the others are removed.
-        private var used: Set<String> = []
+    /// The old stored property a new property continues, if it has one.
+    private static func previous(_ name: String, in mapping: ModelDifference.EntityMapping) -> String? {
+        mapping.sourcePropertyNames[name]
+    }
 
-        init(entity: EntityDescription, old: EntityDescription, destinationOf: [String: EntityDescription]) {
-            self.entity = entity
-            self.old = old
-            self.destinationOf = destinationOf
+    private static func values(_ mapping: ModelDifference.EntityMapping) -> [ValueSource] {
+        let old = mapping.source
+        return mapping.destination.storedProperties.map { property in
+            switch property {
+            case .attribute(let attribute):
+                guard let name = previous(attribute.name, in: mapping), let before = old.attributesByName[name],
+                    !before.isTransient, let index = before.storedIndex
+                else { return .constant(attribute.defaultValue) }
+                return .attribute(sourceIndex: index, required: attribute.isOptional ? nil : attribute)
+            case .toOne(let relationship):
+                guard let name = previous(relationship.name, in: mapping), let before = old.relationshipsByName[name],
+                    !before.isTransient, !before.isToMany, let index = before.storedIndex
+                else { return .constant(.null) }
+                return .reference(sourceIndex: index)
+            }
         }
+    }
 
-        mutating func checkShape(sourceOf: [String: EntityDescription]) {
-            let expectedParent = entity.superentity.flatMap { sourceOf[$0.name]?.name }
-            if expectedParent != old.superentity?.name {
-                problems.append("its parent entity changed from \(old.superentity?.name ?? "none") to \(entity.superentity?.name ?? "none")")
-            }
-            if entity.isAbstract && !old.isAbstract {
-                problems.append("it became abstract, so its rows would have no entity")
-            }
-            let oldConstraints = Set(old.uniquenessConstraints)
-            let newConstraints = Set(entity.uniquenessConstraints)
-            for added in newConstraints.subtracting(oldConstraints) {
-                changes.append("uniqueness constraint (\(added.joined(separator: ", "))) added")
-            }
-            for removed in oldConstraints.subtracting(newConstraints) {
-                changes.append("uniqueness constraint (\(removed.joined(separator: ", "))) removed")
-            }
-            let oldIndexes = Set(old.indexes.map(\.name) + old.declaredAttributes.filter(\.isIndexed).map { "." + $0.name })
-            let newIndexes = Set(entity.indexes.map(\.name) + entity.declaredAttributes.filter(\.isIndexed).map { "." + $0.name })
-            for added in newIndexes.subtracting(oldIndexes).sorted() { changes.append("index \(added) added") }
-            for removed in oldIndexes.subtracting(newIndexes).sorted() { changes.append("index \(removed) removed") }
+    /// The join-table links to copy with an entity's rows: those of each join table it owns, read through the
+    /// old relationship (a to-many, or a to-one made to-many), and those of a join table whose owner is new
+    /// but whose other side is not, read from this side.
+    private static func links(
+        _ mapping: ModelDifference.EntityMapping, mappings: [String: ModelDifference.EntityMapping]
+    ) -> [LinkCopy] {
+        func read(_ relationship: RelationshipDescription, in mapping: ModelDifference.EntityMapping) -> LinkCopy.Read? {
+            guard let name = previous(relationship.name, in: mapping), let before = mapping.source.relationshipsByName[name],
+                !before.isTransient
+            else { return nil }
+            if before.isToMany { return .related(before) }
+            return before.storedIndex.map { .reference(sourceIndex: $0) }
         }
-
-        /// The old property a new one maps to: by renaming identifier, then by name.
-        private func oldName(_ name: String, renamingIdentifier: String?) -> [String] {
-            [renamingIdentifier, name].compactMap { $0 }
-        }
-
-        mutating func values() -> [ValueSource] {
-            var sources: [ValueSource] = []
-            for property in entity.storedProperties {
-                switch property {
-                case .attribute(let attribute): sources.append(value(for: attribute))
-                case .toOne(let relationship): sources.append(value(for: relationship))
+        var links: [LinkCopy] = []
+        for relationship in mapping.destination.relationships
+        where relationship.isToMany && !relationship.isTransient && relationship.storage == .joinTable {
+            let owner = relationship.joinTableOwner
+            if owner === relationship {
+                if let read = read(relationship, in: mapping) {
+                    links.append(LinkCopy(read: read, destinationOwner: owner, reversed: false))
                 }
-            }
-            return sources
-        }
-
-        private mutating func value(for attribute: AttributeDescription) -> ValueSource {
-            let candidates = oldName(attribute.name, renamingIdentifier: attribute.renamingIdentifier)
-            guard let previous = candidates.compactMap({ old.attributesByName[$0] }).first(where: { !$0.isTransient })
-            else {
-                if candidates.contains(where: { old.relationshipsByName[$0] != nil }) {
-                    problems.append("\(attribute.name) changed from a relationship to an attribute")
-                } else if !attribute.isOptional && attribute.defaultValue.isNull && attribute.derivationExpression == nil {
-                    problems.append("new attribute \(attribute.name) is required but has no default value")
-                } else {
-                    changes.append("attribute \(attribute.name) added")
-                }
-                return .constant(attribute.defaultValue)
-            }
-            used.insert(previous.name)
-            if previous.type != attribute.type {
-                problems.append("attribute \(attribute.name) changed type from \(previous.type.rawValue) to \(attribute.type.rawValue)")
-            }
-            if previous.name != attribute.name { changes.append("attribute \(previous.name) renamed to \(attribute.name)") }
-            if previous.isOptional && !attribute.isOptional {
-                changes.append("attribute \(attribute.name) made required"
-                    + (attribute.defaultValue.isNull ? " (no default: a nil value fails the migration)" : " (nil values take the default)"))
-            }
-            return .attribute(sourceIndex: previous.storedIndex ?? 0, required: attribute.isOptional ? nil : attribute)
-        }
-
-        private mutating func value(for relationship: RelationshipDescription) -> ValueSource {
-            let candidates = oldName(relationship.name, renamingIdentifier: relationship.renamingIdentifier)
-            guard let previous = candidates.compactMap({ old.relationshipsByName[$0] }).first(where: { !$0.isTransient })
-            else {
-                if candidates.contains(where: { old.attributesByName[$0] != nil }) {
-                    problems.append("\(relationship.name) changed from an attribute to a relationship")
-                } else if !relationship.isOptional {
-                    problems.append("new relationship \(relationship.name) is required, and old rows have nothing to fill it")
-                } else {
-                    changes.append("relationship \(relationship.name) added")
-                }
-                return .constant(.null)
-            }
-            used.insert(previous.name)
-            guard !previous.isToMany, let index = previous.storedIndex else {
-                problems.append("relationship \(relationship.name) changed from to-many to to-one")
-                return .constant(.null)
-            }
-            checkDestination(of: relationship, previous: previous)
-            if previous.name != relationship.name {
-                changes.append("relationship \(previous.name) renamed to \(relationship.name)")
-            }
-            return .reference(sourceIndex: index)
-        }
-
-        private mutating func checkDestination(of relationship: RelationshipDescription, previous: RelationshipDescription) {
-            let mapped = destinationOf[previous.destinationEntity.name]
-            if mapped.map({ !$0.isKind(of: relationship.destinationEntity) }) ?? true {
-                problems.append("relationship \(relationship.name) now leads to \(relationship.destinationEntity.name) instead of "
-                    + "\(previous.destinationEntity.name)")
+            } else {
+                let ownerMapping = mappings[owner.entity.name]
+                guard ownerMapping.flatMap({ read(owner, in: $0) }) == nil, let read = read(relationship, in: mapping)
+                else { continue }
+                links.append(LinkCopy(read: read, destinationOwner: owner, reversed: true))
             }
         }
-
-        mutating func noteRemovedProperties() {
-            for attribute in old.attributes where !attribute.isTransient && !used.contains(attribute.name) {
-                changes.append("attribute \(attribute.name) removed (its values are dropped)")
-            }
-            for relationship in old.relationships where !relationship.isTransient && !used.contains(relationship.name) {
-                changes.append("relationship \(relationship.name) removed")
-            }
-        }
-
-        mutating func links() -> [LinkCopy] {
-            var links: [LinkCopy] = []
-            for relationship in entity.relationships where relationship.isToMany && !relationship.isTransient {
-                let candidates = oldName(relationship.name, renamingIdentifier: relationship.renamingIdentifier)
-                guard let previous = candidates.compactMap({ old.relationshipsByName[$0] }).first(where: { !$0.isTransient })
-                else {
-                    if relationship.minCount > 0 {
-                        problems.append("new relationship \(relationship.name) needs at least \(relationship.minCount) objects")
-                    } else if relationship.entity === entity {
-                        changes.append("relationship \(relationship.name) added")
-                    }
-                    continue
-                }
-                used.insert(previous.name)
-                guard previous.isToMany else {
-                    problems.append("relationship \(relationship.name) changed from to-one to to-many")
-                    continue
-                }
-                checkDestination(of: relationship, previous: previous)
-                guard previous.storage == relationship.storage else {
-                    problems.append("relationship \(relationship.name) changed how it is stored (its inverse changed between "
-                        + "to-one and to-many)")
-                    continue
-                }
-                if previous.name != relationship.name, relationship.entity === entity {
-                    changes.append("relationship \(previous.name) renamed to \(relationship.name)")
-                }
-                if relationship.storage == .joinTable, relationship.joinTableOwner === relationship {
-                    links.append(LinkCopy(source: previous, destinationOwner: relationship))
-                }
-            }
-            return links
-        }
+        return links
     }
 
     // MARK: - Rows

@@ -17,8 +17,10 @@ import Foundation
 ///
 /// In-memory stores are never migrated: their backing lives only as long as the process, and a shared backing
 /// written with another model is refused when the store opens (`StoreError.incompatibleModel`).
-/// - Note: Not thread-safe for one store: migrate a store from one place at a time, before any coordinator in
-///   this process opens it (a store still open here makes the swap fail).
+/// A migration holds the store's `StoreFileLock` exclusive from before it reads the old store until the new one
+/// is in place: when a store of this or another process has the store open, it refuses with
+/// `StoreError.locked` before writing anything, and a store opening meanwhile waits briefly, then is refused.
+/// - Note: Thread-safe: a second migration of the same store, here or in another process, is refused.
 public struct StoreMigrator: Sendable {
     /// The store's type.
     public let type: StoreType
@@ -60,6 +62,19 @@ public struct StoreMigrator: Sendable {
         return metadata.entitiesDiffering(from: destinationModel, configuration: configurationName)
     }
 
+    /// Deletes a `.migrating` file left by a killed migration, unless a store (of any process) has the store
+    /// open, which may be a migration still running.
+    public func discardLeftoverPartialFile() {
+        guard type.fileOperations != nil, url.isFileURL,
+            FileManager.default.fileExists(atPath: temporaryURL.path)
+        else { return }
+        if !FileManager.default.fileExists(atPath: url.path) {
+            try? type.destroyStore(at: temporaryURL)
+        } else {
+            StoreFileLock.withSoleUse(of: url) { try? type.destroyStore(at: temporaryURL) }
+        }
+    }
+
     /// What differs, entity by entity, between the store's model (found among `sourceModels`) and
     /// `destinationModel`, in words; nil when no source model matches the store.
     func changeSummary() -> String? {
@@ -85,16 +100,54 @@ public struct StoreMigrator: Sendable {
     /// - Returns: whether the store was migrated.
     /// - Throws: `StoreError`: `.incompatibleModel` when no source model matches the store or the mapping cannot
     ///   be inferred (listing the entities and why), `.migrationFailed` when the data cannot be carried over (a
-    ///   required value missing, a new uniqueness constraint violated), or the stores' own errors. The old store
-    ///   is left as it was.
+    ///   required value missing, a new uniqueness constraint violated), `.locked` when a store of this or another
+    ///   process has the store open, or the stores' own errors. The old store is left as it was, with no
+    ///   `.migrating` file beside it.
     @discardableResult
     public func migrateIfNeeded(progress: (@Sendable (MigrationProgress) -> Void)? = nil) throws -> Bool {
         guard type.fileOperations != nil, url.isFileURL else { return false }
+        // Decided before locking, so a change no lightweight migration covers is reported as such even while
+        // another process has the store open.
+        let needed: MigrationPlan?
+        do {
+            needed = try plan()
+        } catch {
+            discardLeftoverPartialFile()
+            throw error
+        }
+        guard needed != nil else {
+            discardLeftoverPartialFile()
+            return false
+        }
+        // Held until the new store is in place: a process that has the old store open would lose what it writes
+        // after the copy, and an LMDB reader would keep its map on a file the swap unlinks. Every store of this
+        // library holds the lock shared while open, so taking it exclusive proves nobody has.
+        guard let lock = try StoreFileLock.exclusive(url) else { return false }
+        defer { lock.release() }
         // A partial file from a killed run is never resumed: its rows may stop anywhere.
         try type.destroyStore(at: temporaryURL)
-        guard let metadata = try type.metadataForStore(at: url) else { return false }
+        // Again under the lock: another process may have migrated the store in the meantime.
+        guard let plan = try plan() else { return false }
+        progress?(MigrationProgress(phase: .preparing, fractionCompleted: 0, completedRows: 0, totalRows: 0))
+        do {
+            try copy(plan, progress: progress)
+            // Refused (a store opened meanwhile) or failed before the rename: the new file goes too.
+            try type.replaceStore(at: url, withStoreAt: temporaryURL)
+        } catch {
+            try? type.destroyStore(at: temporaryURL)
+            throw error
+        }
+        progress?(MigrationProgress(phase: .finished, fractionCompleted: 1, completedRows: 0, totalRows: 0))
+        return true
+    }
+
+    /// The migration the store needs, nil when it needs none (or there is no store).
+    /// - Throws: `StoreError(.incompatibleModel)` when no source model matches the store or a lightweight
+    ///   migration does not cover the change.
+    private func plan() throws -> MigrationPlan? {
+        guard let metadata = try type.metadataForStore(at: url) else { return nil }
         let differing = metadata.entitiesDiffering(from: destinationModel, configuration: configurationName)
-        guard !differing.isEmpty else { return false }
+        guard !differing.isEmpty else { return nil }
         guard let sourceModel = sourceModels.first(where: {
             metadata.entitiesDiffering(from: $0, configuration: configurationName).isEmpty
         }) else {
@@ -103,22 +156,11 @@ public struct StoreMigrator: Sendable {
                     + "given for migration; entities that differ from the current model: \(differing.joined(separator: ", "))",
                 url: url)
         }
-        let plan: MigrationPlan
         do {
-            plan = try MigrationPlan.infer(from: sourceModel, to: destinationModel, configuration: configurationName)
+            return try MigrationPlan.infer(from: sourceModel, to: destinationModel, configuration: configurationName)
         } catch let error as StoreError {
             throw StoreError(code: error.code, message: error.message, url: url)
         }
-        progress?(MigrationProgress(phase: .preparing, fractionCompleted: 0, completedRows: 0, totalRows: 0))
-        do {
-            try copy(plan, progress: progress)
-        } catch {
-            try? type.destroyStore(at: temporaryURL)
-            throw error
-        }
-        try type.replaceStore(at: url, withStoreAt: temporaryURL)
-        progress?(MigrationProgress(phase: .finished, fractionCompleted: 1, completedRows: 0, totalRows: 0))
-        return true
     }
 
     /// Writes the store's rows, migrated from `sourceModel` to `destinationModel`, into a new store at `target`,
@@ -177,12 +219,22 @@ public struct StoreMigrator: Sendable {
                         primaryKey: id.key), values))
                 }
                 for link in copy.links {
-                    let ids = rows.map(\.0)
-                    for (owner, related) in zip(save.inserts, try old.relatedObjectIDs(of: ids, through: link.source)) {
-                        for target in related {
-                            guard let destination = plan.objectID(target, storeIdentifier: identifier) else { continue }
+                    let related: [[ManagedObjectID]]
+                    switch link.read {
+                    case .related(let relationship):
+                        related = try old.relatedObjectIDs(of: rows.map(\.0), through: relationship)
+                    case .reference(let index):
+                        related = rows.map { _, row in
+                            guard index < row.values.count, case .objectID(let id) = row.values[index] else { return [] }
+                            return [id]
+                        }
+                    }
+                    for (row, targets) in zip(save.inserts, related) {
+                        for target in targets {
+                            guard let other = plan.objectID(target, storeIdentifier: identifier) else { continue }
+                            let (source, destination) = link.reversed ? (other, row.objectID) : (row.objectID, other)
                             save.insertedLinks.append(StoreSaveRequest.Link(
-                                relationship: link.destinationOwner.storageKey, source: owner.objectID, destination: destination))
+                                relationship: link.destinationOwner.storageKey, source: source, destination: destination))
                         }
                     }
                 }

@@ -6,14 +6,14 @@ struct EntityComparison {
     /// Destination property name -> source property name, for properties that carry over.
     private(set) var sourcePropertyNames: [String: String] = [:]
 
-    /// Compares `old` (source) with `new` (destination); `entityMatches` maps destination entities to
-    /// their sources, to tell a renamed destination entity from a new one.
-    init(old: EntityDescription, new: EntityDescription, entityMatches: [ObjectIdentifier: EntityDescription]) {
+    /// Compares `old` (source) with `new` (destination); `matching` tells a renamed destination entity or
+    /// relationship from a new one.
+    init(old: EntityDescription, new: EntityDescription, matching: ModelMatching) {
         let name = new.name
         let parentChanged: Bool
         switch (old.superentity, new.superentity) {
         case (nil, nil): parentChanged = false
-        case (let oldParent?, let newParent?): parentChanged = entityMatches[ObjectIdentifier(newParent)] !== oldParent
+        case (let oldParent?, let newParent?): parentChanged = matching.source(of: newParent) !== oldParent
         default: parentChanged = true
         }
         if parentChanged {
@@ -29,7 +29,7 @@ struct EntityComparison {
             changes.append(.versionHashModifierChanged(entity: name, property: nil))
         }
         compareAttributes(old, new)
-        compareRelationships(old, new, entityMatches)
+        compareRelationships(old, new, matching)
         compareIndexes(old, new)
     }
 
@@ -96,7 +96,7 @@ struct EntityComparison {
     // MARK: - Relationships
 
     private mutating func compareRelationships(
-        _ old: EntityDescription, _ new: EntityDescription, _ entityMatches: [ObjectIdentifier: EntityDescription]
+        _ old: EntityDescription, _ new: EntityDescription, _ matching: ModelMatching
     ) {
         let entity = new.name
         let pairs = ModelDifference.match(
@@ -104,12 +104,16 @@ struct EntityComparison {
         for (relationship, source) in pairs {
             guard let source else {
                 changes.append(.relationshipAdded(entity: entity, relationship: relationship.name))
+                if !relationship.isTransient, !relationship.isOptional {
+                    reasonsNotLightweight.append(
+                        "relationship \(entity).\(relationship.name) is added as required: existing objects have none")
+                }
                 continue
             }
             sourcePropertyNames[relationship.name] = source.name
             let name = relationship.name
             if source.name != name { changes.append(.relationshipRenamed(entity: entity, from: source.name, to: name)) }
-            if entityMatches[ObjectIdentifier(relationship.destinationEntity)] !== source.destinationEntity {
+            if matching.source(of: relationship.destinationEntity) !== source.destinationEntity {
                 changes.append(
                     .relationshipDestinationChanged(
                         entity: entity, relationship: name,
@@ -117,6 +121,13 @@ struct EntityComparison {
                 reasonsNotLightweight.append(
                     "relationship \(entity).\(name) changes destination from "
                         + "\(source.destinationName) to \(relationship.destinationName)")
+            } else if let moved = Self.objectsLeaving(source, relationship, matching) {
+                reasonsNotLightweight.append(
+                    "relationship \(entity).\(name) leads to \(relationship.destinationName), which \(moved) objects it may "
+                        + "hold no longer are")
+            }
+            if let lost = Self.linksLost(source, relationship, matching) {
+                reasonsNotLightweight.append(lost)
             }
             if source.isToMany != relationship.isToMany {
                 changes.append(
@@ -147,6 +158,33 @@ struct EntityComparison {
         for relationship in old.relationships where !kept.contains(ObjectIdentifier(relationship)) {
             changes.append(.relationshipRemoved(entity: entity, relationship: relationship.name))
         }
+    }
+
+    /// A source sub-entity of the relationship's destination whose objects become an entity outside the new
+    /// destination's hierarchy (so a reference to one would lead to the wrong entity), if any.
+    private static func objectsLeaving(
+        _ source: RelationshipDescription, _ relationship: RelationshipDescription, _ matching: ModelMatching
+    ) -> String? {
+        for old in source.destinationEntity.selfAndDescendants {
+            if let new = matching.destination(of: old), !new.isKind(of: relationship.destinationEntity) { return old.name }
+        }
+        return nil
+    }
+
+    /// Why a to-many's existing objects would be lost, if they would: the new model keeps it through its to-one
+    /// inverse (a reference in the destination's rows), and that inverse did not hold the same links before
+    /// (it is new, or it was not the inverse). Core Data would rebuild the links from the old ones; the
+    /// store-level copy carries references and join-table links, not one turned into the other.
+    private static func linksLost(
+        _ source: RelationshipDescription, _ relationship: RelationshipDescription, _ matching: ModelMatching
+    ) -> String? {
+        guard relationship.isToMany, !relationship.isTransient, !source.isTransient,
+            relationship.storage == .inverseForeignKey, let inverse = relationship.inverse
+        else { return nil }
+        let previous = matching.source(of: inverse)
+        if let previous, !previous.isTransient, !previous.isToMany, source.inverse === previous { return nil }
+        return "relationship \(relationship.entity.name).\(relationship.name) would lose its objects: the new model keeps "
+            + "it through its to-one inverse \(inverse.entity.name).\(inverse.name), which did not hold them before"
     }
 
     // MARK: - Indexes and constraints

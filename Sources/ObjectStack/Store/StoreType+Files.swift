@@ -31,9 +31,14 @@ extension StoreType {
     /// Both stores are first made self-contained (SQLite: no WAL left beside the file), then one `rename(2)`
     /// swaps the main file and the folder is synced: a crash at any point leaves either the old store or the
     /// new one at `destination`, each whole. The source's companion files are removed afterwards.
-    /// - Throws: `StoreError` when a store is still open in this process or a file operation fails.
+    /// - Throws: `StoreError` when a store is still open in this or another process (`.locked`) or a file
+    ///   operation fails.
     public func replaceStore(at destination: URL, withStoreAt source: URL) throws {
         let operations = try operations(for: destination)
+        // A store open in another process must not have its file replaced: `StoreMigrator` holds the lock
+        // already; a direct call takes it here.
+        let lock = StoreFileLock.isHeldExclusively(destination) ? nil : try StoreFileLock.exclusive(destination)
+        defer { lock?.release() }
         try operations.makeSelfContained(source)
         if FileManager.default.fileExists(atPath: destination.path) { try operations.makeSelfContained(destination) }
         // Stale companions of the old store would be read as belonging to the new file (a WAL would be replayed

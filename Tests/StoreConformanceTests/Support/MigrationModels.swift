@@ -17,6 +17,15 @@ enum MigrationModels {
         var bookConstraints: [[String]] = []
         var extraEntities: [EntityDescription] = []
         var dropsTags = false
+        /// Book's author becomes a to-many (`authors` when renamed), so Author–Book is many-to-many.
+        var bookAuthorIsToMany = false
+        /// A parent entity for Author (declared in `extraEntities`), and one for Tag.
+        var authorParent: String? = nil
+        var tagParent: String? = nil
+        /// The name of Book's to-many to Tag (Tag's `books` is its inverse).
+        var bookTagsName = "tags"
+        /// Relationships Author declares besides `books`.
+        var authorExtraRelationships: [RelationshipDescription] = []
     }
 
     static func base() throws -> ManagedObjectModel { try make(Changes()) }
@@ -33,19 +42,20 @@ enum MigrationModels {
         ]
         var bookRelationships = [
             RelationshipDescription(name: changes.bookAuthorName, destination: changes.authorName, inverse: "books",
-                renamingIdentifier: changes.bookAuthorRenamingIdentifier),
+                isToMany: changes.bookAuthorIsToMany, renamingIdentifier: changes.bookAuthorRenamingIdentifier),
         ]
         var entities = [
-            EntityDescription(name: changes.authorName, attributes: authorAttributes, relationships: [
+            EntityDescription(name: changes.authorName, parent: changes.authorParent, attributes: authorAttributes, relationships: [
                 RelationshipDescription(name: "books", destination: "Book", inverse: changes.bookAuthorName, isToMany: true),
-            ], uniquenessConstraints: changes.authorConstraints, renamingIdentifier: changes.authorRenamingIdentifier),
+            ] + changes.authorExtraRelationships, uniquenessConstraints: changes.authorConstraints, renamingIdentifier: changes.authorRenamingIdentifier),
         ]
         if !changes.dropsTags {
-            bookRelationships.append(RelationshipDescription(name: "tags", destination: "Tag", inverse: "books", isToMany: true))
-            entities.append(EntityDescription(name: "Tag", attributes: [
+            bookRelationships.append(
+                RelationshipDescription(name: changes.bookTagsName, destination: "Tag", inverse: "books", isToMany: true))
+            entities.append(EntityDescription(name: "Tag", parent: changes.tagParent, attributes: [
                 AttributeDescription(name: "label", type: .string, isOptional: false),
             ], relationships: [
-                RelationshipDescription(name: "books", destination: "Book", inverse: "tags", isToMany: true),
+                RelationshipDescription(name: "books", destination: "Book", inverse: changes.bookTagsName, isToMany: true),
             ]))
         }
         entities.append(EntityDescription(name: "Book", attributes: bookAttributes, relationships: bookRelationships,
