@@ -8,16 +8,19 @@ import Testing
 struct StagedMigrationTests {
     static let fileKinds: [StoreKind] = [.sqlite, .lmdb]
 
-    /// Version 2 adds an optional `initial` to authors; version 3 makes it required with no default, which no
-    /// inferred migration can do for rows without a value.
-    static func version(_ number: Int) throws -> ManagedObjectModel {
+    /// Version 2 adds an optional `initial` to authors; version 3 makes it required, with "?" as the default an
+    /// inferred migration gives rows without a value. `strict` leaves the default out, which no lightweight
+    /// migration covers.
+    static func version(_ number: Int, strict: Bool = false) throws -> ManagedObjectModel {
         guard number > 1 else { return try MigrationModels.base() }
         var changes = MigrationModels.Changes()
         changes.authorAttributes = [
             AttributeDescription(name: "name", type: .string, isOptional: false),
             AttributeDescription(name: "nickname", type: .string),
             AttributeDescription(name: "rating", type: .integer32),
-            AttributeDescription(name: "initial", type: .string, isOptional: number == 2),
+            number == 2
+                ? AttributeDescription(name: "initial", type: .string)
+                : AttributeDescription(name: "initial", type: .string, isOptional: false, defaultValue: strict ? .null : "?"),
         ]
         return try MigrationModels.make(changes)
     }
@@ -31,9 +34,9 @@ struct StagedMigrationTests {
     }
 
     /// Loads `url` at version 3 through a container with `manager`; returns the container or throws its error.
-    private func load(_ kind: StoreKind, _ url: URL, _ manager: StagedMigrationManager,
+    private func load(_ kind: StoreKind, _ url: URL, _ manager: StagedMigrationManager, model: ManagedObjectModel? = nil,
                       progress: (@Sendable (MigrationProgress) -> Void)? = nil) throws -> PersistentContainer {
-        let container = PersistentContainer(name: "Staged", managedObjectModel: try Self.version(3))
+        let container = PersistentContainer(name: "Staged", managedObjectModel: try model ?? Self.version(3))
         var description = StoreDescription(type: kind.type, url: url)
         description.stagedMigrationManager = manager
         description.migrationProgress = progress
@@ -84,6 +87,7 @@ struct StagedMigrationTests {
             LightweightMigrationStage([try Self.version(1), try Self.version(2)]), try fillingStage(log),
         ])
         let container = try load(kind, url, manager) { progress in reports.withLock { $0.append(progress) } }
+        // Without the handler an inferred step would have given every author the default, "?".
         #expect(log.withLock { $0 } == ["will: 12 authors filled", "did: required true, 0 missing"])
         #expect(manager.container == nil, "the handlers' container is closed afterwards")
         let context = container.newBackgroundContext()
@@ -113,13 +117,13 @@ struct StagedMigrationTests {
             try load(kind, url, StagedMigrationManager([LightweightMigrationStage([try Self.version(1), try Self.version(2)]), failing]))
         }
         #expect(log.withLock { $0 } == ["will: 12 authors filled"], "the will handler ran, on the copy")
-        // Without the custom stage, making `initial` required is an inferred step with nil values: it fails.
+        // A step no lightweight migration covers (required without a default) is refused before anything is written.
         let error = try #require(throws: StoreError.self) {
             try load(kind, url, StagedMigrationManager([
-                LightweightMigrationStage([try Self.version(1), try Self.version(2), try Self.version(3)]),
-            ]))
+                LightweightMigrationStage([try Self.version(1), try Self.version(2), try Self.version(3, strict: true)]),
+            ]), model: try Self.version(3, strict: true))
         }
-        #expect(error.code == .migrationFailed)
+        #expect(error.code == .incompatibleModel)
         #expect(try Data(contentsOf: url) == before, "the old store is untouched")
         #expect(try kind.type.metadataForStore(at: url)?.entitiesDiffering(from: Self.version(1), configuration: nil) == [])
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
