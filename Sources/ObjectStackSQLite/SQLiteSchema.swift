@@ -41,6 +41,13 @@ struct SQLiteSchema: Sendable {
         let storedColumns: [String: [Int]]
         /// Per concrete entity: the position of each to-one's entity-code column, by `storedIndex` (nil if none).
         let storedEntityColumns: [String: [Int?]]
+        /// `t0.Z_PK, t0.Z_ENT, t0.Z_OPT` and every column, quoted: what `SQLiteRowReader` reads, built once
+        /// (building it for every statement showed in fetch profiles).
+        let rowColumns: String
+
+        static func rowColumns(of columns: [Column]) -> String {
+            (["Z_PK", "Z_ENT", "Z_OPT"] + columns.map { SQLiteSchema.quote($0.name) }).map { "t0.\($0)" }.joined(separator: ", ")
+        }
 
         /// The codes of entities, comma-separated for `Z_ENT IN (...)`.
         func codeList(_ entities: [EntityDescription]) -> String {
@@ -120,7 +127,7 @@ struct SQLiteSchema: Sendable {
             }
             tables[root.name] = Table(
                 name: "Z_" + root.name, root: root, columns: columns, codes: codes, entitiesByCode: byCode,
-                storedColumns: stored, storedEntityColumns: storedEntity)
+                storedColumns: stored, storedEntityColumns: storedEntity, rowColumns: Table.rowColumns(of: columns))
         }
         self.tables = tables
         self.joinTables = joinTables
@@ -154,7 +161,10 @@ struct SQLiteSchema: Sendable {
     }
 
     static func quote(_ identifier: String) -> String {
-        "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Called for every column of every statement built: Foundation's replacingOccurrences (through
+        // NSString) was most of a fetch by ID, and identifiers almost never hold a quote.
+        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
+        return "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     func table(for entity: EntityDescription) -> Table { tables[entity.rootEntity.name]! }

@@ -60,7 +60,7 @@ extension SQLiteStore {
 
     /// `Z_PK, Z_ENT, Z_OPT` and every column of a table, as `SQLiteRowReader` expects them.
     func rowColumns(_ table: SQLiteSchema.Table, alias: String) -> String {
-        (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map { SQLiteSchema.quote($0.name) })
+        alias == "t0" ? table.rowColumns : (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map { SQLiteSchema.quote($0.name) })
             .map { "\(alias).\($0)" }.joined(separator: ", ")
     }
 
