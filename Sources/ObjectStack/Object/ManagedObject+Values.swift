@@ -204,6 +204,8 @@ extension ManagedObject {
         if insertedFlag {
             // A new object has nothing committed and is tracked already: no fault, no comparison, no
             // weak load of the context (which showed in insert profiles) — unless observers already saw it.
+            // Room for every property at once: growing the table one attribute at a time rehashed it 3-4 times.
+            if changes.isEmpty { changes.reserveCapacity(entity.properties.count) }
             changes[index] = value
             if insertAnnounced { managedObjectContext?.objectDidChange(self) }
             return
