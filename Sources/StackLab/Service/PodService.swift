@@ -61,9 +61,11 @@ public final class PodService: Sendable {
         return PodService(baseURL: url, pageCount: pages.count, server: server, task: task)
     }
 
-    /// Stops listening and closes open connections.
-    public func stop() async {
-        await server.stop(timeout: 1)
+    /// Stops listening and closes open connections, giving clients up to `grace` seconds to close theirs first.
+    /// An idle keep-alive connection is only closed by the grace running out, so a caller whose clients are
+    /// done passes 0.
+    public func stop(grace: Double = 1) async {
+        await server.stop(timeout: grace)
         task.cancel()
         _ = await task.result
     }
