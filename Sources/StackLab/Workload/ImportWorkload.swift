@@ -27,7 +27,8 @@ enum ImportWorkload {
         if session.flag("reimport") {
             _ = try await withService(catalogue, pageSize: pageSize) { client in
                 try await importPages(
-                    from: client, batchSize: batchSize, into: background, stack: stack, phases: ImportPhases(), since: .now)
+                    from: client, batchSize: batchSize, into: background, stack: stack, phases: ImportPhases(), since: .now
+                ).counts
             }
         }
         let measured = session.flag("reimport")
@@ -38,9 +39,9 @@ enum ImportWorkload {
         let phases = ImportPhases()
         let ((counts, importerSpan), wall) = try await withService(target, pageSize: pageSize) { client in
             try await session.measure { start in
-                let counts = try await importPages(
+                let (counts, finished) = try await importPages(
                     from: client, batchSize: batchSize, into: background, stack: stack, phases: phases, since: start)
-                return (counts, start.duration(to: .now).milliseconds)
+                return (counts, start.duration(to: finished).milliseconds)
             }
         }
         // The hop back to the main actor after the importer finished (the main queue may be busy with a fetch).
@@ -74,10 +75,11 @@ enum ImportWorkload {
     /// the importer as an app runs it, driven off the main thread (an app's network callbacks do not come on
     /// the main queue), handing each page to its context's queue. Each step's time from `start` goes to its
     /// phase, so the phases cover the import without gaps.
+    /// - Returns: what the import did, and when it finished (the caller's hop back to its queue comes after).
     nonisolated static func importPages(
         from client: SpecsClient, batchSize: Int, into context: ManagedObjectContext, stack: LabStack, phases: ImportPhases,
         since start: ContinuousClock.Instant
-    ) async throws -> PodImporter.Counts {
+    ) async throws -> (counts: PodImporter.Counts, finished: ContinuousClock.Instant) {
         let clock = ContinuousClock()
         let resets = context !== stack.main
         var total = PodImporter.Counts()
@@ -105,7 +107,6 @@ enum ImportWorkload {
         } while number <= pages
         // The merges the saves queued on the main queue are part of the import: the UI has the pods once they ran.
         _ = try? await stack.main.perform { 0 }
-        phases.record(.mergeWait, since: now)
-        return total
+        return (total, phases.record(.mergeWait, since: now))
     }
 }
