@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Usage: scripts/baseline.sh [SCENARIO...]      (default: concurrency)
-#   Re-runs committed baselines with the working tree: builds stacklab in release mode, runs each
-#   Scenarios/SCENARIO.yaml in full into results/baselines/SCENARIO.csv (+ SCENARIO.env.json, which records the
-#   commit, "+dirty" when the tree has uncommitted changes), and redraws results/charts/SCENARIO.png and .svg
-#   with scripts/plot.py. Commit first so the sidecar names a commit; then commit the CSV, sidecar and charts,
-#   and update the README paragraph that quotes them. The concurrency baseline takes about 7 minutes on a
-#   2-core machine. Needs matplotlib (pip install -r scripts/requirements.txt) for the charts.
+#   Re-runs committed baselines with the checked-out commit: builds stacklab in release mode, runs each
+#   Scenarios/SCENARIO.yaml in full, copies the CSV and its sidecar (which records the commit) to
+#   results/baselines/SCENARIO.csv and .env.json, and redraws results/charts/SCENARIO.png and .svg with
+#   scripts/plot.py. Commit your change first: the sidecar says "+dirty" when tracked files have uncommitted
+#   changes (the run writes to a temporary folder, so the old baseline does not count). Then commit the CSV,
+#   sidecar and charts, and update the README paragraph that quotes them. The concurrency baseline takes
+#   about 10 minutes on a 2-core machine. Needs matplotlib (pip install -r scripts/requirements.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenarios=("${@:-concurrency}")
@@ -14,8 +15,11 @@ if ! git diff --quiet HEAD; then
 fi
 swift build -c release --product stacklab >/dev/null
 bin="$(swift build -c release --product stacklab --show-bin-path)/stacklab"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
 for name in "${scenarios[@]}"; do
     echo "baseline: $name at $(git rev-parse --short HEAD)"
-    "$bin" run "Scenarios/$name.yaml" --out results/baselines
+    "$bin" run "Scenarios/$name.yaml" --out "$out"
+    cp "$out/$name.csv" "$out/$name.env.json" results/baselines/
     python3 scripts/plot.py "results/baselines/$name.csv" --out results/charts
 done
