@@ -543,6 +543,20 @@ def crossing_text(kind: str, x: float | None, axis_name: str) -> str:
     return "crossing: a cell has no value"
 
 
+def winners_text(cells: dict[tuple[str, str, float], CellRuns], store: str, xs: list[float],
+                 pair: tuple[str, str] = CROSSING_PAIR) -> str:
+    """Which design of `pair` has the lower median at each axis value, such as
+    "lower: separate at 100, 1k, 3k · shared at 10k" (a tie goes to neither)."""
+    won: dict[str, list[str]] = {name: [] for name in pair}
+    for x in xs:
+        a, b = cells.get((store, pair[0], x)), cells.get((store, pair[1], x))
+        if a is None or b is None or a.median is None or b.median is None or a.median == b.median:
+            continue
+        won[pair[0] if a.median < b.median else pair[1]].append(short_number(x))
+    parts = [f"{name.split('-')[0]} at {', '.join(values)}" for name, values in won.items() if values]
+    return "lower: " + " · ".join(parts) if parts else "no medians to compare"
+
+
 def plot_concurrency_axis(table: ResultTable, env: Environment, footer: str, out: Path, stem: str,
                           formats: list[str], axis_name: str) -> list[Path]:
     """One column per store: the longest stall and the throughput against the axis (log), one line per
@@ -591,7 +605,8 @@ def plot_concurrency_axis(table: ResultTable, env: Environment, footer: str, out
         kind, x = crossing(stall, store, xs)
         if x is not None and kind == "from":
             axis.axvline(x, color="0.3", linestyle=":", linewidth=1, zorder=1)
-        axis.set_title(f"{store}: longest main-thread stall\n{crossing_text(kind, x, axis_name)}", fontsize=9.5)
+        axis.set_title(f"{store}: longest main-thread stall\n{crossing_text(kind, x, axis_name)}\n"
+                       f"{winners_text(stall, store, xs)}", fontsize=9)
         if column == 0:
             axis.set_ylabel(LABELS["stall"].replace(" (ms)", " (ms, log)"))
         axis = axes[1][column]
@@ -636,10 +651,11 @@ def plot_concurrency_axis(table: ResultTable, env: Environment, footer: str, out
         handles = [Patch(color=colour, label=label) for _, label, colour in PHASES]
         handles.append(Line2D([], [], color="black", marker="D", linestyle="none", markersize=4,
                               label="main queue: merges + UI fetches (overlaps the phases)"))
-        axes[2][len(stores) - 1].legend(handles=handles, loc="upper right", fontsize=7, frameon=False)
+        figure.legend(handles=handles, loc="lower center", ncol=4, frameon=False, bbox_to_anchor=(0.5, 0.03),
+                      fontsize=8)
     figure.suptitle(title_for(table, env, f"by stack design, store and {axis_name} (line: median, band: min–max)"),
                     y=0.995)
-    figure.tight_layout(rect=(0, 0.04, 1, 0.955))
+    figure.tight_layout(rect=(0, 0.075 if has_phases else 0.04, 1, 0.955))
     return finish(figure, footer, out, stem, formats)
 
 

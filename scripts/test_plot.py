@@ -148,6 +148,8 @@ class ConcurrencyAxisCharts(PlotTestCase):
         self.assertEqual(plot.crossing(cells([50, 60, 200], [20, 30, 40]), "lmdb", xs), ("everywhere", 100.0))
         self.assertEqual(plot.crossing(cells([50, 60, 20], [20, 30, 40]), "lmdb", xs), ("nowhere", None))
         self.assertEqual(plot.crossing(cells([50, 60, 20], [20, 30, 40]), "sqlite", xs), ("n/a", None))
+        self.assertEqual(plot.winners_text(cells([50, 60, 20], [20, 30, 40]), "lmdb", xs),
+                         "lower: shared at 10k · separate at 100, 1000")
 
 
 class KindDetection(PlotTestCase):
