@@ -6,7 +6,7 @@
 #   scripts/plot.py. Commit your change first: the sidecar says "+dirty" when tracked files have uncommitted
 #   changes (the run writes to a temporary folder, so the old baseline does not count). Then commit the CSV,
 #   sidecar and charts, and update the README paragraph that quotes them. The concurrency baseline takes
-#   5 to 10 minutes on a 2-core machine. Needs matplotlib (pip install -r scripts/requirements.txt).
+#   3 to 10 minutes on a 2-core machine, depending on its load. Needs matplotlib (pip install -r scripts/requirements.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenarios=("${@:-concurrency}")

@@ -512,49 +512,56 @@ def axis_cells(table: ResultTable, axis_name: str, role: str) -> dict[tuple[str,
     return cells
 
 
+def verdict(first: CellRuns | None, second: CellRuns | None) -> str | None:
+    """"first" or "second" when that design's runs all did better (lower) than every run of the other — the
+    min–max ranges do not overlap, so the machine's noise cannot explain it — "level" otherwise; None when a
+    cell has no value."""
+    if first is None or second is None or not first.values or not second.values:
+        return None
+    if max(first.values) < min(second.values):
+        return "first"
+    if max(second.values) < min(first.values):
+        return "second"
+    return "level"
+
+
 def crossing(cells: dict[tuple[str, str, float], CellRuns], store: str, xs: list[float],
              pair: tuple[str, str] = CROSSING_PAIR) -> tuple[str, float | None]:
-    """Where the second design of `pair` starts to beat the first (a lower median) on `store` and keeps beating
-    it at every larger axis value: ("from", x), ("everywhere", first x), ("nowhere", None), or ("n/a", None)
-    when a median is missing."""
-    first, second = pair
-    wins = []
-    for x in xs:
-        a, b = cells.get((store, first, x)), cells.get((store, second, x))
-        if a is None or b is None or a.median is None or b.median is None:
-            return "n/a", None
-        wins.append(b.median < a.median)
-    if not wins[-1]:
+    """Where the second design of `pair` starts to beat the first clearly (see `verdict`) on `store`, with the
+    first never clearly ahead at a larger axis value: ("from", x), ("everywhere", smallest x) when it already
+    does at the smallest, ("nowhere", None), or ("n/a", None) when a cell has no value."""
+    verdicts = [verdict(cells.get((store, pair[0], x)), cells.get((store, pair[1], x))) for x in xs]
+    if None in verdicts:
+        return "n/a", None
+    last_first = max((index for index, v in enumerate(verdicts) if v == "first"), default=-1)
+    after = [index for index, v in enumerate(verdicts) if v == "second" and index > last_first]
+    if not after:
         return "nowhere", None
-    start = len(wins) - 1
-    while start > 0 and wins[start - 1]:
-        start -= 1
-    return ("everywhere" if start == 0 else "from"), xs[start]
+    return ("everywhere" if after[0] == 0 else "from"), xs[after[0]]
 
 
 def crossing_text(kind: str, x: float | None, axis_name: str) -> str:
     first, second = (name.split("-")[0] for name in CROSSING_PAIR)
     if kind == "from":
-        return f"{second} < {first} from {axis_name} {short_number(x)} up"
+        return f"{second} clearly < {first} from {axis_name} {short_number(x)}"
     if kind == "everywhere":
-        return f"{second} < {first} at every {axis_name}"
+        return f"{second} clearly < {first} already at the smallest {axis_name}"
     if kind == "nowhere":
-        return f"no crossing: {first} ≤ {second} at the largest {axis_name}"
+        return f"no crossing: {second} never clearly < {first} from some size on"
     return "crossing: a cell has no value"
 
 
 def winners_text(cells: dict[tuple[str, str, float], CellRuns], store: str, xs: list[float],
                  pair: tuple[str, str] = CROSSING_PAIR) -> str:
-    """Which design of `pair` has the lower median at each axis value, such as
-    "lower: separate at 100, 1k, 3k · shared at 10k" (a tie goes to neither)."""
-    won: dict[str, list[str]] = {name: [] for name in pair}
+    """Which design of `pair` is clearly lower at each axis value (see `verdict`), such as
+    "clearly lower: separate at 1000, 3000 · level at 100, 10k"."""
+    groups: dict[str, list[str]] = {pair[0]: [], pair[1]: [], "level": []}
     for x in xs:
-        a, b = cells.get((store, pair[0], x)), cells.get((store, pair[1], x))
-        if a is None or b is None or a.median is None or b.median is None or a.median == b.median:
-            continue
-        won[pair[0] if a.median < b.median else pair[1]].append(short_number(x))
-    parts = [f"{name.split('-')[0]} at {', '.join(values)}" for name, values in won.items() if values]
-    return "lower: " + " · ".join(parts) if parts else "no medians to compare"
+        result = verdict(cells.get((store, pair[0], x)), cells.get((store, pair[1], x)))
+        if result is not None:
+            groups[{"first": pair[0], "second": pair[1]}.get(result, "level")].append(short_number(x))
+    parts = [f"{name.split('-')[0]} at {', '.join(values)}" for name, values in groups.items() if values]
+    return "clearly lower: " + " · ".join(parts) if parts else "no runs to compare"
 
 
 def plot_concurrency_axis(table: ResultTable, env: Environment, footer: str, out: Path, stem: str,

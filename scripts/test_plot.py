@@ -149,7 +149,13 @@ class ConcurrencyAxisCharts(PlotTestCase):
         self.assertEqual(plot.crossing(cells([50, 60, 20], [20, 30, 40]), "lmdb", xs), ("nowhere", None))
         self.assertEqual(plot.crossing(cells([50, 60, 20], [20, 30, 40]), "sqlite", xs), ("n/a", None))
         self.assertEqual(plot.winners_text(cells([50, 60, 20], [20, 30, 40]), "lmdb", xs),
-                         "lower: shared at 10k · separate at 100, 1000")
+                         "clearly lower: shared at 10k · separate at 100, 1000")
+        # Repetitions whose ranges overlap are level: noise, not a win.
+        noisy = cells([50, 60, 200], [20, 30, 40])
+        noisy[("lmdb", "separate-stacks", 100.0)] = plot.CellRuns(values=[20, 70])
+        noisy[("lmdb", "shared-coordinator", 10000.0)] = plot.CellRuns(values=[200, 35])
+        self.assertEqual(plot.crossing(noisy, "lmdb", xs), ("from", 1000.0))
+        self.assertEqual(plot.winners_text(noisy, "lmdb", xs), "clearly lower: separate at 1000 · level at 100, 10k")
 
 
 class KindDetection(PlotTestCase):
