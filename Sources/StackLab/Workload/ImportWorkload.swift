@@ -6,9 +6,9 @@ import ObjectStack
 /// context fetches the first screen at `ui_fetch_hz`.
 ///
 /// The measured phase is what an app does: from the first page request to the last merge done on the main
-/// queue. Starting and stopping the web service is the lab's business and happens outside it (stopping
-/// waits for the client's connections to close, up to a second). `ImportPhases` says where the phase's time
-/// went.
+/// queue. Starting and stopping the web service is the lab's business and happens outside it (a stop that
+/// waited for URLSession's idle keep-alive connection once added a second to every run). `ImportPhases` says
+/// where the phase's time went.
 ///
 /// With `reimport: true` the catalogue is imported once unmeasured, then a revision of it (same names and
 /// versions, new summaries and downloads) is imported and measured: every object is updated, none inserted.
