@@ -59,6 +59,16 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     # concurrency (import, read-write-mix and save-chain workloads)
     "stall": ("main_max_stall_ms",),
     "throughput": ("objects_per_s",),
+    "wall": ("wall_ms",),
+    # the import's phases (results/README.md, "The import phases"): they add up to wall_ms
+    "service_wait": ("service_wait_ms",),
+    "decode": ("decode_ms",),
+    "queue_wait": ("queue_wait_ms",),
+    "find_or_create": ("find_or_create_ms",),
+    "save": ("save_ms",),
+    "merge_wait": ("merge_wait_ms",),
+    "fetch_total": ("fetch_total_ms",),
+    "cpu": ("cpu_ms",),
     # merge-cost
     "registered": ("registered", "registered_objects"),
     "changes": ("changes", "change_count"),
@@ -106,6 +116,18 @@ HEADLINE_METRICS = (
     "time_to_first_screen_ms", "time_to_first_frame_ms", "peak_rss_mb",
 )
 COUNT_METRICS = {"objects", "fetches", "merges", "stored_objects", "deadline_ms", "killed_by_watchdog"}
+
+# The importer's phases, in timeline order, with their colours; main-queue work is drawn beside them.
+PHASES = (
+    ("service_wait", "waiting for the web service", "#c7c7c7"),
+    ("decode", "decoding", "#bcbd22"),
+    ("queue_wait", "waiting for a queue", "#f2a93b"),
+    ("find_or_create", "find-or-create", "#1f77b4"),
+    ("save", "saving", "#d62728"),
+    ("merge_wait", "waiting for the merges", "#9467bd"),
+)
+# The two designs whose crossing the concurrency chart marks (README, Concurrency).
+CROSSING_PAIR = ("shared-coordinator", "separate-stacks")
 
 # Axis labels: what the number is, its unit, and which way is better.
 LABELS = {
@@ -386,6 +408,9 @@ def plot_concurrency(table: ResultTable, env: Environment, footer: str, out: Pat
         table.require("stall", "concurrency", part="metric")
     extra = [name for name in table.matrix_columns() if len({table.column_values(r, name) for r in table.rows}) > 1]
     strategies = table.distinct("strategy", "id")
+    axis_name = numeric_axis(table, extra)
+    if axis_name is not None and "stall" in panels:
+        return plot_concurrency_axis(table, env, footer, out, stem, formats, axis_name)
 
     def group_key(row: list[str]) -> tuple[str, ...]:
         return (table.text(row, "store", "id"),) + tuple(f"{name}={table.column_values(row, name)}" for name in extra)
@@ -456,6 +481,188 @@ def plot_concurrency(table: ResultTable, env: Environment, footer: str, out: Pat
                   bbox_to_anchor=(0.5, 0.93), fontsize=9)
     figure.suptitle(title_for(table, env, "by stack design and store (bar: median)"), y=0.99)
     figure.tight_layout(rect=(0, 0.07, 1, 0.9))
+    return finish(figure, footer, out, stem, formats)
+
+
+def numeric_axis(table: ResultTable, extra: list[str]) -> str | None:
+    """The one varying matrix parameter, when it is a number with three values or more (such as batch_size):
+    the concurrency chart then draws each metric against it."""
+    if len(extra) != 1:
+        return None
+    try:
+        values = {float(table.column_values(row, extra[0])) for row in table.rows}
+    except ValueError:
+        return None
+    return extra[0] if len(values) >= 3 else None
+
+
+def axis_cells(table: ResultTable, axis_name: str, role: str) -> dict[tuple[str, str, float], CellRuns]:
+    """(store, strategy, axis value) → the runs' values of `role`."""
+    cells: dict[tuple[str, str, float], CellRuns] = {}
+    for row in table.rows:
+        key = (table.text(row, "store", "id"), table.text(row, "strategy", "id"),
+               float(table.column_values(row, axis_name)))
+        cell = cells.setdefault(key, CellRuns())
+        cell.total += 1
+        value = table.number(row, role, "metric") if table.has(role, "metric") else None
+        if table.failed(row):
+            cell.failed += 1
+        elif value is not None:
+            cell.values.append(value)
+    return cells
+
+
+def verdict(first: CellRuns | None, second: CellRuns | None) -> str | None:
+    """"first" or "second" when that design's runs all did better (lower) than every run of the other — the
+    min–max ranges do not overlap, so the machine's noise cannot explain it — "level" otherwise; None when a
+    cell has no value."""
+    if first is None or second is None or not first.values or not second.values:
+        return None
+    if max(first.values) < min(second.values):
+        return "first"
+    if max(second.values) < min(first.values):
+        return "second"
+    return "level"
+
+
+def crossing(cells: dict[tuple[str, str, float], CellRuns], store: str, xs: list[float],
+             pair: tuple[str, str] = CROSSING_PAIR) -> tuple[str, float | None]:
+    """Where the second design of `pair` starts to beat the first clearly (see `verdict`) on `store`, with the
+    first never clearly ahead at a larger axis value: ("from", x), ("everywhere", smallest x) when it already
+    does at the smallest, ("nowhere", None), or ("n/a", None) when a cell has no value."""
+    verdicts = [verdict(cells.get((store, pair[0], x)), cells.get((store, pair[1], x))) for x in xs]
+    if None in verdicts:
+        return "n/a", None
+    last_first = max((index for index, v in enumerate(verdicts) if v == "first"), default=-1)
+    after = [index for index, v in enumerate(verdicts) if v == "second" and index > last_first]
+    if not after:
+        return "nowhere", None
+    return ("everywhere" if after[0] == 0 else "from"), xs[after[0]]
+
+
+def crossing_text(kind: str, x: float | None, axis_name: str) -> str:
+    first, second = (name.split("-")[0] for name in CROSSING_PAIR)
+    if kind == "from":
+        return f"{second} clearly < {first} from {axis_name} {short_number(x)}"
+    if kind == "everywhere":
+        return f"{second} clearly < {first} already at the smallest {axis_name}"
+    if kind == "nowhere":
+        return f"no crossing: {second} never clearly < {first} from some size on"
+    return "crossing: a cell has no value"
+
+
+def winners_text(cells: dict[tuple[str, str, float], CellRuns], store: str, xs: list[float],
+                 pair: tuple[str, str] = CROSSING_PAIR) -> str:
+    """Which design of `pair` is clearly lower at each axis value (see `verdict`), such as
+    "clearly lower: separate at 1000, 3000 · level at 100, 10k"."""
+    groups: dict[str, list[str]] = {pair[0]: [], pair[1]: [], "level": []}
+    for x in xs:
+        result = verdict(cells.get((store, pair[0], x)), cells.get((store, pair[1], x)))
+        if result is not None:
+            groups[{"first": pair[0], "second": pair[1]}.get(result, "level")].append(short_number(x))
+    parts = [f"{name.split('-')[0]} at {', '.join(values)}" for name, values in groups.items() if values]
+    return "clearly lower: " + " · ".join(parts) if parts else "no runs to compare"
+
+
+def plot_concurrency_axis(table: ResultTable, env: Environment, footer: str, out: Path, stem: str,
+                          formats: list[str], axis_name: str) -> list[Path]:
+    """One column per store: the longest stall and the throughput against the axis (log), one line per
+    strategy with the crossing of shared coordinator and separate stacks marked, and where each cell's wall
+    time went (the importer's phases stacked, the main queue's merges and fetches as a marker)."""
+    stores = table.distinct("store", "id")
+    strategies = table.distinct("strategy", "id")
+    xs = sorted({float(table.column_values(row, axis_name)) for row in table.rows})
+    stall = axis_cells(table, axis_name, "stall")
+    throughput = axis_cells(table, axis_name, "throughput")
+    phases = {role: axis_cells(table, axis_name, role) for role, _, _ in PHASES}
+    main_queue = {role: axis_cells(table, axis_name, role) for role in ("merge_total", "fetch_total")}
+    has_phases = all(table.has(role, "metric") for role, _, _ in PHASES)
+    rows = 3 if has_phases else 2
+    figure, axes = plt.subplots(rows, len(stores), figsize=(min(5.4 * len(stores), 17), 4.1 * rows + 1.2),
+                                squeeze=False)
+    workloads = table.distinct("workload") if table.has("workload") else []
+    throughput_label = LABELS["import_throughput"] if workloads == ["import"] else LABELS["throughput"]
+
+    def lines(axis, cells, store: str, log_y: bool) -> None:
+        for strategy in strategies:
+            points = [(x, cells[(store, strategy, x)]) for x in xs if (store, strategy, x) in cells]
+            drawn = [(x, cell) for x, cell in points if cell.median is not None]
+            colour = colour_for(strategy, STRATEGY_COLOURS, strategies)
+            if drawn:
+                axis.plot([x for x, _ in drawn], [cell.median for _, cell in drawn], marker="o", markersize=4,
+                          color=colour, linewidth=1.6, label=strategy, zorder=3)
+                axis.fill_between([x for x, _ in drawn], [min(cell.values) for _, cell in drawn],
+                                  [max(cell.values) for _, cell in drawn], color=colour, alpha=0.13, zorder=2)
+            for x, cell in points:
+                if cell.failed:
+                    axis.annotate(f"failed {cell.failed}/{cell.total}", (x, cell.median or 1), fontsize=7,
+                                  color=FAILED_COLOUR, ha="center", va="bottom")
+        axis.set_xscale("log")
+        axis.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+        axis.set_xticks(xs)
+        axis.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: short_number(value)))
+        if log_y:
+            axis.set_yscale("log")
+            label_log_axis(axis, "y", [v for cell in cells.values() for v in cell.values])
+        axis.set_xlabel(axis_name + " (log)")
+
+    for column, store in enumerate(stores):
+        axis = axes[0][column]
+        lines(axis, stall, store, log_y=True)
+        kind, x = crossing(stall, store, xs)
+        if x is not None and kind == "from":
+            axis.axvline(x, color="0.3", linestyle=":", linewidth=1, zorder=1)
+        axis.set_title(f"{store}: longest main-thread stall\n{crossing_text(kind, x, axis_name)}\n"
+                       f"{winners_text(stall, store, xs)}", fontsize=9)
+        if column == 0:
+            axis.set_ylabel(LABELS["stall"].replace(" (ms)", " (ms, log)"))
+        axis = axes[1][column]
+        lines(axis, throughput, store, log_y=False)
+        axis.set_ylim(bottom=0)
+        axis.set_title(f"{store}: throughput")
+        if column == 0:
+            axis.set_ylabel(throughput_label)
+        if not has_phases:
+            continue
+        axis = axes[2][column]
+        width = 0.8 / max(1, len(strategies))
+        ticks, labels = [], []
+        for g_index, x in enumerate(xs):
+            for s_index, strategy in enumerate(strategies):
+                position = g_index + (s_index - (len(strategies) - 1) / 2) * width
+                bottom = 0.0
+                for role, _, colour in PHASES:
+                    cell = phases[role].get((store, strategy, x))
+                    value = cell.median if cell and cell.median is not None else 0.0
+                    axis.bar(position, value, width * 0.9, bottom=bottom, color=colour, zorder=2)
+                    bottom += value
+                busy = sum((main_queue[role].get((store, strategy, x)) or CellRuns()).median or 0.0
+                           for role in main_queue)
+                axis.scatter([position], [busy], marker="D", s=14, color="black", zorder=4)
+                ticks.append(position)
+                labels.append(strategy.split("-")[0])
+        axis.set_xticks(ticks)
+        axis.set_xticklabels(labels, rotation=90, fontsize=7)
+        for g_index, x in enumerate(xs):
+            axis.annotate(f"{axis_name} {short_number(x)}", (g_index, 0), xytext=(0, -52), textcoords="offset points",
+                          ha="center", va="top", fontsize=8, annotation_clip=False)
+        axis.grid(axis="x", visible=False)
+        axis.set_title(f"{store}: where the wall time went (medians)")
+        if column == 0:
+            axis.set_ylabel("importer's phases, stacked (ms) = wall time")
+    handles = [Line2D([], [], color=colour_for(s, STRATEGY_COLOURS, strategies), marker="o", markersize=4, label=s)
+               for s in strategies]
+    figure.legend(handles=handles, loc="upper center", ncol=len(handles), frameon=False,
+                  bbox_to_anchor=(0.5, 0.975), fontsize=9)
+    if has_phases:
+        handles = [Patch(color=colour, label=label) for _, label, colour in PHASES]
+        handles.append(Line2D([], [], color="black", marker="D", linestyle="none", markersize=4,
+                              label="main queue: merges + UI fetches (overlaps the phases)"))
+        figure.legend(handles=handles, loc="lower center", ncol=4, frameon=False, bbox_to_anchor=(0.5, 0.03),
+                      fontsize=8)
+    figure.suptitle(title_for(table, env, f"by stack design, store and {axis_name} (line: median, band: min–max)"),
+                    y=0.995)
+    figure.tight_layout(rect=(0, 0.075 if has_phases else 0.04, 1, 0.955))
     return finish(figure, footer, out, stem, formats)
 
 

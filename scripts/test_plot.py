@@ -104,6 +104,60 @@ class ConcurrencyCharts(PlotTestCase):
         self.assertTrue((self.out / "bare.png").exists())
 
 
+class ConcurrencyAxisCharts(PlotTestCase):
+    """A concurrency CSV with a numeric matrix axis (batch_size) is drawn against it, with the phases."""
+
+    def axis_csv(self) -> Path:
+        # The old baseline's rows, with each run given a batch size and phases that add up to its wall time.
+        source = FIXTURES / "concurrency-errors.csv"
+        with source.open(newline="") as handle:
+            rows = list(csv.reader(handle))
+        header = rows[0]
+        phases = ["service_wait_ms", "decode_ms", "queue_wait_ms", "find_or_create_ms", "save_ms", "merge_wait_ms"]
+        at = header.index("repetition")
+        out_rows = [header[:at] + ["batch_size"] + header[at:-1] + phases + ["fetch_total_ms", "error"]]
+        for size in (100, 1000, 10000):
+            for row in rows[1:]:
+                wall = row[header.index("wall_ms")]
+                shares = [""] * 6 if not wall else [f"{float(wall) * part:.1f}" for part in (.1, .1, 0, .4, .4, 0)]
+                out_rows.append(row[:at] + [str(size)] + row[at:-1] + shares + ["1.0", row[-1]])
+        path = self.out / "concurrency-axis.csv"
+        with path.open("w", newline="") as handle:
+            csv.writer(handle, lineterminator="\n").writerows(out_rows)
+        return path
+
+    def test_lines_against_the_axis_with_the_crossing_and_the_phases(self) -> None:
+        text = self.plot_and_check(self.axis_csv(), "concurrency", "batch_size (log)", "10k",
+                                   "sqlite: where the wall time went (medians)", "waiting for the web service",
+                                   "find-or-create", "saving", "main queue: merges + UI fetches (overlaps the phases)",
+                                   "failed 2/2")
+        self.assertIn("sqlite: longest main-thread stall", text)
+
+    def test_crossing_is_where_the_second_design_starts_winning_for_good(self) -> None:
+        xs = [100.0, 1000.0, 10000.0]
+
+        def cells(shared: list[float], separate: list[float]) -> dict:
+            table = {}
+            for x, a, b in zip(xs, shared, separate):
+                table[("lmdb", "shared-coordinator", x)] = plot.CellRuns(values=[a])
+                table[("lmdb", "separate-stacks", x)] = plot.CellRuns(values=[b])
+            return table
+
+        self.assertEqual(plot.crossing(cells([10, 50, 200], [20, 30, 40]), "lmdb", xs), ("from", 1000.0))
+        self.assertEqual(plot.crossing(cells([50, 10, 200], [20, 30, 40]), "lmdb", xs), ("from", 10000.0))
+        self.assertEqual(plot.crossing(cells([50, 60, 200], [20, 30, 40]), "lmdb", xs), ("everywhere", 100.0))
+        self.assertEqual(plot.crossing(cells([50, 60, 20], [20, 30, 40]), "lmdb", xs), ("nowhere", None))
+        self.assertEqual(plot.crossing(cells([50, 60, 20], [20, 30, 40]), "sqlite", xs), ("n/a", None))
+        self.assertEqual(plot.winners_text(cells([50, 60, 20], [20, 30, 40]), "lmdb", xs),
+                         "clearly lower: shared at 10k · separate at 100, 1000")
+        # Repetitions whose ranges overlap are level: noise, not a win.
+        noisy = cells([50, 60, 200], [20, 30, 40])
+        noisy[("lmdb", "separate-stacks", 100.0)] = plot.CellRuns(values=[20, 70])
+        noisy[("lmdb", "shared-coordinator", 10000.0)] = plot.CellRuns(values=[200, 35])
+        self.assertEqual(plot.crossing(noisy, "lmdb", xs), ("from", 1000.0))
+        self.assertEqual(plot.winners_text(noisy, "lmdb", xs), "clearly lower: separate at 1000 · level at 100, 10k")
+
+
 class KindDetection(PlotTestCase):
     def test_every_metric_column_present_the_workload_decides(self) -> None:
         # The lab writes every metric column for every workload, empty where it does not apply: an import CSV

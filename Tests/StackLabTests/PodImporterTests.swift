@@ -38,10 +38,14 @@ struct PodImporterTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let catalogue = Catalogue.synthetic(count: 1_000, seed: 7)
         let before = counter.count
+        let phases = ImportPhases()
         let counts = try context.performAndWait {
-            try PodImporter.importSpecs(catalogue.specs, batchSize: 100, into: context, save: { try $0.save() })
+            try PodImporter.importSpecs(catalogue.specs, batchSize: 100, into: context, save: { try $0.save() }, phases: phases)
         }
         #expect(counts == PodImporter.Counts(inserted: 1_000, updated: 0, unchanged: 0, fetches: 10))
+        #expect(phases.milliseconds(.findOrCreate) > 0 && phases.milliseconds(.save) > 0)
+        #expect(phases.totalMilliseconds == phases.milliseconds(.findOrCreate) + phases.milliseconds(.save),
+            "the importer times only its own two phases")
         #expect(counter.count - before == 10, "10 batches of 100: one IN fetch each reaches the store")
         let stored = try allPods(context)
         #expect(stored.count == 1_000)

@@ -22,6 +22,8 @@ struct PodServiceTests {
             received += page.result
         }
         #expect(received == catalogue.specs)
+        #expect(try client.decode(try await client.data(forPage: 2), page: 2).result == Array(catalogue.specs[100..<200]),
+            "the two halves of page(_:) give the same page")
         await #expect(throws: LabError.self) { try await client.page(4) }
         await #expect(throws: LabError.self) { try await client.page(0) }
 

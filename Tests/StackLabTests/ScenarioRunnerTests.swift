@@ -41,6 +41,44 @@ struct ScenarioRunnerTests {
         #expect((result.metrics[.storeBytes] == nil) == (store == .memory))
     }
 
+    static let phaseColumns: [Metric] = [
+        .serviceWaitMilliseconds, .decodeMilliseconds, .queueWaitMilliseconds, .findOrCreateMilliseconds,
+        .saveMilliseconds, .mergeWaitMilliseconds,
+    ]
+
+    @Test("an import's phases add up to its wall time: the measured phase holds only the importer's work and waits",
+        arguments: [(StoreKind.sqlite, StrategyKind.mainOnly), (.sqlite, .sharedCoordinator), (.lmdb, .separateStacks),
+            (.memory, .nestedContexts)])
+    @MainActor
+    func phasesAddUp(store: StoreKind, strategy: StrategyKind) async throws {
+        let out = Self.folder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let (_, results) = try await run("""
+            name: phases
+            workload: import
+            repetitions: 1
+            parameters: {store: \(store.rawValue), strategy: \(strategy.rawValue), objects: 2000, page_size: 500, batch_size: 250}
+            """, out: out)
+        let result = try #require(results.first)
+        #expect(result.error == nil)
+        let metrics = result.metrics
+        let wall = try #require(metrics[.wallMilliseconds])
+        let phases = try Self.phaseColumns.map { try #require(metrics[$0], "\($0.rawValue)") }
+        for (metric, value) in zip(Self.phaseColumns, phases) { #expect(value >= 0, "\(metric.rawValue)") }
+        // Work every import does, whatever the design: 4 pages fetched and decoded, 8 batches found and saved.
+        for metric in [Metric.serviceWaitMilliseconds, .decodeMilliseconds, .findOrCreateMilliseconds, .saveMilliseconds] {
+            #expect((metrics[metric] ?? 0) > 0, "\(metric.rawValue)")
+        }
+        // The phases are consecutive stretches of one timeline: a wait outside them (such as the service's
+        // shutdown, once a second inside this phase) would leave the sum short of the wall time.
+        let sum = phases.reduce(0, +)
+        #expect(abs(wall - sum) <= 0.05 * wall, "wall \(wall) ms, phases \(sum) ms")
+        let cpu = try #require(metrics[.cpuMilliseconds])
+        #expect(cpu > 0)
+        #expect(metrics[.cpuShare].map { abs($0 - cpu / wall) < 0.01 } == true, "cpu_share is cpu_ms over wall_ms")
+        #expect(metrics[.fetchTotalMilliseconds] != nil)
+    }
+
     @Test("re-import through the web service updates and inserts nothing", arguments: [StoreKind.sqlite, .lmdb])
     @MainActor
     func reimport(store: StoreKind) async throws {

@@ -4,12 +4,15 @@ import Histogram
 /// percentiles in milliseconds.
 public struct LatencyRecorder: Sendable {
     private var histogram = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+    /// The sum of the latencies recorded, in milliseconds; exact, where the histogram rounds each value.
+    public private(set) var totalMilliseconds: Double = 0
 
     /// Creates an empty recorder.
     public init() {}
 
     /// Records one latency.
     public mutating func record(milliseconds: Double) {
+        totalMilliseconds += milliseconds
         let microseconds = UInt64(max(1, (milliseconds * 1_000).rounded()))
         _ = histogram.record(min(microseconds, histogram.highestTrackableValue))
     }

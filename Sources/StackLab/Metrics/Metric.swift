@@ -8,12 +8,21 @@ public enum Metric: String, Sendable, CaseIterable {
     case fetchP90Milliseconds = "fetch_p90_ms"
     case fetchP99Milliseconds = "fetch_p99_ms"
     case fetchMaxMilliseconds = "fetch_max_ms"
+    case fetchTotalMilliseconds = "fetch_total_ms"
     case mainMaxStallMilliseconds = "main_max_stall_ms"
     case mainHitchMillisecondsPerSecond = "main_hitch_ms_per_s"
     case merges = "merges"
     case mergeTotalMilliseconds = "merge_total_ms"
     case mergeMaxMilliseconds = "merge_max_ms"
+    case serviceWaitMilliseconds = "service_wait_ms"
+    case decodeMilliseconds = "decode_ms"
+    case queueWaitMilliseconds = "queue_wait_ms"
+    case findOrCreateMilliseconds = "find_or_create_ms"
+    case saveMilliseconds = "save_ms"
+    case mergeWaitMilliseconds = "merge_wait_ms"
     case cpuMilliseconds = "cpu_ms"
+    case cpuShare = "cpu_share"
+    case cpuWaitMilliseconds = "cpu_wait_ms"
     case peakMemoryMegabytes = "peak_rss_mb"
     case storeBytes = "store_bytes"
     case storedObjects = "stored_objects"
@@ -36,6 +45,8 @@ public enum Metric: String, Sendable, CaseIterable {
         case .objectsPerSecond: return false
         case .objects, .fetches, .merges, .storedObjects, .migrated, .deadlineMilliseconds, .crossingFitErrorMilliseconds: return nil
         case .deadlineCrossingObjects: return false
+        // A busier CPU is neither better nor worse: cpu_ms says what the work cost.
+        case .cpuShare: return nil
         case .ratioVsRaw: return true
         default: return true
         }
@@ -46,8 +57,11 @@ public enum Metric: String, Sendable, CaseIterable {
         switch self {
         case .objects, .fetches, .merges, .storeBytes, .storedObjects, .objectsPerSecond, .deadlineMilliseconds,
             .bytesPerObject, .deadlineCrossingObjects: return 0
-        case .ratioVsRaw: return 2
-        case .peakMemoryMegabytes, .cpuMilliseconds, .wallMilliseconds: return 1
+        case .ratioVsRaw, .cpuShare: return 2
+        case .peakMemoryMegabytes, .cpuMilliseconds, .wallMilliseconds, .fetchTotalMilliseconds, .serviceWaitMilliseconds,
+            .decodeMilliseconds, .queueWaitMilliseconds, .findOrCreateMilliseconds, .saveMilliseconds, .mergeWaitMilliseconds,
+            .cpuWaitMilliseconds:
+            return 1
         default: return 3
         }
     }

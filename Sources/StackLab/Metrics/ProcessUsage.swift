@@ -16,6 +16,23 @@ public enum ProcessUsage {
         return milliseconds(usage.ru_utime) + milliseconds(usage.ru_stime)
     }
 
+    /// Time the process's threads spent ready to run but waiting for a core, summed over the threads alive now,
+    /// in milliseconds (the second field of each `/proc/self/task/*/schedstat`); nil where the kernel does not
+    /// keep it. A thread that has exited takes its share with it.
+    public static func runQueueMilliseconds() -> Double? {
+        guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return nil }
+        var total: Double = 0
+        var read = false
+        for thread in threads {
+            guard let text = try? String(contentsOfFile: "/proc/self/task/\(thread)/schedstat", encoding: .utf8) else { continue }
+            let fields = text.split(separator: " ")
+            guard fields.count > 1, let nanoseconds = Double(fields[1]) else { continue }
+            total += nanoseconds / 1e6
+            read = true
+        }
+        return read ? total : nil
+    }
+
     /// Resets the kernel's peak resident set size (VmHWM) to the current size; false where the kernel refuses.
     @discardableResult
     public static func resetPeak() -> Bool {

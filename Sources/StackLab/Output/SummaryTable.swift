@@ -6,7 +6,13 @@ public enum SummaryTable {
     /// The metrics shown for a workload.
     public static func metrics(for workload: WorkloadKind) -> [Metric] {
         switch workload {
-        case .import, .readWriteMix:
+        case .import:
+            // Where the wall time went (the importer's phases), what it cost the CPU, and what the UI felt.
+            return [.wallMilliseconds, .serviceWaitMilliseconds, .decodeMilliseconds, .queueWaitMilliseconds,
+                .findOrCreateMilliseconds, .saveMilliseconds, .mergeWaitMilliseconds, .mergeTotalMilliseconds,
+                .fetchTotalMilliseconds, .cpuMilliseconds, .cpuShare, .cpuWaitMilliseconds, .objectsPerSecond, .mainMaxStallMilliseconds,
+                .fetchP99Milliseconds]
+        case .readWriteMix:
             return [.objectsPerSecond, .fetchP50Milliseconds, .fetchP99Milliseconds, .mainMaxStallMilliseconds,
                 .mainHitchMillisecondsPerSecond, .mergeTotalMilliseconds, .cpuMilliseconds, .peakMemoryMegabytes]
         case .mergeCost:

@@ -150,20 +150,22 @@ public final class ScenarioRunner {
         }
     }
 
-    /// The metrics `body` returns, with the process's CPU time and peak memory over it.
+    /// The metrics `body` returns, with the process's CPU time and peak memory over it (a workload with a
+    /// measured phase reports that phase's CPU time itself, without its setup).
     private static func withProcessUsage(_ body: () async throws -> [Metric: Double]) async rethrows -> [Metric: Double] {
         ProcessUsage.resetPeak()
         let cpuBefore = ProcessUsage.cpuMilliseconds()
         var metrics = try await body()
-        metrics[.cpuMilliseconds] = ProcessUsage.cpuMilliseconds() - cpuBefore
+        let cpu = ProcessUsage.cpuMilliseconds() - cpuBefore
+        metrics[.cpuMilliseconds] = metrics[.cpuMilliseconds] ?? cpu
         metrics[.peakMemoryMegabytes] = ProcessUsage.peakMegabytes()
         return metrics
     }
 
     private func metrics(_ outcome: WorkloadOutcome, session: RunSession, stack: LabStack) -> [Metric: Double] {
-        var metrics: [Metric: Double] = [
-            .wallMilliseconds: outcome.wallMilliseconds, .objects: Double(outcome.objects),
-        ]
+        var metrics = outcome.metrics
+        metrics[.wallMilliseconds] = outcome.wallMilliseconds
+        metrics[.objects] = Double(outcome.objects)
         if outcome.wallMilliseconds > 0 {
             metrics[.objectsPerSecond] = Double(outcome.objects) / (outcome.wallMilliseconds / 1_000)
         }
@@ -173,6 +175,12 @@ public final class ScenarioRunner {
         metrics[.fetchP90Milliseconds] = latencies.percentile(90)
         metrics[.fetchP99Milliseconds] = latencies.percentile(99)
         metrics[.fetchMaxMilliseconds] = latencies.maximum
+        metrics[.fetchTotalMilliseconds] = latencies.totalMilliseconds
+        if let usage = session.measuredUsage {
+            metrics[.cpuMilliseconds] = usage.cpuMilliseconds
+            if usage.wallMilliseconds > 0 { metrics[.cpuShare] = usage.cpuMilliseconds / usage.wallMilliseconds }
+            metrics[.cpuWaitMilliseconds] = usage.cpuWaitMilliseconds
+        }
         if let report = session.mainThread {
             metrics[.mainMaxStallMilliseconds] = report.maxStallMilliseconds
             metrics[.mainHitchMillisecondsPerSecond] = report.hitchMillisecondsPerSecond

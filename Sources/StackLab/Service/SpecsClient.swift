@@ -4,6 +4,9 @@ import FoundationNetworking
 #endif
 
 /// Fetches pages of the pods web service with URLSession, as an app's importer would.
+///
+/// `page(_:)` is the whole of it; `data(forPage:)` and `decode(_:page:)` are its two halves, for an importer
+/// that times the wait for the service apart from the decoding.
 public struct SpecsClient: Sendable {
     /// The service's base URL (`http://127.0.0.1:PORT`).
     public let baseURL: URL
@@ -21,7 +24,13 @@ public struct SpecsClient: Sendable {
     /// Page `number` (from 1) of the catalogue.
     /// - Throws: `LabError.serviceFailed` on a transport error, a status other than 200, or JSON that is not a page.
     public func page(_ number: Int) async throws -> SpecsPage {
-        let url = baseURL.appendingPathComponent("specs").appending(queryItems: [URLQueryItem(name: "page", value: String(number))])
+        try decode(try await data(forPage: number), page: number)
+    }
+
+    /// The body of page `number` (from 1), as the service sent it.
+    /// - Throws: `LabError.serviceFailed` on a transport error or a status other than 200.
+    public func data(forPage number: Int) async throws -> Data {
+        let url = url(forPage: number)
         let (data, response): (Data, URLResponse)
         do {
             (data, response) = try await session.data(from: url)
@@ -33,10 +42,27 @@ public struct SpecsClient: Sendable {
             let body = String(decoding: data.prefix(200), as: UTF8.self)
             throw LabError(.serviceFailed, "GET \(url.absoluteString) answered \(status): \(body)")
         }
+        return data
+    }
+
+    /// Decodes the body of page `number`.
+    /// - Throws: `LabError.serviceFailed` when it is not a page of specs.
+    public func decode(_ data: Data, page number: Int) throws -> SpecsPage {
         do {
             return try JSONDecoder().decode(SpecsPage.self, from: data)
         } catch {
-            throw LabError(.serviceFailed, "GET \(url.absoluteString) answered something that is not a page of specs", cause: error)
+            throw LabError(.serviceFailed, "GET \(url(forPage: number).absoluteString) answered something that is not a page of specs",
+                cause: error)
         }
+    }
+
+    /// Cancels what is in flight and closes the session's connections, so the service can stop at once rather
+    /// than wait for an idle keep-alive connection to time out.
+    public func invalidate() {
+        session.invalidateAndCancel()
+    }
+
+    private func url(forPage number: Int) -> URL {
+        baseURL.appendingPathComponent("specs").appending(queryItems: [URLQueryItem(name: "page", value: String(number))])
     }
 }

@@ -48,16 +48,21 @@ public enum PodImporter {
     }
 
     /// Imports specs in batches of `batchSize`, saving each batch with `save` and resetting the context after
-    /// it (an importer lets go of what it saved). Call it on the context's queue.
+    /// it (an importer lets go of what it saved). Call it on the context's queue. With `phases`, each batch's
+    /// find-or-create and save (with the reset) add to their phases.
     public static func importSpecs(
         _ specs: [PodSpec], batchSize: Int, into context: ManagedObjectContext, save: (ManagedObjectContext) throws -> Void,
-        resetAfterSave: Bool = true
+        resetAfterSave: Bool = true, phases: ImportPhases? = nil
     ) throws -> Counts {
         var total = Counts()
         for start in stride(from: 0, to: specs.count, by: max(batchSize, 1)) {
-            total = total + (try importBatch(specs[start..<min(start + batchSize, specs.count)], into: context))
+            let batch = specs[start..<min(start + batchSize, specs.count)]
+            let began = ContinuousClock.now
+            total = total + (try importBatch(batch, into: context))
+            let found = phases?.record(.findOrCreate, since: began)
             try save(context)
             if resetAfterSave { context.reset() }
+            if let found { phases?.record(.save, since: found) }
         }
         return total
     }

@@ -18,6 +18,9 @@ public final class RunSession {
     public var fetchLatencies = LatencyRecorder()
     private var meter: MainThreadMeter?
     private(set) var mainThread: MainThreadMeter.Report?
+    /// Over the measured phase, in milliseconds: the process's CPU time, its threads' time waiting for a core
+    /// (nil where the kernel does not say), and the wall time; nil until `measure` returns.
+    private(set) var measuredUsage: (cpuMilliseconds: Double, cpuWaitMilliseconds: Double?, wallMilliseconds: Double)?
 
     init(stack: LabStack, parameters: [String: ScenarioValue], mainContextObserver: MainContextObserverFactory?) {
         self.stack = stack
@@ -87,15 +90,21 @@ public final class RunSession {
     }
 
     /// Runs the measured phase: the first-screen fetches and the main-thread meter run while `body` does and
-    /// stop when it returns or throws. `body` gets the phase's start (for deadlines).
+    /// stop when it returns or throws. `body` gets the phase's start (for deadlines). The process's CPU time
+    /// over the phase is kept for `cpu_ms`, `cpu_share` and `cpu_wait_ms`.
     /// - Returns: what `body` returned, and the phase's wall time in milliseconds.
     public func measure<T>(_ body: (ContinuousClock.Instant) async throws -> T) async rethrows -> (value: T, milliseconds: Double) {
         startMeasuring()
         defer { stopMeasuring() }
         let clock = ContinuousClock()
+        let cpu = ProcessUsage.cpuMilliseconds(), waited = ProcessUsage.runQueueMilliseconds()
         let start = clock.now
         let value = try await body(start)
-        return (value, start.duration(to: clock.now).milliseconds)
+        let wall = start.duration(to: clock.now).milliseconds
+        let waitedAfter = ProcessUsage.runQueueMilliseconds()
+        let cpuWait = waited.flatMap { before in waitedAfter.map { max(0, $0 - before) } }
+        measuredUsage = (ProcessUsage.cpuMilliseconds() - cpu, cpuWait, wall)
+        return (value, wall)
     }
 }
 
@@ -107,4 +116,6 @@ public struct WorkloadOutcome: Sendable {
     public var objects: Int
     /// Pods in the store at the end.
     public var storedObjects: Int?
+    /// Metrics only this workload reports, such as the import's phases.
+    public var metrics: [Metric: Double] = [:]
 }
