@@ -8,7 +8,8 @@ extension SQLiteStore {
     /// How migration reads, moves and deletes SQLite store files: the main file plus `-wal` and `-shm`.
     static let fileOperations = StoreFileOperations(
         fileExtension: "sqlite", companionSuffixes: ["-wal", "-shm", "-journal"],
-        readMetadata: { try readMetadata(at: $0) }, makeSelfContained: { try makeSelfContained($0) })
+        readMetadata: { try readMetadata(at: $0) }, makeSelfContained: { try makeSelfContained($0) },
+        migrateInPlace: { try SQLiteInPlaceMigration(migration: $0).run() })
 
     /// The metadata of the store file at `url`, read through a read-only connection; nil for no file or an
     /// empty one.

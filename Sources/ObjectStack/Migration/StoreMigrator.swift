@@ -129,6 +129,15 @@ public struct StoreMigrator: Sendable {
         // Again under the lock: another process may have migrated the store in the meantime.
         guard let plan = try plan() else { return false }
         progress?(MigrationProgress(phase: .preparing, fractionCompleted: 0, completedRows: 0, totalRows: 0))
+        if let inPlace = type.fileOperations?.migrateInPlace {
+            let request = InPlaceMigration(
+                url: url, difference: ModelDifference(from: plan.source, to: plan.destination, configuration: configurationName),
+                configurationName: configurationName, options: options, progress: progress)
+            if try inPlace(request) {
+                progress?(MigrationProgress(phase: .finished, fractionCompleted: 1, completedRows: 0, totalRows: 0))
+                return true
+            }
+        }
         do {
             try copy(plan, progress: progress)
             // Refused (a store opened meanwhile) or failed before the rename: the new file goes too.

@@ -15,17 +15,22 @@ public struct StoreFileOperations: Sendable {
     /// Makes the store's main file hold all of it, so the file can be renamed: SQLite checkpoints its WAL and
     /// leaves WAL mode. Throws when a store of this process still has the file open.
     public let makeSelfContained: @Sendable (URL) throws -> Void
+    /// Makes a lightweight migration inside the store's file when the change allows it (returns false when it
+    /// does not, and nothing changed); nil for a type that always copies rows into a new file.
+    public let migrateInPlace: (@Sendable (InPlaceMigration) throws -> Bool)?
 
     /// Creates the operations of a store type.
     public init(
         fileExtension: String, companionSuffixes: [String],
         readMetadata: @escaping @Sendable (URL) throws -> StoreMetadata?,
-        makeSelfContained: @escaping @Sendable (URL) throws -> Void
+        makeSelfContained: @escaping @Sendable (URL) throws -> Void,
+        migrateInPlace: (@Sendable (InPlaceMigration) throws -> Bool)? = nil
     ) {
         self.fileExtension = fileExtension
         self.companionSuffixes = companionSuffixes
         self.readMetadata = readMetadata
         self.makeSelfContained = makeSelfContained
+        self.migrateInPlace = migrateInPlace
     }
 
     /// The main file and its companions, main file first.
