@@ -34,19 +34,34 @@ struct LMDBFetch {
         let onlyCandidates = layout.ownsAllRows && request.candidateEntities.count == 1
         let evaluator = PredicateEvaluator(resolver: resolver)
         let predicate = plan.isExact ? nil : request.predicate
+        // Plain attribute tests are read straight from the row's fields, without the general evaluator.
+        let filter = predicate.flatMap(QueryFilter.init)
         let isCount: Bool
         if case .count = request.resultType { isCount = true } else { isCount = false }
+        // A count without offset or limit needs only the number of matches, not the rows.
+        let countsOnly = isCount && request.fetchOffset == 0 && request.fetchLimit == 0
+        var counted = 0
         var matches: [LMDBRow] = []
         var rowsRead = 0
         func consider(_ key: Int64, _ bytes: UnsafeRawBufferPointer) throws -> Bool {
             rowsRead += 1
             let header = try codec.header(of: bytes)
             let code = Int(header.entityCode)
-            guard code < candidate.count, candidate[code], let entity = codec.entity(code: header.entityCode) else {
-                return false
+            guard code < candidate.count, candidate[code] else { return false }
+            if let filter {
+                guard try filter.matches({ try codec.decodeField($0, of: bytes, header: header) }) else { return false }
+                if countsOnly {
+                    counted += 1
+                    return true
+                }
             }
+            guard let entity = codec.entity(code: header.entityCode) else { return false }
             let row = LMDBRow(entity: entity, key: key, bytes: bytes, header: header)
-            if let predicate, try !evaluator.evaluate(predicate, on: row) { return false }
+            if filter == nil, let predicate, try !evaluator.evaluate(predicate, on: row) { return false }
+            if countsOnly {
+                counted += 1
+                return true
+            }
             matches.append(row)
             return true
         }
@@ -124,6 +139,7 @@ struct LMDBFetch {
             plan.entriesRead = entries
         }
         plan.rowsRead = rowsRead
+        if countsOnly { return (.count(counted), plan) }
         if !sortedByIndex {
             matches = try evaluator.sorted(matches, by: request.sortKeys, limit: request.sortLimit) { $0.key }
         }

@@ -139,6 +139,21 @@ struct QueryPlanTests {
         }
     }
 
+    @Test("counts and fetches of plain attribute tests on unindexed columns match the rows", arguments: StoreKind.allCases)
+    func plainTests(_ kind: StoreKind) throws {
+        let (_, context) = try Self.seeded(kind)
+        try context.performAndWait {
+            let expected = (0..<300).filter { $0 % 3 == 0 && "n\($0)" >= "n5" && "n\($0)" != "n60" }
+            let format = "note >= 'n5' AND note != 'n60' AND note != nil"
+            #expect(try context.count(for: Self.request(format)) == expected.count)
+            let fetched = try context.fetch(Self.request(format)).map { $0.value(forKey: "note") as! String }
+            #expect(fetched == expected.map { "n\($0)" })
+            var limited = try Self.request(format, limit: 3)
+            limited.resultType = .count
+            #expect(try context.count(for: limited) == 3)
+        }
+    }
+
     @Test("the SQLite store says it does not explain through the context")
     func sqliteDoesNotExplain() throws {
         let (_, context) = try Self.seeded(.sqlite)

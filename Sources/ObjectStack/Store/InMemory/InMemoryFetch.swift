@@ -24,12 +24,21 @@ struct InMemoryFetch {
         let single = candidates.count == 1 ? candidates[0] : nil
         let evaluator = PredicateEvaluator(resolver: resolver)
         let predicate = plan.isExact ? nil : request.predicate
+        // Plain attribute tests are read straight from the row's values, without the general evaluator.
+        let filter = predicate.flatMap(QueryFilter.init)
         let isCount: Bool
         if case .count = request.resultType { isCount = true } else { isCount = false }
+        // A count without offset or limit needs only the number of matches, not the rows.
+        let countsOnly = isCount && request.fetchOffset == 0 && request.fetchLimit == 0
+        var counted = 0
         var matches: [InMemoryResolver.Row] = []
         var rowsRead = 0
         func consider(_ key: Int64, _ row: InMemoryBacking.Row) throws -> Bool {
             rowsRead += 1
+            if let filter {
+                let values = row.snapshot.values
+                guard filter.matches({ $0 < values.count ? values[$0] : .null }) else { return false }
+            }
             let rowEntity: EntityDescription
             if let single, onlyCandidates || row.entityName == single.name {
                 rowEntity = single
@@ -40,7 +49,11 @@ struct InMemoryFetch {
                 rowEntity = found
             }
             let candidate = InMemoryResolver.Row(entity: rowEntity, key: key, snapshot: row.snapshot)
-            if let predicate, try !evaluator.evaluate(predicate, on: candidate) { return false }
+            if filter == nil, let predicate, try !evaluator.evaluate(predicate, on: candidate) { return false }
+            if countsOnly {
+                counted += 1
+                return true
+            }
             matches.append(candidate)
             return true
         }
@@ -132,6 +145,7 @@ struct InMemoryFetch {
             plan.entriesRead = entries
         }
         plan.rowsRead = rowsRead
+        if countsOnly { return (.count(counted), plan) }
         if !sortedByIndex {
             matches = try evaluator.sorted(matches, by: request.sortKeys, limit: request.sortLimit) { $0.key }
         }
