@@ -38,13 +38,13 @@ public struct QueryFilter: Sendable {
     }
 
     /// Whether a row matches, reading each tested field through `value`.
-    @inline(__always)
+    @inlinable
     public func matches(_ value: (Int) throws -> StoreValue) rethrows -> Bool {
         for test in tests where !Self.holds(try value(test.field), test.op, test.constant) { return false }
         return true
     }
 
-    @inline(__always)
+    @usableFromInline
     static func holds(_ a: StoreValue, _ op: PredicateOperator, _ b: StoreValue) -> Bool {
         switch op {
         case .equal: return ValueComparison.equal(a, b)
