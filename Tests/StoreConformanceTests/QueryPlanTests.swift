@@ -154,6 +154,27 @@ struct QueryPlanTests {
         }
     }
 
+    @Test("nil is found on a column whose uniqueness constraint has no entry for it", arguments: StoreKind.allCases)
+    func nilOnUniqueColumn(_ kind: StoreKind) throws {
+        let tag = EntityDescription(name: "Tag", attributes: [AttributeDescription(name: "code", type: .string)],
+            uniquenessConstraints: [["code"]])
+        let stack = try TestStack(kind, model: ManagedObjectModel(entities: [tag]))
+        let context = stack.newContext()
+        try context.performAndWait {
+            for code in [nil, "a", nil, "b", nil] as [String?] {
+                try ManagedObject(entity: stack.model.entitiesByName["Tag"]!, insertInto: context).setValue(code, forKey: "code")
+            }
+            try context.save()
+            var request = FetchRequest<ManagedObject>(entityName: "Tag")
+            request.predicate = try FetchPredicate(format: "code == nil")
+            #expect(try context.count(for: request) == 3)
+            request.predicate = try FetchPredicate(format: "code IN {nil, 'a'}")
+            #expect(try context.fetch(request).count == 4)
+            request.predicate = try FetchPredicate(format: "code == 'b'")
+            #expect(try context.fetch(request).count == 1)
+        }
+    }
+
     @Test("the SQLite store says it does not explain through the context")
     func sqliteDoesNotExplain() throws {
         let (_, context) = try Self.seeded(.sqlite)

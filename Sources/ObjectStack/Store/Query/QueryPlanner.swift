@@ -29,14 +29,14 @@ public enum QueryPlanner {
 
         var bestSeek: (index: QueryIndex, condition: Condition, score: Int)?
         for index in indexes {
-            for condition in conditions where condition.target.matches(index.columns[0]) {
+            for condition in conditions where condition.target.matches(index.columns[0]) && condition.fits(index) {
                 let score = condition.score(on: index)
                 if score > (bestSeek?.score ?? 0) { bestSeek = (index, condition, score) }
             }
         }
         let order = orderingIndex(for: request.sortKeys, among: indexes)
         if let order, bestSeek.map({ $0.score < Condition.seekScore }) ?? true {
-            let onOrder = conditions.filter { $0.target.matches(order.index.columns[0]) }
+            let onOrder = conditions.filter { $0.target.matches(order.index.columns[0]) && $0.fits(order.index) }
                 .max { $0.score(on: order.index) < $1.score(on: order.index) }
             // Without a limit, a range on another index reads fewer rows than a walk of this whole one.
             if onOrder != nil || request.sortLimit > 0 || bestSeek == nil {
@@ -135,6 +135,13 @@ public enum QueryPlanner {
             self.range = range
             self.isExact = isExact
             self.primaryKeys = primaryKeys
+        }
+
+        /// Whether the index holds every row the range can match: an index without an entry for some rows
+        /// (a uniqueness constraint skips nil values) cannot look up nil.
+        func fits(_ index: QueryIndex) -> Bool {
+            guard !index.isComplete, case .values(let values) = range else { return true }
+            return !values.contains { $0.isNull }
         }
 
         /// How selective reading the range on `index` is expected to be.
