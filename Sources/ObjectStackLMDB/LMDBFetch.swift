@@ -75,6 +75,28 @@ struct LMDBFetch {
                 plan.entriesRead = count
                 return (windowedCount(count), plan)
             }
+            if countsOnly, let filter {
+                // The count of a scan in one tight loop: no row kept, no captured state to check for exclusive
+                // access on every row.
+                let (count, read) = try txn.withCursor(layout.rows) { cursor in
+                    var count = 0, read = 0
+                    var entry = try cursor.move(MDB_FIRST)
+                    while let (_, bytes) = entry {
+                        read += 1
+                        let header = try codec.header(of: bytes)
+                        let code = Int(header.entityCode)
+                        if code < candidate.count, candidate[code],
+                            try filter.matches({ try codec.decodeField($0, of: bytes, header: header) })
+                        {
+                            count += 1
+                        }
+                        entry = try cursor.move(MDB_NEXT)
+                    }
+                    return (count, read)
+                }
+                plan.rowsRead = read
+                return (.count(count), plan)
+            }
             let stop = plan.stopsAfter
             try txn.withCursor(layout.rows) { cursor in
                 var entry = try cursor.move(MDB_FIRST)

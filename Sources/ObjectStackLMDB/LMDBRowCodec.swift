@@ -212,6 +212,13 @@ struct LMDBRowCodec: Sendable {
     @inline(__always)
     private static func skip(_ reader: inout Reader) -> Bool {
         guard let raw = reader.byte() else { return false }
+        // Strings first, with a plain branch: a jump table's indirect jump mispredicted on most fields of a
+        // scan (profile of a count over pods).
+        if raw == Tag.string.rawValue {
+            guard let length = reader.varint(), length <= UInt64(reader.bytes.count) else { return false }
+            return reader.skip(Int(length))
+        }
+        if raw == Tag.null.rawValue { return true }
         switch raw {
         case Tag.null.rawValue, Tag.falseValue.rawValue, Tag.trueValue.rawValue: return true
         case Tag.integer.rawValue: return reader.varint() != nil

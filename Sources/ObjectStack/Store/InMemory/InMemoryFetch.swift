@@ -66,6 +66,19 @@ struct InMemoryFetch {
                 plan.entriesRead = table.rows.count
                 return (windowedCount(table.rows.count), plan)
             }
+            if countsOnly, let filter {
+                // The count of a scan in one tight loop over the chunks: no row kept or wrapped.
+                var count = 0
+                for chunk in table.rows.chunks {
+                    for entry in chunk {
+                        let values = entry.row.snapshot.values
+                        guard filter.matches({ $0 < values.count ? values[$0] : .null }) else { continue }
+                        if onlyCandidates || candidateNames.contains(entry.row.entityName) { count += 1 }
+                    }
+                }
+                plan.rowsRead = table.rows.count
+                return (.count(count), plan)
+            }
             let stop = plan.stopsAfter
             try table.rows.forEach(from: table.rows.partitionPoint { _ in true }) { entry in
                 _ = try consider(entry.key, entry.row)
