@@ -46,27 +46,12 @@ struct ChunkedSortedArray<Element: Comparable> {
     @inline(__always)
     subscript(position: Position) -> Element { chunks[position.chunk][position.offset] }
 
-    /// The position after `position`.
-    @inline(__always)
-    func after(_ position: Position) -> Position {
-        position.offset + 1 < chunks[position.chunk].count
-            ? Position(chunk: position.chunk, offset: position.offset + 1) : Position(chunk: position.chunk + 1, offset: 0)
-    }
-
     /// The position before `position`, or nil at the start.
     @inline(__always)
     func before(_ position: Position) -> Position? {
         if position.offset > 0 { return Position(chunk: position.chunk, offset: position.offset - 1) }
         guard position.chunk > 0 else { return nil }
         return Position(chunk: position.chunk - 1, offset: chunks[position.chunk - 1].count - 1)
-    }
-
-    /// The element equal to `element` (by `==`), if there is one.
-    /// - Complexity: O(log n).
-    func find(_ element: Element) -> Element? {
-        let position = partitionPoint { !($0 < element) }
-        guard position != end, self[position] == element else { return nil }
-        return self[position]
     }
 
     /// Inserts an element, or replaces the equal one.

@@ -25,26 +25,4 @@ public enum QueryKeyRange: Sendable, CustomStringConvertible {
         case .prefix(let prefix): return "BEGINSWITH \"\(prefix)\""
         }
     }
-
-    /// Whether a non-nil value of the column's kind lies in the range (`.all` holds nil too).
-    public func contains(_ value: StoreValue) -> Bool {
-        switch self {
-        case .all: return true
-        case .values(let values): return values.contains { ValueComparison.sortOrder($0, value, caseInsensitive: false) == .orderedSame }
-        case .range(let lower, let lowerInclusive, let upper, let upperInclusive):
-            if value.isNull { return false }
-            if let lower {
-                let order = ValueComparison.sortOrder(value, lower, caseInsensitive: false)
-                if order == .orderedAscending || (order == .orderedSame && !lowerInclusive) { return false }
-            }
-            if let upper {
-                let order = ValueComparison.sortOrder(value, upper, caseInsensitive: false)
-                if order == .orderedDescending || (order == .orderedSame && !upperInclusive) { return false }
-            }
-            return true
-        case .prefix(let prefix):
-            guard case .string(let text) = value else { return false }
-            return text.utf8.starts(with: prefix.utf8)
-        }
-    }
 }
