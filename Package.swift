@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         // The engine-overhead workload: GRDB's Codable records are the Swift peer the stack is measured against.
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // The in-memory store: persistent hash tries, so a reader's copy of the state costs a save little.
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -32,7 +34,10 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
-        .target(name: "ObjectStack"),
+        .target(
+            name: "ObjectStack",
+            dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")]
+        ),
         .target(name: "ObjectStackSQLite", dependencies: ["ObjectStack", "CSQLite"]),
         .target(name: "ObjectStackLMDB", dependencies: ["ObjectStack", "CLMDB"]),
         .target(

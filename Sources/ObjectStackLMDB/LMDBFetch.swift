@@ -2,58 +2,176 @@ import CLMDB
 import Foundation
 import ObjectStack
 
-/// One fetch inside one read transaction, with the in-memory store's semantics.
+/// One fetch inside one read transaction, with the in-memory store's semantics, run as `QueryPlanner` plans it.
 ///
-/// Candidates come from an index range (`LMDBIndexScan`) or a scan of the hierarchy's rows in primary-key
-/// order; the predicate is evaluated on every candidate by `PredicateEvaluator`, decoding only the fields it
-/// reads; sort keys are read once per row and ties fall back to primary-key order; only the rows in the
-/// offset/limit window are decoded in full.
+/// Candidates come from primary-key seeks, an index walk (`LMDBIndexWalk`) or a scan of the hierarchy's rows
+/// in primary-key order; the predicate is evaluated on every candidate by `PredicateEvaluator`, decoding only
+/// the fields it reads (unless the plan's range alone decides it). When the index gives the order, the walk
+/// stops once offset+limit rows matched and the rows tying with the last one were read; those few rows are
+/// then sorted by the sort keys (ties by primary key), which puts right what the index cannot order (cut
+/// keys, descending ties, sort keys past the index's). Only the rows in the offset/limit window are decoded
+/// in full.
 struct LMDBFetch {
     let request: StoreFetchRequest
     let resolver: LMDBResolver
 
     /// Runs the fetch.
-    /// - Complexity: O(n) rows read for a scan, O(k log k) for k rows from an index range; plus O(m log m)
-    ///   to sort m matches.
-    /// - Returns: the result, and whether an index range supplied the candidates.
-    func run() throws -> (StoreFetchResult, usedIndex: Bool) {
+    /// - Complexity: O(n) rows read for a scan; about offset+limit for an ordered walk with a limit; O(k log k)
+    ///   for k candidates of an index range; plus O(m log m) to sort m matches the index did not order.
+    /// - Returns: the result, and the plan with the entries and rows it read.
+    func run() throws -> (StoreFetchResult, QueryPlan) {
         let codec = resolver.codec
         let txn = resolver.txn
-        guard let layout = resolver.schema.layout(of: request.entity) else { return (try result([]), false) }
+        guard let layout = resolver.schema.layout(of: request.entity) else {
+            return (try result([]), QueryPlan(entityName: request.entity.name, access: .scan))
+        }
+        var plan = QueryPlanner.plan(for: request, indexes: layout.queryIndexes.map(\.index))
         var candidate = [Bool](repeating: false, count: codec.entitiesByCode.count)
         for entity in request.candidateEntities {
             let code = Int(codec.code(of: entity))
             if code < candidate.count { candidate[code] = true }
         }
+        let onlyCandidates = layout.ownsAllRows && request.candidateEntities.count == 1
         let evaluator = PredicateEvaluator(resolver: resolver)
-        let predicate = request.predicate
+        let predicate = plan.isExact ? nil : request.predicate
+        // Plain attribute tests are read straight from the row's fields, without the general evaluator.
+        let filter = predicate.flatMap(QueryFilter.init)
+        let isCount: Bool
+        if case .count = request.resultType { isCount = true } else { isCount = false }
+        // A count without offset or limit needs only the number of matches, not the rows.
+        let countsOnly = isCount && request.fetchOffset == 0 && request.fetchLimit == 0
+        var counted = 0
         var matches: [LMDBRow] = []
-        func consider(_ key: Int64, _ bytes: UnsafeRawBufferPointer) throws {
+        var rowsRead = 0
+        func consider(_ key: Int64, _ bytes: UnsafeRawBufferPointer) throws -> Bool {
+            rowsRead += 1
             let header = try codec.header(of: bytes)
             let code = Int(header.entityCode)
-            guard code < candidate.count, candidate[code], let entity = codec.entity(code: header.entityCode) else {
-                return
+            guard code < candidate.count, candidate[code] else { return false }
+            if let filter {
+                guard try filter.matches({ try codec.decodeField($0, of: bytes, header: header) }) else { return false }
+                if countsOnly {
+                    counted += 1
+                    return true
+                }
             }
+            guard let entity = codec.entity(code: header.entityCode) else { return false }
             let row = LMDBRow(entity: entity, key: key, bytes: bytes, header: header)
-            if let predicate, try !evaluator.evaluate(predicate, on: row) { return }
-            matches.append(row)
-        }
-        let scan = LMDBIndexScan(request, schema: resolver.schema, codec: codec)
-        if let scan {
-            for key in try scan.primaryKeys(txn) {
-                if let bytes = try txn.get(layout.rows, primaryKey: key) { try consider(key, bytes) }
+            if filter == nil, let predicate, try !evaluator.evaluate(predicate, on: row) { return false }
+            if countsOnly {
+                counted += 1
+                return true
             }
-        } else {
+            matches.append(row)
+            return true
+        }
+
+        var sortedByIndex = request.sortKeys.isEmpty
+        switch plan.access {
+        case .scan:
+            if isCount, plan.isExact, onlyCandidates {
+                plan.countsFromIndex = true
+                let count = try txn.entryCount(layout.rows)
+                plan.entriesRead = count
+                return (windowedCount(count), plan)
+            }
+            if countsOnly, let filter {
+                // The count of a scan in one tight loop: no row kept, no captured state to check for exclusive
+                // access on every row.
+                let (count, read) = try txn.withCursor(layout.rows) { cursor in
+                    var count = 0, read = 0
+                    var entry = try cursor.move(MDB_FIRST)
+                    while let (_, bytes) = entry {
+                        read += 1
+                        let header = try codec.header(of: bytes)
+                        let code = Int(header.entityCode)
+                        if code < candidate.count, candidate[code],
+                            try filter.matches({ try codec.decodeField($0, of: bytes, header: header) })
+                        {
+                            count += 1
+                        }
+                        entry = try cursor.move(MDB_NEXT)
+                    }
+                    return (count, read)
+                }
+                plan.rowsRead = read
+                return (.count(count), plan)
+            }
+            let stop = plan.stopsAfter
             try txn.withCursor(layout.rows) { cursor in
                 var entry = try cursor.move(MDB_FIRST)
                 while let (key, value) = entry {
-                    try consider(key.primaryKey(at: 0), value)
+                    _ = try consider(key.primaryKey(at: 0), value)
+                    if stop > 0, matches.count >= stop { break }
                     entry = try cursor.move(MDB_NEXT)
                 }
             }
+        case .primaryKeys(let keys):
+            for key in keys {
+                if let bytes = try txn.get(layout.rows, primaryKey: key) { _ = try consider(key, bytes) }
+            }
+        case .index(let index, let range):
+            guard let dbi = layout.queryIndexes.first(where: { $0.index.name == index.name })?.dbi else {
+                throw StoreError(code: .corrupt, message: "the store has no sub-database for \(index.name)", url: codec.url)
+            }
+            let walk = LMDBIndexWalk(index: index, dbi: dbi, range: range, codec: codec)
+            var entries = 0
+            if plan.orderedSortKeys > 0 {
+                let stop = plan.stopsAfter
+                let columns = plan.orderedSortKeys
+                var lastGroup: [UInt8] = []
+                var exactOrder = !plan.isDescending && columns == request.sortKeys.count
+                    && (index.kind == .unique ? columns == index.columns.count : columns == index.columns.count)
+                try walk.walk(txn, descending: plan.isDescending) { key, values in
+                    entries += 1
+                    let group = walk.orderingPrefix(values, columns: columns)
+                    if !group.complete { exactOrder = false }
+                    let groupBytes = UnsafeRawBufferPointer(rebasing: values[0..<group.length])
+                    if stop > 0, matches.count >= stop, !groupBytes.elementsEqual(lastGroup) { return false }
+                    guard let bytes = try txn.get(layout.rows, primaryKey: key) else { return true }
+                    if try consider(key, bytes), stop > 0, matches.count >= stop, lastGroup.isEmpty || matches.count == stop {
+                        lastGroup = Array(groupBytes)
+                    }
+                    return true
+                }
+                sortedByIndex = exactOrder
+            } else if isCount, plan.isExact, walk.boundsAreExact, onlyCandidates {
+                plan.countsFromIndex = true
+                var count = 0
+                try walk.walk(txn, descending: false) { _, _ in
+                    count += 1
+                    return true
+                }
+                plan.entriesRead = count
+                return (windowedCount(count), plan)
+            } else {
+                var keys: [Int64] = []
+                try walk.walk(txn, descending: false) { key, _ in
+                    keys.append(key)
+                    return true
+                }
+                entries = keys.count
+                keys.sort()
+                var previous: Int64?
+                for key in keys where key != previous {
+                    previous = key
+                    if let bytes = try txn.get(layout.rows, primaryKey: key) { _ = try consider(key, bytes) }
+                }
+            }
+            plan.entriesRead = entries
         }
-        matches = try evaluator.sorted(matches, by: request.sortKeys, limit: request.sortLimit) { $0.key }
-        return (try result(matches), scan != nil)
+        plan.rowsRead = rowsRead
+        if countsOnly { return (.count(counted), plan) }
+        if !sortedByIndex {
+            matches = try evaluator.sorted(matches, by: request.sortKeys, limit: request.sortLimit) { $0.key }
+        }
+        return (try result(matches), plan)
+    }
+
+    /// A count of `total` matches after the request's offset and limit.
+    private func windowedCount(_ total: Int) -> StoreFetchResult {
+        let afterOffset = max(total - request.fetchOffset, 0)
+        return .count(request.fetchLimit > 0 ? min(afterOffset, request.fetchLimit) : afterOffset)
     }
 
     private func result(_ matches: [LMDBRow]) throws -> StoreFetchResult {

@@ -68,6 +68,42 @@ enum LMDBKeyCodec {
         }
     }
 
+    /// Longest prefix of a uniqueness key that keeps the values' order: a longer key was cut and hashed.
+    static let orderedUniqueKeyBytes = maximumUniqueKeyBytes - 17
+
+    /// The kind byte a value's key starts with.
+    static func kindByte(of value: StoreValue) -> UInt8 {
+        var key: [UInt8] = []
+        append(value, to: &key, codeOf: noCode)
+        return key[0]
+    }
+
+    /// The length of the encoded value starting at `offset`, or nil when the key ends (was cut) before it does.
+    static func encodedLength(in key: UnsafeRawBufferPointer, at offset: Int) -> Int? {
+        guard offset < key.count else { return nil }
+        let fixed: Int
+        switch key[offset] {
+        case 0x00: fixed = 1
+        case 0x10: fixed = 2
+        case 0x20, 0x30, 0x40: fixed = 9
+        case 0x80: fixed = 17
+        case 0xA0: fixed = 11
+        default:
+            // Escaped bytes ended by 0x00 0x01 (0x00 0xFF is an escaped zero).
+            var position = offset + 1
+            while position + 1 < key.count {
+                if key[position] == 0 {
+                    if key[position + 1] == 1 { return position + 2 - offset }
+                    position += 2
+                } else {
+                    position += 1
+                }
+            }
+            return nil
+        }
+        return offset + fixed <= key.count ? fixed : nil
+    }
+
     /// The key prefix every string starting with `prefix` has (kind byte and escaped bytes, no terminator).
     static func stringPrefix(_ prefix: String) -> [UInt8] {
         var key: [UInt8] = [0x60]

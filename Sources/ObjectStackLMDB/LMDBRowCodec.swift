@@ -159,7 +159,7 @@ struct LMDBRowCodec: Sendable {
         guard index < header.fieldCount else { return .null }
         var reader = Reader(bytes: bytes)
         reader.position = header.fieldsStart
-        for _ in 0..<index { try skipValue(&reader) }
+        for _ in 0..<index where !Self.skip(&reader) { throw corrupt("truncated field or unknown field tag") }
         return try decodeValue(&reader)
     }
 
@@ -207,18 +207,29 @@ struct LMDBRowCodec: Sendable {
         }
     }
 
-    private func skipValue(_ reader: inout Reader) throws {
-        guard let raw = reader.byte(), let tag = Tag(rawValue: raw) else { throw corrupt("unknown field tag") }
-        let ok: Bool
-        switch tag {
-        case .null, .falseValue, .trueValue: ok = true
-        case .integer: ok = reader.varint() != nil
-        case .double, .date: ok = reader.take(8) != nil
-        case .decimal, .string, .data, .uri: ok = reader.lengthPrefixed() != nil
-        case .uuid: ok = reader.take(16) != nil
-        case .objectID: ok = reader.take(2) != nil && reader.varint() != nil
+    /// Steps over one field; false when the bytes end inside it or its tag is unknown. Inlined into the field
+    /// loops: a count over a scan spends most of its time here.
+    @inline(__always)
+    private static func skip(_ reader: inout Reader) -> Bool {
+        guard let raw = reader.byte() else { return false }
+        // Strings first, with a plain branch: a jump table's indirect jump mispredicted on most fields of a
+        // scan (profile of a count over pods).
+        if raw == Tag.string.rawValue {
+            guard let length = reader.varint(), length <= UInt64(reader.bytes.count) else { return false }
+            return reader.skip(Int(length))
         }
-        if !ok { throw corrupt("truncated field") }
+        if raw == Tag.null.rawValue { return true }
+        switch raw {
+        case Tag.null.rawValue, Tag.falseValue.rawValue, Tag.trueValue.rawValue: return true
+        case Tag.integer.rawValue: return reader.varint() != nil
+        case Tag.double.rawValue, Tag.date.rawValue: return reader.skip(8)
+        case Tag.decimal.rawValue, Tag.string.rawValue, Tag.data.rawValue, Tag.uri.rawValue:
+            guard let length = reader.varint(), length <= UInt64(reader.bytes.count) else { return false }
+            return reader.skip(Int(length))
+        case Tag.uuid.rawValue: return reader.skip(16)
+        case Tag.objectID.rawValue: return reader.skip(2) && reader.varint() != nil
+        default: return false
+        }
     }
 
     @inline(__always)
@@ -263,6 +274,13 @@ struct LMDBRowCodec: Sendable {
             guard position + 8 <= bytes.count else { return nil }
             defer { position += 8 }
             return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+        }
+
+        @inline(__always)
+        mutating func skip(_ count: Int) -> Bool {
+            guard count >= 0, position + count <= bytes.count else { return false }
+            position += count
+            return true
         }
 
         @inline(__always)

@@ -51,10 +51,18 @@ struct LMDBSchema: Sendable {
         let sourceOf: [JoinTable]
         /// Join tables in which this entity's objects are the other side.
         let destinationOf: [JoinTable]
+        /// What the query planner may use: the indexes, uniqueness constraints and referrer indexes covering
+        /// the entity's rows, with their sub-databases.
+        let queryIndexes: [(index: QueryIndex, dbi: MDB_dbi)]
+        /// Whether every row in the hierarchy's rows database is of this entity (a count of every row needs
+        /// no entity check).
+        let ownsAllRows: Bool
 
         init(rows: MDB_dbi, constraints: [Constraint], indexes: [Index], toOnes: [ToOne], sourceOf: [JoinTable],
-            destinationOf: [JoinTable])
+            destinationOf: [JoinTable], queryIndexes: [(index: QueryIndex, dbi: MDB_dbi)], ownsAllRows: Bool)
         {
+            self.queryIndexes = queryIndexes
+            self.ownsAllRows = ownsAllRows
             self.rows = rows
             self.constraints = constraints
             self.indexes = indexes
@@ -147,7 +155,9 @@ struct LMDBSchema: Sendable {
                 sourceOf: joinTables.values.filter { entity.isKind(of: $0.owner.entity) }
                     .sorted { $0.owner.storageKey < $1.owner.storageKey },
                 destinationOf: joinTables.values.filter { entity.isKind(of: $0.owner.destinationEntity) }
-                    .sorted { $0.owner.storageKey < $1.owner.storageKey })
+                    .sorted { $0.owner.storageKey < $1.owner.storageKey },
+                queryIndexes: QueryIndex.indexes(of: entity).compactMap { index in dbis[index.name].map { (index, $0) } },
+                ownsAllRows: entity.rootEntity.selfAndDescendants.allSatisfy { $0 === entity || $0.isAbstract })
         }
         self.layouts = layouts
         self.joinTables = joinTables

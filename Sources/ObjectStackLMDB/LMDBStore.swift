@@ -20,7 +20,7 @@ extension StoreType {
 /// file in one process share one `MDB_env`. Options: `"mapSize"`, the initial map size in bytes (the map
 /// grows on demand).
 /// - Note: Thread-safe: separate coordinators may use separate instances on one file in parallel.
-public final class LMDBStore: PersistentStore {
+public final class LMDBStore: PersistentStore, StoreQueryExplaining {
     public let url: URL
     public let configurationName: String?
     public let metadata: StoreMetadata
@@ -91,11 +91,23 @@ public final class LMDBStore: PersistentStore {
 
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         try checkOpen()
-        let (result, usedIndex) = try environment.read { txn in
+        return try run(request).0
+    }
+
+    /// Runs a fetch and returns the plan it used, with the index entries and rows it read.
+    public func explain(_ request: StoreFetchRequest) throws -> QueryPlan {
+        try checkOpen()
+        return try run(request).1
+    }
+
+    private func run(_ request: StoreFetchRequest) throws -> (StoreFetchResult, QueryPlan) {
+        let (result, plan) = try environment.read { txn in
             try LMDBFetch(request: request, resolver: LMDBResolver(txn: txn, schema: schema, codec: codec)).run()
         }
-        if usedIndex { indexScanCount.add(1, ordering: .relaxed) }
-        return result
+        if case .index(_, let range) = plan.access {
+            if case .all = range {} else { indexScanCount.add(1, ordering: .relaxed) }
+        }
+        return (result, plan)
     }
 
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [RowSnapshot?] {

@@ -61,6 +61,13 @@ struct LMDBTransaction {
         return true
     }
 
+    /// The number of entries in a sub-database (from its B-tree's header, without reading them).
+    func entryCount(_ dbi: MDB_dbi) throws -> Int {
+        var stat = MDB_stat()
+        try LMDBFailure.check(mdb_stat(txn, dbi, &stat), "reading the store's statistics failed", url: url)
+        return Int(stat.ms_entries)
+    }
+
     /// Runs `body` with a cursor on `dbi`, closing it afterwards.
     func withCursor<T>(_ dbi: MDB_dbi, _ body: (LMDBCursor) throws -> T) throws -> T {
         var cursor: OpaquePointer?

@@ -16,6 +16,7 @@ struct StackLabCommand: AsyncParsableCommand {
             Run.self, List.self, Check.self, Compare.self, Serve.self, SeedStore.self, Model.self, Versions.self,
             ConcurrencyProbe.self, SaveLoopCommand.self, CrashTest.self, Fuzz.self, MergeCost.self,
             StrategyLatency.self, MigrateProbe.self, HoldStore.self, StoreOpenBench.self, Launch.self, FRCMerge.self,
+            Explain.self,
         ])
 
     /// Runs the verb; a usage error exits 2 (bad input), as the discussion promises, not ArgumentParser's 64.

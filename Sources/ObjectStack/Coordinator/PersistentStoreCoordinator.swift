@@ -144,6 +144,16 @@ public final class PersistentStoreCoordinator: Sendable {
         return result
     }
 
+    /// The plan the entity's store uses for a fetch, with what it read.
+    func explain(_ request: StoreFetchRequest) throws -> QueryPlan {
+        let store = try store(for: request.entity)
+        guard let explaining = store as? any StoreQueryExplaining else {
+            throw ObjectStackError(code: .invalidArgument,
+                message: "the \(store.type) store does not explain its fetch plans (SQLite: use EXPLAIN QUERY PLAN)")
+        }
+        return try withStoreAccess { try explaining.explain(request) }
+    }
+
     /// The row of an object: from the cache, or the store on a miss (then cached).
     func snapshot(for id: ManagedObjectID, maximumAge: Double? = nil) throws -> RowSnapshot? {
         if let cached = rowCache.withLock({ $0.snapshot(for: id, maximumAge: maximumAge) }) { return cached }

@@ -150,6 +150,7 @@ extension ManagedObject {
     // MARK: - Attributes
 
     /// The current store value of an attribute, firing the fault if needed.
+    @usableFromInline
     func attributeValue(_ attribute: AttributeDescription) -> StoreValue {
         if attribute.isTransient { return transientValues[attribute.index] ?? attribute.defaultValue }
         if let changed = changes[attribute.index] { return changed }

@@ -19,6 +19,9 @@ final class StackPods: PodEngine {
     private var inserted: [(Int64, Pod)] = []
     private var lookupIDs: [ManagedObjectID] = []
     private var updating: [Pod] = []
+    /// For an in-memory store: a coordinator that keeps the store open across `reopen`, so its backing (and
+    /// the rows) outlive the measured coordinators.
+    private var keeper: PersistentStoreCoordinator?
 
     /// Opens (creating) a store of `type` at `url`.
     init(type: StoreType, url: URL) throws {
@@ -26,6 +29,11 @@ final class StackPods: PodEngine {
         self.type = type
         model = try PodModel.make()
         (coordinator, context) = try Self.open(type, url, model)
+        if type == .inMemory {
+            let keeper = PersistentStoreCoordinator(managedObjectModel: model)
+            try keeper.addPersistentStore(type: type, at: url)
+            self.keeper = keeper
+        }
     }
 
     private static func open(_ type: StoreType, _ url: URL, _ model: ManagedObjectModel) throws
@@ -39,6 +47,12 @@ final class StackPods: PodEngine {
     }
 
     func close() {
+        closeContext()
+        for store in keeper?.persistentStores ?? [] { try? keeper?.remove(store) }
+        keeper = nil
+    }
+
+    private func closeContext() {
         inserted = []
         updating = []
         context.performAndWait { context.reset() }
@@ -48,7 +62,7 @@ final class StackPods: PodEngine {
     func reopen() throws {
         indexInserted()
         updating = []
-        close()
+        closeContext()
         (coordinator, context) = try Self.open(type, url, model)
     }
 

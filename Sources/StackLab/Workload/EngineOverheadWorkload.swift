@@ -2,8 +2,8 @@ import Foundation
 import ObjectStack
 
 /// The engine-overhead workload: one operation on N pods, timed `samples` times, through one implementation —
-/// ObjectStack on the store, the store's engine through its C API (`raw`), or GRDB's Codable records (SQLite
-/// only). The scenario's matrix puts the three side by side and the runner interleaves them per repetition;
+/// ObjectStack on the store, the store's engine through its C API (`raw`; for the in-memory store, the same
+/// rows in plain Swift dictionaries and arrays), or GRDB's Codable records (SQLite only). The scenario's matrix puts the three side by side and the runner interleaves them per repetition;
 /// `ratio_vs_raw` is then this cell's median over the raw cell's, same store, operation and size.
 ///
 /// Operations: `insert` (N pods in one save, fresh file each sample), `fetch-all` (all N, every value read;
@@ -34,8 +34,9 @@ enum EngineOverheadWorkload {
         case `import`
     }
 
-    /// The stores the workload runs on (each has a raw engine).
-    static let stores: [StoreKind] = [.sqlite, .lmdb]
+    /// The stores the workload runs on (each has a raw engine: the in-memory store's is plain Swift collections,
+    /// `SwiftPods`).
+    static let stores: [StoreKind] = [.sqlite, .lmdb, .memory]
 
     /// Whether a cell makes sense: GRDB is SQLite only; `merge` and `import` are ObjectStack's alone.
     static func accepts(_ parameters: [String: ScenarioValue]) -> Bool {
@@ -202,9 +203,12 @@ enum EngineOverheadWorkload {
 
         /// A fresh engine on a new file (`sample` names it).
         func engine(_ sample: Int) throws -> any PodEngine {
-            let url = directory.appendingPathComponent("\(implementation.rawValue)-\(sample).\(store.rawValue)")
+            let url = store == .memory
+                ? store.location(in: directory)
+                : directory.appendingPathComponent("\(implementation.rawValue)-\(sample).\(store.rawValue)")
             switch (implementation, store) {
-            case (.objectStack, _): return try StackPods(type: store == .sqlite ? .sqlite : .lmdb, url: url)
+            case (.objectStack, _): return try StackPods(type: store.storeType, url: url)
+            case (.raw, .memory): return SwiftPods()
             case (.raw, .sqlite): return try RawSQLitePods(url: url)
             case (.raw, _): return try RawLMDBPods(url: url)
             case (.grdb, _): return try GRDBPods(url: url)
@@ -212,8 +216,9 @@ enum EngineOverheadWorkload {
         }
 
         func stack() throws -> StackPods {
-            let url = directory.appendingPathComponent("objectstack.\(store.rawValue)")
-            return try StackPods(type: store == .sqlite ? .sqlite : .lmdb, url: url)
+            let url = store == .memory
+                ? store.location(in: directory) : directory.appendingPathComponent("objectstack.\(store.rawValue)")
+            return try StackPods(type: store.storeType, url: url)
         }
 
         /// An engine on a new file holding `rows` (inserted by the engine itself, untimed).

@@ -1,10 +1,12 @@
 import Foundation
+import HashTreeCollections
 
 /// The data of an in-memory store, shared by every store opened on the same `memory://NAME` URL.
 ///
-/// Readers copy the state under the lock and work on the copy (copy-on-write makes that cheap), so a fetch
-/// sees one consistent state and never holds the lock while it evaluates; a save validates and applies
-/// under the lock, so it is atomic and isolated.
+/// Readers copy the state under the lock and work on the copy, so a fetch sees one consistent state and never
+/// holds the lock while it evaluates; a save validates and applies under the lock, so it is atomic and
+/// isolated. Every table is a persistent structure (`ChunkedSortedArray`, `TreeDictionary`), so a save while a
+/// reader holds a copy copies the chunks and trie nodes it changes, never a whole table.
 final class InMemoryBacking: Sendable {
     /// A row as the backing keeps it.
     struct Row {
@@ -13,20 +15,57 @@ final class InMemoryBacking: Sendable {
         var snapshot: RowSnapshot
     }
 
-    /// The rows of one entity hierarchy, keyed by primary key (shared by the root and its sub-entities).
+    /// A row under its primary key, ordered by key.
+    struct KeyedRow: Comparable {
+        let key: Int64
+        var row: Row
+
+        static func < (a: KeyedRow, b: KeyedRow) -> Bool { a.key < b.key }
+        static func == (a: KeyedRow, b: KeyedRow) -> Bool { a.key == b.key }
+    }
+
+    /// An entry of an ordered index: the row's values in the index's columns and its key, ordered as
+    /// `ValueComparison.sortOrder` orders the values (case-sensitively), ties by key.
+    struct IndexEntry: Comparable {
+        let values: [StoreValue]
+        let key: Int64
+
+        static func < (a: IndexEntry, b: IndexEntry) -> Bool {
+            for (x, y) in zip(a.values, b.values) {
+                let order = ValueComparison.sortOrder(x, y, caseInsensitive: false)
+                if order != .orderedSame { return order == .orderedAscending }
+            }
+            return a.key < b.key
+        }
+
+        static func == (a: IndexEntry, b: IndexEntry) -> Bool { a.key == b.key && !(a < b) && !(b < a) }
+    }
+
+    /// The rows of one entity hierarchy, by primary key (shared by the root and its sub-entities).
     struct Table {
-        var rows: [Int64: Row] = [:]
+        var rows = ChunkedSortedArray<KeyedRow>()
         var lastKey: Int64 = 0
         /// Per uniqueness constraint ("Entity:a,b"): the owner's key of each value combination.
-        var unique: [String: [[StoreValue]: Int64]] = [:]
+        var unique: [String: TreeDictionary<[StoreValue], Int64>] = [:]
         /// Per to-one relationship ("Entity.rel"): the keys of rows referring to each target.
-        var referrers: [String: [ManagedObjectID: Set<Int64>]] = [:]
+        var referrers: [String: TreeDictionary<ManagedObjectID, Set<Int64>>] = [:]
+        /// Ordered indexes by `QueryIndex.name`: fetch indexes and uniqueness constraints.
+        var indexes: [String: ChunkedSortedArray<IndexEntry>] = [:]
+
+        /// The row under a key.
+        /// - Complexity: O(log n).
+        func row(_ key: Int64) -> Row? {
+            let position = rows.partitionPoint { $0.key >= key }
+            guard position != rows.end else { return nil }
+            let found = rows[position]
+            return found.key == key ? found.row : nil
+        }
     }
 
     /// The links of one join-table relationship, in both directions, in insertion order.
     struct LinkTable {
-        var forward: [ManagedObjectID: [ManagedObjectID]] = [:]
-        var backward: [ManagedObjectID: [ManagedObjectID]] = [:]
+        var forward: TreeDictionary<ManagedObjectID, [ManagedObjectID]> = [:]
+        var backward: TreeDictionary<ManagedObjectID, [ManagedObjectID]> = [:]
     }
 
     struct State {

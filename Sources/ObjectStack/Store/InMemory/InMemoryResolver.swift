@@ -11,7 +11,7 @@ struct InMemoryResolver: PredicateResolver {
     let storeIdentifier: String
 
     func row(for objectID: ManagedObjectID) -> Row? {
-        guard !objectID.isTemporaryID, let stored = state.tables[objectID.entity.rootEntity.name]?.rows[objectID.key],
+        guard !objectID.isTemporaryID, let stored = state.tables[objectID.entity.rootEntity.name]?.row(objectID.key),
             let entity = entities[stored.entityName]
         else { return nil }
         return Row(entity: entity, key: objectID.key, snapshot: stored.snapshot)
@@ -47,7 +47,7 @@ struct InMemoryResolver: PredicateResolver {
             let table = state.tables[inverse.entity.rootEntity.name]
             let keys = table?.referrers[InMemorySave.relationshipKey(inverse)]?[objectID] ?? []
             return keys.sorted().compactMap { key in
-                guard let stored = table?.rows[key], let entity = entities[stored.entityName] else { return nil }
+                guard let stored = table?.row(key), let entity = entities[stored.entityName] else { return nil }
                 return ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, primaryKey: key)
             }
         case .joinTable:

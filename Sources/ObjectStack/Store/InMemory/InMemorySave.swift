@@ -9,6 +9,8 @@ struct InMemorySave {
 
     let request: StoreSaveRequest
     let url: URL
+    /// The ordered indexes (fetch indexes and uniqueness constraints) each entity's rows are in, by entity name.
+    let orderedIndexes: [String: [QueryIndex]]
 
     static func relationshipKey(_ relationship: RelationshipDescription) -> String {
         relationship.storageKey
@@ -22,7 +24,7 @@ struct InMemorySave {
     func validate(against state: InMemoryBacking.State) throws {
         var conflicts: [StoreVersionConflict] = []
         func check(_ id: ManagedObjectID, _ expected: Int64?) {
-            let row = state.tables[id.entity.rootEntity.name]?.rows[id.key]
+            let row = state.tables[id.entity.rootEntity.name]?.row(id.key)
             guard let expected else { return }
             if row?.snapshot.version != expected {
                 conflicts.append(StoreVersionConflict(objectID: id, expectedVersion: expected, storedSnapshot: row?.snapshot))
@@ -31,7 +33,7 @@ struct InMemorySave {
         for update in request.updates { check(update.objectID, update.expectedVersion) }
         for delete in request.deletes { check(delete.objectID, delete.expectedVersion) }
         for update in request.updates where update.expectedVersion == nil
-            && state.tables[update.objectID.entity.rootEntity.name]?.rows[update.objectID.key] == nil {
+            && state.tables[update.objectID.entity.rootEntity.name]?.row(update.objectID.key) == nil {
             conflicts.append(StoreVersionConflict(objectID: update.objectID, expectedVersion: 0, storedSnapshot: nil))
         }
         if !conflicts.isEmpty {
@@ -66,7 +68,7 @@ struct InMemorySave {
                 claimed[key, default: [:]][combination] = id
                 let table = state.tables[id.entity.rootEntity.name]
                 guard let ownerKey = table?.unique[key]?[combination], ownerKey != id.key,
-                    let owner = table?.rows[ownerKey]
+                    let owner = table?.row(ownerKey)
                 else { continue }
                 if leaving.contains(RowKey(root: id.entity.rootEntity.name, key: ownerKey)) { continue }
                 let existing = id.entity.rootEntity.selfAndDescendants.first { $0.name == owner.entityName }
@@ -89,33 +91,34 @@ struct InMemorySave {
         for delete in request.deletes {
             let id = delete.objectID
             let root = id.entity.rootEntity.name
-            guard let old = state.tables[root]?.rows.removeValue(forKey: id.key) else { continue }
+            guard let old = state.tables[root]?.row(id.key) else { continue }
+            state.tables[root]!.rows.remove(InMemoryBacking.KeyedRow(key: id.key, row: old))
             unindex(id, old.snapshot.values, in: &state.tables[root, default: .init()])
-            for (name, var links) in state.links {
-                if let targets = links.forward.removeValue(forKey: id) {
-                    for target in targets { links.backward[target]?.removeAll { $0 == id } }
+            for name in Array(state.links.keys) {
+                if let targets = state.links[name]!.forward.removeValue(forKey: id) {
+                    for target in targets { state.links[name]!.backward[target]?.removeAll { $0 == id } }
                 }
-                if let sources = links.backward.removeValue(forKey: id) {
-                    for source in sources { links.forward[source]?.removeAll { $0 == id } }
+                if let sources = state.links[name]!.backward.removeValue(forKey: id) {
+                    for source in sources { state.links[name]!.forward[source]?.removeAll { $0 == id } }
                 }
-                state.links[name] = links
             }
         }
         for update in request.updates {
             let id = update.objectID
             let root = id.entity.rootEntity.name
-            guard let old = state.tables[root]?.rows[id.key] else { continue }
+            guard let old = state.tables[root]?.row(id.key) else { continue }
             unindex(id, old.snapshot.values, in: &state.tables[root, default: .init()])
             let snapshot = RowSnapshot(values: update.values, version: old.snapshot.version + 1)
-            state.tables[root, default: .init()].rows[id.key] = .init(entityName: id.entityName, snapshot: snapshot)
+            state.tables[root, default: .init()].rows.insert(
+                InMemoryBacking.KeyedRow(key: id.key, row: .init(entityName: id.entityName, snapshot: snapshot)))
             index(id, update.values, in: &state.tables[root, default: .init()])
             versions[id] = snapshot.version
         }
         for insert in request.inserts {
             let id = insert.objectID
             let root = id.entity.rootEntity.name
-            state.tables[root, default: .init()].rows[id.key] =
-                .init(entityName: id.entityName, snapshot: RowSnapshot(values: insert.values, version: 1))
+            state.tables[root, default: .init()].rows.insert(InMemoryBacking.KeyedRow(
+                key: id.key, row: .init(entityName: id.entityName, snapshot: RowSnapshot(values: insert.values, version: 1))))
             index(id, insert.values, in: &state.tables[root, default: .init()])
             state.tables[root, default: .init()].lastKey = max(state.tables[root]?.lastKey ?? 0, id.key)
             versions[id] = 1
@@ -125,14 +128,25 @@ struct InMemorySave {
             state.links[link.relationship]?.backward[link.destination]?.removeAll { $0 == link.source }
         }
         for link in request.insertedLinks {
-            var links = state.links[link.relationship] ?? .init()
-            if !(links.forward[link.source]?.contains(link.destination) ?? false) {
-                links.forward[link.source, default: []].append(link.destination)
-                links.backward[link.destination, default: []].append(link.source)
+            if !(state.links[link.relationship]?.forward[link.source]?.contains(link.destination) ?? false) {
+                state.links[link.relationship, default: .init()].forward[link.source, default: []].append(link.destination)
+                state.links[link.relationship, default: .init()].backward[link.destination, default: []].append(link.source)
             }
-            state.links[link.relationship] = links
         }
         return versions
+    }
+
+    /// An ordered index's entry for a row, or nil when a uniqueness constraint skips it (a nil in its values).
+    private static func entry(_ index: QueryIndex, _ values: [StoreValue], _ key: Int64) -> InMemoryBacking.IndexEntry? {
+        var columns: [StoreValue] = []
+        columns.reserveCapacity(index.columns.count)
+        for position in index.columns.indices {
+            guard let attribute = index.attribute(at: position), let stored = attribute.storedIndex else { return nil }
+            let value = values[stored]
+            if index.kind == .unique, value.isNull { return nil }
+            columns.append(value)
+        }
+        return InMemoryBacking.IndexEntry(values: columns, key: key)
     }
 
     private func index(_ id: ManagedObjectID, _ values: [StoreValue], in table: inout InMemoryBacking.Table) {
@@ -140,6 +154,9 @@ struct InMemorySave {
             let combination = constraint.map { values[$0.storedIndex!] }
             if combination.contains(where: \.isNull) { continue }
             table.unique[Self.constraintKey(declaring, constraint), default: [:]][combination] = id.key
+        }
+        for index in orderedIndexes[id.entityName] ?? [] {
+            if let entry = Self.entry(index, values, id.key) { table.indexes[index.name, default: .init()].insert(entry) }
         }
         for case .toOne(let relationship) in id.entity.storedProperties {
             if case .objectID(let target) = values[relationship.storedIndex!] {
@@ -153,6 +170,9 @@ struct InMemorySave {
             let combination = constraint.map { values[$0.storedIndex!] }
             let key = Self.constraintKey(declaring, constraint)
             if table.unique[key]?[combination] == id.key { table.unique[key]?[combination] = nil }
+        }
+        for index in orderedIndexes[id.entityName] ?? [] {
+            if let entry = Self.entry(index, values, id.key) { table.indexes[index.name]?.remove(entry) }
         }
         for case .toOne(let relationship) in id.entity.storedProperties {
             if case .objectID(let target) = values[relationship.storedIndex!] {

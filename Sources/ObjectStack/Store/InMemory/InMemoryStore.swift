@@ -11,7 +11,7 @@ extension StoreType {
 ///
 /// Saves are atomic and isolated; uniqueness constraints and row versions are checked inside the save.
 /// - Note: Thread-safe: the backing's lock serialises saves, and fetches work on a consistent copy.
-public final class InMemoryStore: PersistentStore {
+public final class InMemoryStore: PersistentStore, StoreQueryExplaining {
     public let url: URL
     public let configurationName: String?
     public let metadata: StoreMetadata
@@ -20,6 +20,10 @@ public final class InMemoryStore: PersistentStore {
 
     let model: ManagedObjectModel
     private let entities: [String: EntityDescription]
+    /// What the planner may use for each entity, by name.
+    private let queryIndexes: [String: [QueryIndex]]
+    /// The ordered indexes a save maintains for each entity's rows, by name.
+    private let orderedIndexes: [String: [QueryIndex]]
     private let backing: InMemoryBacking
     private let isClosed = Atomic<Bool>(false)
 
@@ -30,6 +34,9 @@ public final class InMemoryStore: PersistentStore {
         configurationName = request.configurationName
         model = request.model
         entities = Dictionary(uniqueKeysWithValues: request.entities.map { ($0.name, $0) })
+        let queryIndexes = Dictionary(uniqueKeysWithValues: request.entities.map { ($0.name, QueryIndex.indexes(of: $0)) })
+        self.queryIndexes = queryIndexes
+        orderedIndexes = queryIndexes.mapValues { $0.filter { $0.kind != .reference } }
         backing = InMemoryBacking.backing(for: request.url)
         let hashes = Dictionary(uniqueKeysWithValues: request.entities.map { ($0.name, $0.versionHash) })
         let url = request.url
@@ -63,30 +70,26 @@ public final class InMemoryStore: PersistentStore {
     // MARK: - Reading
 
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        try run(request).0
+    }
+
+    /// Runs a fetch and returns the plan it used, with the index entries and rows it read.
+    public func explain(_ request: StoreFetchRequest) throws -> QueryPlan {
+        try run(request).1
+    }
+
+    private func run(_ request: StoreFetchRequest) throws -> (StoreFetchResult, QueryPlan) {
         try checkOpen()
         let state = backing.state.withLock { $0 }
         let resolver = InMemoryResolver(state: state, entities: entities, storeIdentifier: identifier)
-        let evaluator = PredicateEvaluator(resolver: resolver)
-        let candidateNames = Set(request.candidateEntities.map(\.name))
-        let table = state.tables[request.entity.rootEntity.name] ?? InMemoryBacking.Table()
-        var matches: [InMemoryResolver.Row] = []
-        for key in table.rows.keys.sorted() {
-            guard let row = table.rows[key], candidateNames.contains(row.entityName),
-                let entity = entities[row.entityName]
-            else { continue }
-            let candidate = InMemoryResolver.Row(entity: entity, key: key, snapshot: row.snapshot)
-            if let predicate = request.predicate, try !evaluator.evaluate(predicate, on: candidate) { continue }
-            matches.append(candidate)
-        }
-        matches = try evaluator.sorted(matches, by: request.sortKeys, limit: request.sortLimit) { $0.key }
-        return try evaluator.result(of: request, matches: matches, objectID: resolver.objectID(of:)) { $0.snapshot }
+        return try InMemoryFetch(request: request, resolver: resolver, indexes: queryIndexes[request.entity.name] ?? []).run()
     }
 
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [RowSnapshot?] {
         try checkOpen()
         return backing.state.withLock { state in
             objectIDs.map { id in
-                guard let row = state.tables[id.entity.rootEntity.name]?.rows[id.key], row.entityName == id.entityName,
+                guard let row = state.tables[id.entity.rootEntity.name]?.row(id.key), row.entityName == id.entityName,
                     !id.isTemporaryID
                 else { return nil }
                 return row.snapshot
@@ -119,8 +122,9 @@ public final class InMemoryStore: PersistentStore {
     public func execute(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
         try checkOpen()
         let url = self.url
+        let orderedIndexes = orderedIndexes
         return try backing.state.withLock { state in
-            let save = InMemorySave(request: request, url: url)
+            let save = InMemorySave(request: request, url: url, orderedIndexes: orderedIndexes)
             try save.validate(against: state)
             return save.apply(to: &state)
         }
