@@ -178,7 +178,7 @@ struct QueryPlanTests {
     @Test("the SQLite store says it does not explain through the context")
     func sqliteDoesNotExplain() throws {
         let (_, context) = try Self.seeded(.sqlite)
-        context.performAndWait {
+        _ = context.performAndWait {
             #expect(throws: ObjectStackError.self) { try context.explain(Self.request()) }
         }
     }
