@@ -201,6 +201,36 @@ final class StackPods: PodEngine {
         return context.performAndWait { clock.measure { context.mergeChanges(fromContextDidSave: saved) } }
     }
 
+    /// A child context of the registering context saves `changes` changes into it (half updates of registered
+    /// pods spread over `registered`, half inserts), the nested-contexts design's step; returns the time of the
+    /// child's `save()`. The parent's context is rolled back afterwards, so every sample starts alike.
+    func measureChildSave(round: Int, changes: Int, registered: Int) throws -> Duration {
+        let context = context
+        let child = ManagedObjectContext(concurrencyType: .privateQueue)
+        child.parent = context
+        let updates = changes / 2
+        let stride = max(registered / max(updates, 1), 1)
+        let ids = try (0..<updates).map { try id(Int64(($0 * stride) % registered + 1)) }
+        let clock = ContinuousClock()
+        let duration = try child.performAndWait { () throws -> Duration in
+            for id in ids { (child.object(with: id) as? Pod)?.downloads += 1 }
+            for index in 0..<(changes - updates) {
+                Pod(context: child).set(PodRow.make(20_000_000 + round * changes + index))
+            }
+            return try clock.measure { try child.save() }
+        }
+        let pending = context.performAndWait { () -> Int in
+            let count = context.insertedObjects.count + context.updatedObjects.count
+            context.rollback()
+            return count
+        }
+        guard pending == changes else {
+            throw StoreError(code: .ioFailure, message: "ObjectStack: the child's save left \(pending) changes in its parent, not \(changes)",
+                url: url)
+        }
+        return duration
+    }
+
     /// Imports `count` pods in saves of `batchSize`, resetting the context after each save so memory stays
     /// bounded by a batch, as an importer should.
     func importInBatches(_ count: Int, batchSize: Int) throws {

@@ -11,7 +11,8 @@ import ObjectStack
 /// primary key / object ID, one read transaction), `fetch-sorted` (the first 50 pods by name, ties by primary key:
 /// a list's first screen), `update` (every tenth pod changed and saved), `count` (pods
 /// with more than 2^19 downloads, about half), and for ObjectStack only `merge` (a `changes`-object save, half
-/// updates of registered pods, merged into a context holding the N pods registered and materialised) and
+/// updates of registered pods, merged into a context holding the N pods registered and materialised),
+/// `child-save` (the same changes saved by a child context into that context: the nested-contexts design's step) and
 /// `import` (N pods in saves of `batch_size`, the context reset after each; read `peak_rss_mb`).
 /// Every read is checked against the data written, so a fast wrong answer fails the run.
 enum EngineOverheadWorkload {
@@ -31,6 +32,7 @@ enum EngineOverheadWorkload {
         case update
         case count
         case merge
+        case childSave = "child-save"
         case `import`
     }
 
@@ -38,14 +40,16 @@ enum EngineOverheadWorkload {
     /// `SwiftPods`).
     static let stores: [StoreKind] = [.sqlite, .lmdb, .memory]
 
-    /// Whether a cell makes sense: GRDB is SQLite only; `merge` and `import` are ObjectStack's alone.
+    /// Whether a cell makes sense: GRDB is SQLite only; `merge`, `child-save` and `import` are ObjectStack's alone.
     static func accepts(_ parameters: [String: ScenarioValue]) -> Bool {
         let implementation = parameters["implementation"]?.description
         let operation = parameters["operation"]?.description
         if implementation == Implementation.grdb.rawValue, parameters["store"]?.description != StoreKind.sqlite.rawValue {
             return false
         }
-        if operation == Operation.merge.rawValue || operation == Operation.import.rawValue {
+        if operation == Operation.merge.rawValue || operation == Operation.import.rawValue
+            || operation == Operation.childSave.rawValue
+        {
             return implementation == Implementation.objectStack.rawValue
         }
         return true
@@ -151,6 +155,16 @@ enum EngineOverheadWorkload {
             let changes = parameters["changes"]?.integerValue ?? 1_000
             for sample in 0..<samples {
                 times.append(try engine.measureMerge(round: sample, changes: changes, registered: objects).milliseconds)
+            }
+        case .childSave:
+            let engine = try run.stack()
+            defer { engine.close() }
+            try engine.insert(run.rows())
+            try engine.reopen()
+            try engine.register(objects)
+            let changes = parameters["changes"]?.integerValue ?? 1_000
+            for sample in 0..<samples {
+                times.append(try engine.measureChildSave(round: sample, changes: changes, registered: objects).milliseconds)
             }
         case .import:
             let engine = try run.stack()
