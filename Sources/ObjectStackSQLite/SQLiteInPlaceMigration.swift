@@ -49,7 +49,7 @@ struct SQLiteInPlaceMigration {
             }
             report(.copying, 0.1, rows, done: 0)
             for table in newSchema.tables.values.sorted(by: { $0.name < $1.name }) {
-                try alter(table, old: oldSchema.tables[table.root.name]!, db)
+                try alter(table, old: oldSchema.tables[table.root.name]!, indexes: newSchema.indexes(of: table), db)
             }
             report(.copying, 0.5, rows, done: rows / 2)
             // The new model's indexes that are missing (CREATE … IF NOT EXISTS leaves the others alone).
@@ -72,7 +72,9 @@ struct SQLiteInPlaceMigration {
     }
 
     /// Renames, drops and adds the columns of one table, dropping first the indexes that no longer fit.
-    private func alter(_ table: SQLiteSchema.Table, old: SQLiteSchema.Table, _ db: SQLiteConnection) throws {
+    private func alter(
+        _ table: SQLiteSchema.Table, old: SQLiteSchema.Table, indexes: [SQLiteSchema.Index], _ db: SQLiteConnection
+    ) throws {
         let name = SQLiteSchema.quote(table.name)
         var oldColumns = Dictionary(uniqueKeysWithValues: old.columns.map { ($0.name, $0) })
         var added: [SQLiteSchema.Column] = []
@@ -93,7 +95,7 @@ struct SQLiteInPlaceMigration {
         }
         // Indexes over a column that goes, or whose columns are not the new model's, are dropped; the new
         // model's creation statements then make any that are missing.
-        let wanted = Self.indexColumns(newSchemaStatements: newIndexStatements(for: table))
+        let wanted = Dictionary(uniqueKeysWithValues: indexes.map { ($0.name, $0.columns) })
         for index in try db.strings(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = '\(table.name.replacingOccurrences(of: "'", with: "''"))'")
         {
@@ -127,25 +129,6 @@ struct SQLiteInPlaceMigration {
             if case .attribute = column.content { return column.name == candidate }
             return false
         } ? candidate : nil
-    }
-
-    private func newIndexStatements(for table: SQLiteSchema.Table) -> [String] {
-        let newSchema = SQLiteSchema(entities: migration.difference.destination.entities(forConfiguration: migration.configurationName))
-        let prefix = "CREATE INDEX IF NOT EXISTS "
-        return newSchema.creationSQL.filter { $0.hasPrefix(prefix) && $0.contains(" ON \(SQLiteSchema.quote(table.name)) (") }
-    }
-
-    /// Index name → its columns, from `CREATE INDEX IF NOT EXISTS "name" ON "table" ("a", "b")` statements.
-    static func indexColumns(newSchemaStatements statements: [String]) -> [String: [String]] {
-        var result: [String: [String]] = [:]
-        for statement in statements {
-            let quoted = statement.split(separator: "\"", omittingEmptySubsequences: false).map(String.init)
-            // Parts at odd positions are the quoted identifiers: the index, the table, then the columns.
-            let identifiers = stride(from: 1, to: quoted.count, by: 2).map { quoted[$0] }
-            guard identifiers.count >= 3 else { continue }
-            result[identifiers[0]] = Array(identifiers.dropFirst(2))
-        }
-        return result
     }
 
     /// A value as an SQL constant, as the store binds it; nil when SQL has no plain constant for it.

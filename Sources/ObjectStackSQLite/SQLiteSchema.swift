@@ -184,6 +184,42 @@ struct SQLiteSchema: Sendable {
 
     // MARK: - DDL
 
+    /// An index of an entity table: its name and its columns, in order.
+    struct Index: Sendable, Equatable {
+        let name: String
+        let columns: [String]
+    }
+
+    /// The indexes a table has: uniqueness constraints (checked by queries inside each save, so the error can
+    /// name the object that already holds the values; the index makes that lookup cheap), fetch indexes,
+    /// indexed attributes, and the key column of every to-one (to-many relationships are read through the
+    /// inverse's key column). One index per column list.
+    func indexes(of table: Table) -> [Index] {
+        var result: [Index] = []
+        var indexed: Set<[String]> = []
+        func index(_ name: String, _ columns: [String]) {
+            guard !columns.isEmpty, indexed.insert(columns).inserted else { return }
+            result.append(Index(name: "I_\(table.name)_\(name)", columns: columns))
+        }
+        for entity in table.root.selfAndDescendants {
+            for constraint in entity.uniquenessConstraints {
+                index("\(entity.name)_unique_\(constraint.joined(separator: "_"))",
+                    constraint.compactMap { entity.attributesByName[$0] }.map { columnNames[ObjectIdentifier($0)]! })
+            }
+            for model in entity.indexes {
+                index("\(entity.name)_\(model.name)",
+                    model.attributeNames.compactMap { entity.attributesByName[$0] }.map { columnNames[ObjectIdentifier($0)]! })
+            }
+            for attribute in entity.declaredAttributes where attribute.isIndexed && attribute.storedIndex != nil {
+                index("\(entity.name)_\(attribute.name)", [columnNames[ObjectIdentifier(attribute)]!])
+            }
+            for relationship in entity.declaredRelationships where relationship.storedIndex != nil {
+                index("\(entity.name)_\(relationship.name)", [columnNames[ObjectIdentifier(relationship)]!])
+            }
+        }
+        return result
+    }
+
     /// The statements that create the schema (idempotent).
     var creationSQL: [String] {
         var statements: [String] = [
@@ -195,30 +231,9 @@ struct SQLiteSchema: Sendable {
                 + table.columns.map { "\(Self.quote($0.name)) \($0.sqlType)" }
             statements.append("CREATE TABLE IF NOT EXISTS \(Self.quote(table.name)) (\(columns.joined(separator: ", ")))")
             statements.append("INSERT OR IGNORE INTO Z_PRIMARYKEY (root, max) VALUES ('\(table.root.name)', 0)")
-            var indexed: Set<[String]> = []
-            func index(_ name: String, _ columns: [String]) {
-                guard !columns.isEmpty, indexed.insert(columns).inserted else { return }
-                statements.append("CREATE INDEX IF NOT EXISTS \(Self.quote("I_\(table.name)_\(name)")) ON "
-                    + "\(Self.quote(table.name)) (\(columns.map(Self.quote).joined(separator: ", ")))")
-            }
-            for entity in table.root.selfAndDescendants {
-                // Uniqueness constraints are checked by queries inside each save (so the error can name the
-                // object that already holds the values); the index makes that lookup cheap.
-                for constraint in entity.uniquenessConstraints {
-                    index("\(entity.name)_unique_\(constraint.joined(separator: "_"))",
-                        constraint.compactMap { entity.attributesByName[$0] }.map { columnNames[ObjectIdentifier($0)]! })
-                }
-                for model in entity.indexes {
-                    index("\(entity.name)_\(model.name)",
-                        model.attributeNames.compactMap { entity.attributesByName[$0] }.map { columnNames[ObjectIdentifier($0)]! })
-                }
-                for attribute in entity.declaredAttributes where attribute.isIndexed && attribute.storedIndex != nil {
-                    index("\(entity.name)_\(attribute.name)", [columnNames[ObjectIdentifier(attribute)]!])
-                }
-                // To-many relationships are read through the inverse's key column.
-                for relationship in entity.declaredRelationships where relationship.storedIndex != nil {
-                    index("\(entity.name)_\(relationship.name)", [columnNames[ObjectIdentifier(relationship)]!])
-                }
+            for index in indexes(of: table) {
+                statements.append("CREATE INDEX IF NOT EXISTS \(Self.quote(index.name)) ON \(Self.quote(table.name)) "
+                    + "(\(index.columns.map(Self.quote).joined(separator: ", ")))")
             }
         }
         for join in joinTables.values.sorted(by: { $0.name < $1.name }) {

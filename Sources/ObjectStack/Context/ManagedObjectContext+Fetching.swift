@@ -112,13 +112,7 @@ extension ManagedObjectContext {
         case .objects(let pairs):
             saved.reserveCapacity(pairs.count)
             for (id, snapshot) in pairs where !stale.contains(id) {
-                let object = registered[id] ?? { () -> ManagedObject in
-                    let created = id.entity.managedObjectClass.init(entity: id.entity, insertInto: nil)
-                    created.objectID = id
-                    created.isFault = true
-                    register(created, snapshot: nil)
-                    return created
-                }()
+                let object = self.object(with: id)
                 if object.isFault, !plan.returnsObjectsAsFaults { materialize(object, with: snapshot) }
                 if object.deletedFlag { continue }
                 saved.append(object)

@@ -255,8 +255,8 @@ final class StackPods: PodEngine {
 }
 
 extension Pod {
-    /// Sets all eight values.
-    fileprivate func set(_ row: PodRow) {
+    /// Sets all eight values (the engines and the plan probe write generated rows through it).
+    func set(_ row: PodRow) {
         name = row.name
         version = row.version
         authors = row.authors

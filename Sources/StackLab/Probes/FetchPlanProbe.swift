@@ -67,7 +67,7 @@ public struct FetchPlanProbe {
                 var start = 0
                 while start < objects {
                     let end = min(start + 10_000, objects)
-                    for index in start..<end { Pod(context: context).apply(PodRow.make(index)) }
+                    for index in start..<end { Pod(context: context).set(PodRow.make(index)) }
                     try context.save()
                     context.reset()
                     start = end
@@ -81,19 +81,5 @@ public struct FetchPlanProbe {
             if counts { request.resultType = .count }
             return try context.explain(request)
         }
-    }
-}
-
-extension Pod {
-    /// Sets all eight values from a generated row.
-    fileprivate func apply(_ row: PodRow) {
-        name = row.name
-        version = row.version
-        authors = row.authors
-        homepage = row.homepage
-        license = row.license
-        summary = row.summary
-        downloads = row.downloads
-        updated = row.updated
     }
 }

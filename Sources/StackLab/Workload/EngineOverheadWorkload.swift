@@ -146,7 +146,7 @@ enum EngineOverheadWorkload {
                 times.append(try milliseconds { count = try engine.count(downloadsAbove: PodRow.countThreshold) })
                 try run.check(count, expected, "count")
             }
-        case .merge:
+        case .merge, .childSave:
             let engine = try run.stack()
             defer { engine.close() }
             try engine.insert(run.rows())
@@ -154,17 +154,10 @@ enum EngineOverheadWorkload {
             try engine.register(objects)
             let changes = parameters["changes"]?.integerValue ?? 1_000
             for sample in 0..<samples {
-                times.append(try engine.measureMerge(round: sample, changes: changes, registered: objects).milliseconds)
-            }
-        case .childSave:
-            let engine = try run.stack()
-            defer { engine.close() }
-            try engine.insert(run.rows())
-            try engine.reopen()
-            try engine.register(objects)
-            let changes = parameters["changes"]?.integerValue ?? 1_000
-            for sample in 0..<samples {
-                times.append(try engine.measureChildSave(round: sample, changes: changes, registered: objects).milliseconds)
+                let duration = operation == .merge
+                    ? try engine.measureMerge(round: sample, changes: changes, registered: objects)
+                    : try engine.measureChildSave(round: sample, changes: changes, registered: objects)
+                times.append(duration.milliseconds)
             }
         case .import:
             let engine = try run.stack()
