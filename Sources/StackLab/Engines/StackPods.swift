@@ -179,9 +179,8 @@ final class StackPods: PodEngine {
     func measureMerge(round: Int, changes: Int, registered: Int) throws -> Duration {
         let background = ManagedObjectContext(concurrencyType: .privateQueue)
         background.persistentStoreCoordinator = coordinator
-        let updates = changes / 2
-        let stride = max(registered / max(updates, 1), 1)
-        let ids = try (0..<updates).map { try id(Int64(($0 * stride) % registered + 1)) }
+        let ids = try updatedIDs(changes: changes, registered: registered)
+        let updates = ids.count
         let box = NotificationBox()
         let token = NotificationCenter.default.addObserver(
             forName: ManagedObjectContext.didSaveNotification, object: background, queue: nil) { box.store($0) }
@@ -201,6 +200,13 @@ final class StackPods: PodEngine {
         return context.performAndWait { clock.measure { context.mergeChanges(fromContextDidSave: saved) } }
     }
 
+    /// The registered pods a `changes`-object save updates: half the changes, spread over `registered`.
+    private func updatedIDs(changes: Int, registered: Int) throws -> [ManagedObjectID] {
+        let updates = changes / 2
+        let stride = max(registered / max(updates, 1), 1)
+        return try (0..<updates).map { try id(Int64(($0 * stride) % registered + 1)) }
+    }
+
     /// A child context of the registering context saves `changes` changes into it (half updates of registered
     /// pods spread over `registered`, half inserts), the nested-contexts design's step; returns the time of the
     /// child's `save()`. The parent's context is rolled back afterwards, so every sample starts alike.
@@ -208,9 +214,8 @@ final class StackPods: PodEngine {
         let context = context
         let child = ManagedObjectContext(concurrencyType: .privateQueue)
         child.parent = context
-        let updates = changes / 2
-        let stride = max(registered / max(updates, 1), 1)
-        let ids = try (0..<updates).map { try id(Int64(($0 * stride) % registered + 1)) }
+        let ids = try updatedIDs(changes: changes, registered: registered)
+        let updates = ids.count
         let clock = ContinuousClock()
         let duration = try child.performAndWait { () throws -> Duration in
             for id in ids { (child.object(with: id) as? Pod)?.downloads += 1 }
