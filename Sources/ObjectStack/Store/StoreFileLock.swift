@@ -75,11 +75,18 @@ public final class StoreFileLock: @unchecked Sendable {
     /// - Throws: `StoreError(.locked)` at once when a store of this or another process has the file open.
     public static func exclusive(_ url: URL) throws -> StoreFileLock? {
         let path = canonicalPath(url)
+        // A shared lock this process has just released can outlive the release for a moment: a child process
+        // forked by another thread holds the lock's file description until its exec closes it. So "busy" is
+        // only believed after it lasts.
+        let deadline = ContinuousClock.now + .milliseconds(500)
         while true {
             switch try attempt(path, exclusive: true, url: url) {
             case .locked(let lock): return lock
             case .noFile: return nil
             case .replaced: continue
+            case .busy where ContinuousClock.now < deadline:
+                usleep(10_000)
+                continue
             case .busy:
                 throw StoreError(code: .locked,
                     message: "another process has the store open; it cannot be migrated or moved until that process "
