@@ -258,7 +258,8 @@ extension ManagedObjectContext {
         let inserted = insertedSet
         let updated = Set(changedSet.filter { $0.hasPersistentChanges && !$0.deletedFlag && !$0.insertedFlag })
         let deleted = deletedSet
-        for object in inserted.union(updated) {
+        let saved = inserted.union(updated)
+        for object in saved {
             for index in object.toMany.keys {
                 guard case .relationship(let relationship) = object.entity.properties[index] else { continue }
                 let current = object.toManyIDs(relationship)
@@ -277,7 +278,7 @@ extension ManagedObjectContext {
         deletedSet = []
         changedSet = []
         pendingNotification = PendingChanges()
-        for object in inserted.union(updated) { object.didSave() }
+        for object in saved { object.didSave() }
         // The ID sets are built once and shared by both notifications and the announcement.
         let ids = ContextDidSave(
             inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)), deleted: Set(deleted.map(\.objectID)))

@@ -137,9 +137,7 @@ public final class PersistentStoreCoordinator: Sendable {
         let store = try store(for: request.entity)
         let result = try withStoreAccess { try store.execute(request) }
         if case .objects(let rows) = result {
-            rowCache.withLock { cache in
-                for (id, snapshot) in rows { cache.store(snapshot, for: id) }
-            }
+            rowCache.withLock { $0.store(rows) }
         }
         return result
     }
@@ -206,7 +204,7 @@ public final class PersistentStoreCoordinator: Sendable {
             written[update.objectID] = RowSnapshot(values: update.values, version: versions[update.objectID] ?? 1)
         }
         rowCache.withLock { cache in
-            for (id, snapshot) in written { cache.store(snapshot, for: id) }
+            cache.store(written.lazy.map { ($0.key, $0.value) })
             for delete in request.deletes { cache.remove(delete.objectID) }
         }
         return written

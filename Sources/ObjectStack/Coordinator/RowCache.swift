@@ -24,27 +24,39 @@ struct RowCache {
 
     /// Stores a row that was just read or written; an older version never replaces a newer one.
     mutating func store(_ snapshot: RowSnapshot, for id: ManagedObjectID) {
-        if let existing = entries[id] {
-            if existing.snapshot.version <= snapshot.version {
-                entries[id]?.snapshot = snapshot
-                entries[id]?.storedAt = .now
+        store(snapshot, for: id, at: .now)
+    }
+
+    /// Stores the rows of one read or write: room for all at once, and one reading of the clock.
+    mutating func store<Rows: Collection>(_ rows: Rows) where Rows.Element == (ManagedObjectID, RowSnapshot) {
+        entries.reserveCapacity(entries.count + rows.count)
+        let now = ContinuousClock.now
+        for (id, snapshot) in rows { store(snapshot, for: id, at: now) }
+    }
+
+    private mutating func store(_ snapshot: RowSnapshot, for id: ManagedObjectID, at now: ContinuousClock.Instant) {
+        // One hash per row: the index serves the version check and the update (the keyed spelling hashed 3 times).
+        if let index = entries.index(forKey: id) {
+            if entries.values[index].snapshot.version <= snapshot.version {
+                entries.values[index].snapshot = snapshot
+                entries.values[index].storedAt = now
             }
         } else {
-            entries[id] = Entry(snapshot: snapshot, references: 0, storedAt: .now)
+            entries[id] = Entry(snapshot: snapshot, references: 0, storedAt: now)
         }
     }
 
     /// Counts one more context holding the object, storing its row if given.
     mutating func retain(_ id: ManagedObjectID, snapshot: RowSnapshot?) {
         if let snapshot { store(snapshot, for: id) }
-        entries[id]?.references += 1
+        if let index = entries.index(forKey: id) { entries.values[index].references += 1 }
     }
 
     /// Counts one context fewer; the row leaves when none holds it.
     mutating func release(_ id: ManagedObjectID) {
-        guard var entry = entries[id] else { return }
-        entry.references -= 1
-        entries[id] = entry.references > 0 ? entry : nil
+        guard let index = entries.index(forKey: id) else { return }
+        entries.values[index].references -= 1
+        if entries.values[index].references <= 0 { entries.remove(at: index) }
     }
 
     /// Drops a deleted object's row.

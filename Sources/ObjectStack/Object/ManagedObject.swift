@@ -29,7 +29,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The committed row (nil for a new object or a fault).
     var snapshot: RowSnapshot?
     /// Unsaved values of attributes and to-one relationships, by property index.
-    var changes: [Int: StoreValue] = [:]
+    var changes = PropertyValues()
     /// Values of transient attributes, by property index.
     var transientValues: [Int: StoreValue] = [:]
     /// To-many relationships read or changed so far, by property index.
