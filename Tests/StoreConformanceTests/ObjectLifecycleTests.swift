@@ -218,6 +218,32 @@ struct ObjectLifecycleTests {
         }
     }
 
+    @Test("a fetched fault fires with the row the coordinator holds when it fires, not the one its fetch read",
+        arguments: StoreKind.allCases)
+    func faultFiresFromCurrentRow(kind: StoreKind) throws {
+        let stack = try TestStack(kind)
+        let writer = stack.newContext()
+        try writer.performAndWait { () throws in
+            for title in ["One", "Two"] { Book(context: writer).title = title }
+            try writer.save()
+        }
+        let reader = stack.newContext()
+        let faults = try reader.performAndWait { try reader.all(Book.self, "Book", where: "title == %@", "One") }
+        #expect(faults.count == 1 && faults.allSatisfy(\.isFault))
+        // A second fetch of the same rows, and a save of an unrelated row, leave the fault's row current.
+        let again = try reader.performAndWait { try reader.all(Book.self, "Book") }
+        #expect(again.count == 2)
+        try writer.performAndWait { () throws in
+            let one = try #require(try writer.fetch(FetchRequest<Book>(entityName: "Book")).first { $0.title == "One" })
+            one.title = "One, revised"
+            try writer.save()
+        }
+        try reader.performAndWait { () throws in
+            #expect(faults[0].isFault)
+            #expect(faults[0].title == "One, revised", "the writer's save reached the row cache before the fault fired")
+        }
+    }
+
     @Test("an object deleted elsewhere reads as nil when its fault fires", arguments: StoreKind.allCases)
     func inaccessibleFault(kind: StoreKind) throws {
         let stack = try TestStack(kind)

@@ -138,6 +138,7 @@ extension ManagedObjectContext {
             object.toMany = [:]
             object.transientValues = [:]
             object.snapshot = nil
+            object.fetchedRow = nil
             object.isFault = true
             changedSet.remove(object)
         }

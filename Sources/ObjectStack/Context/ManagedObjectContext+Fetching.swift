@@ -177,6 +177,9 @@ extension ManagedObjectContext {
     }
 
     private func fetchFromStore(_ plan: FetchPlan) throws -> FetchOutcome {
+        // Read before the fetch: a row changed after this reading makes the faults look the row up again.
+        let generation = plan.returnsObjectsAsFaults && parentStorage == nil && stalenessInterval < 0
+            ? coordinatorStorage?.rowCacheGeneration.current : nil
         switch try storeResult(plan.store) {
         case .count(let count):
             return .count(count)
@@ -201,7 +204,14 @@ extension ManagedObjectContext {
             registered.reserveCapacity(registered.count + pairs.count)
             for (id, snapshot) in pairs {
                 if let existing = registered[id] {
-                    if existing.isFault, !plan.returnsObjectsAsFaults { materialize(existing, with: snapshot) }
+                    if existing.isFault {
+                        if !plan.returnsObjectsAsFaults {
+                            materialize(existing, with: snapshot)
+                        } else if let generation {
+                            existing.fetchedRow = snapshot
+                            existing.fetchedGeneration = generation
+                        }
+                    }
                     objects.append(existing)
                     continue
                 }
@@ -211,7 +221,12 @@ extension ManagedObjectContext {
                 object.managedObjectContext = self
                 registered[id] = object
                 created.append(id)
-                if !plan.returnsObjectsAsFaults { materialize(object, with: snapshot) }
+                if !plan.returnsObjectsAsFaults {
+                    materialize(object, with: snapshot)
+                } else if let generation {
+                    object.fetchedRow = snapshot
+                    object.fetchedGeneration = generation
+                }
                 objects.append(object)
             }
             // The store's result is already cached by the coordinator; one lock counts this context's hold on

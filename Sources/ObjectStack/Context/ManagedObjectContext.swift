@@ -298,6 +298,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func materialize(_ object: ManagedObject, with snapshot: RowSnapshot) {
         let wasFault = object.isFault || object.snapshot == nil
         object.snapshot = snapshot
+        object.fetchedRow = nil
         object.isFault = false
         object.isInaccessible = false
         if wasFault { object.awakeFromFetch() }
@@ -305,6 +306,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Fires a fault from the row cache, or the store on a miss.
     func fulfillFault(_ object: ManagedObject) {
+        if let row = object.fetchedRow {
+            object.fetchedRow = nil
+            // No row of the cache changed since the fetch read this one: it is what the cache holds.
+            if stalenessInterval < 0, let coordinator = coordinatorStorage,
+                coordinator.rowCacheGeneration.current == object.fetchedGeneration
+            {
+                materialize(object, with: row)
+                return
+            }
+        }
         if let batch = object.faultBatch {
             let members = batch.batch(of: object.objectID).compactMap { registered[$0] }.filter { $0.isFault }
             for member in members { member.faultBatch = nil }

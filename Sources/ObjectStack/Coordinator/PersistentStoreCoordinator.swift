@@ -17,12 +17,17 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The model every store of the coordinator holds.
     public let managedObjectModel: ManagedObjectModel
     private let stores = LockedValue<[any PersistentStore]>([])
-    let rowCache = LockedValue(RowCache())
+    let rowCache: LockedValue<RowCache>
+    /// The row cache's change counter, read without its lock.
+    let rowCacheGeneration: RowCacheGeneration
     let mergingContexts = LockedValue<[WeakContext]>([])
 
     /// Creates a coordinator with no stores.
     public init(managedObjectModel: ManagedObjectModel) {
         self.managedObjectModel = managedObjectModel
+        let cache = RowCache()
+        rowCacheGeneration = cache.generation
+        rowCache = LockedValue(cache)
     }
 
     // MARK: - Stores

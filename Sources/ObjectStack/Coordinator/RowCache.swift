@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The coordinator's cache of rows, shared by every context on it.
 ///
 /// Each entry counts the contexts that have the object registered; it leaves the cache when the last one
@@ -11,6 +13,8 @@ struct RowCache {
     }
 
     private var entries: [ManagedObjectID: Entry] = [:]
+    /// Counts the changes to cached rows (a newer version stored, a row dropped), readable without the lock.
+    let generation = RowCacheGeneration()
 
     /// The cached row of an object, if it is no older than `maximumAge` seconds (any age for nil).
     func snapshot(for id: ManagedObjectID, maximumAge: Double? = nil) -> RowSnapshot? {
@@ -37,10 +41,14 @@ struct RowCache {
     private mutating func store(_ snapshot: RowSnapshot, for id: ManagedObjectID, at now: ContinuousClock.Instant) {
         // One hash per row: the index serves the version check and the update (the keyed spelling hashed 3 times).
         if let index = entries.index(forKey: id) {
-            if entries.values[index].snapshot.version <= snapshot.version {
+            let cached = entries.values[index].snapshot.version
+            // The same version is the same row: the entry keeps its snapshot, so a fault holding the one its
+            // fetch read is still current.
+            if cached < snapshot.version {
                 entries.values[index].snapshot = snapshot
-                entries.values[index].storedAt = now
+                generation.advance()
             }
+            if cached <= snapshot.version { entries.values[index].storedAt = now }
         } else {
             entries[id] = Entry(snapshot: snapshot, references: 0, storedAt: now)
         }
@@ -56,11 +64,26 @@ struct RowCache {
     mutating func release(_ id: ManagedObjectID) {
         guard let index = entries.index(forKey: id) else { return }
         entries.values[index].references -= 1
-        if entries.values[index].references <= 0 { entries.remove(at: index) }
+        if entries.values[index].references <= 0 {
+            entries.remove(at: index)
+            generation.advance()
+        }
     }
 
     /// Drops a deleted object's row.
     mutating func remove(_ id: ManagedObjectID) {
-        entries[id] = nil
+        if entries.removeValue(forKey: id) != nil { generation.advance() }
     }
+}
+
+/// The row cache's change counter: a fault that kept the row its fetch read may use it while the counter
+/// has not moved since before that fetch, without taking the cache's lock.
+final class RowCacheGeneration: Sendable {
+    private let value = Atomic<UInt64>(0)
+
+    /// The current count.
+    var current: UInt64 { value.load(ordering: .acquiring) }
+
+    /// Counts one change to the cached rows.
+    func advance() { value.add(1, ordering: .releasing) }
 }

@@ -43,6 +43,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     var deletedFlag = false
     /// Set when a fault could not be fulfilled because the row is gone from the store.
     var isInaccessible = false
+    /// For a fault from a fetch: the row the fetch read, and the row cache's generation before the fetch.
+    /// Firing uses the row while the generation has not moved, instead of looking it up in the cache.
+    var fetchedRow: RowSnapshot?
+    var fetchedGeneration: UInt64 = 0
     /// For a fault from a fetch with a batch size: the fetch's batches, so firing loads the whole batch.
     var faultBatch: FaultBatch?
 
