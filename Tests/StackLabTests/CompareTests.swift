@@ -1,5 +1,5 @@
 import Foundation
-import StackLab
+import Lab
 import Testing
 
 @Suite("Mann-Whitney U")

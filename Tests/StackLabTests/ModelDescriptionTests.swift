@@ -1,6 +1,6 @@
 import Foundation
 import ObjectStack
-import StackLab
+import Lab
 import Testing
 
 /// `stacklab model`: the text and JSON descriptions of a model file.

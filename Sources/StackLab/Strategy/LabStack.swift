@@ -1,6 +1,7 @@
 import Foundation
-import Synchronization
+import LabCore
 import ObjectStack
+import Synchronization
 
 /// A Core Data stack built by one of the lab's strategies on a fresh store: the main-queue context the UI
 /// reads, background contexts for work, and the design's way of bringing background saves into the main

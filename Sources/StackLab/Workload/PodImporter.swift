@@ -1,3 +1,4 @@
+import LabCore
 import ObjectStack
 
 /// Imports pod specs into a context by find-or-create on the unique identifier (name + version), in batches:

@@ -1,12 +1,41 @@
 import Foundation
+import LabCore
 import ObjectStack
 
 /// The read-write mix: `readers` loops on the main context each fetching a page of pods `reads_per_s` times a
 /// second, while `writers` background contexts each write `write_rate` pods a second (half new pods, half
 /// updates of existing ones found by one IN fetch) in saves of `batch_size`, for `duration_s`.
-enum ReadWriteMixWorkload {
+struct ReadWriteMixWorkload: StackWorkload {
+    let name = "read-write-mix"
+    let summaryMetrics: [Metric] = [
+        .objectsPerSecond, .fetchP50Milliseconds, .fetchP99Milliseconds, .mainMaxStallMilliseconds,
+        .mainHitchMillisecondsPerSecond, .mergeTotalMilliseconds, .cpuMilliseconds, .peakMemoryMegabytes,
+    ]
+
+    /// Creates the workload.
+    init() {}
+
+    var parameters: [ParameterSpec] {
+        stackParameters + [
+            ParameterSpec(
+                "objects", .integer(minimum: 0), default: .integer(10_000), quick: .integer(1_500),
+                help: "pods in the store before the run"),
+            ParameterSpec("readers", .integer(minimum: 1), default: .integer(2), help: "reader loops on the main context"),
+            ParameterSpec(
+                "reads_per_s", .number(above: 0), default: .integer(30), help: "fetches per second per reader"),
+            ParameterSpec("writers", .integer(minimum: 1), default: .integer(1), help: "background writers"),
+            ParameterSpec(
+                "write_rate", .number(above: 0), default: .integer(2_000),
+                help: "pods written per second per writer (half inserts, half updates)"),
+            ParameterSpec("batch_size", .integer(minimum: 1), default: .integer(200), help: "pods per writer save"),
+            ParameterSpec(
+                "duration_s", .number(above: 0), default: .integer(3), quick: .number(0.5),
+                help: "how long the readers and writers run"),
+        ]
+    }
+
     @MainActor
-    static func run(_ session: RunSession) async throws -> WorkloadOutcome {
+    func run(_ session: RunSession) async throws -> WorkloadOutcome {
         let stack = session.stack
         let seeded = session.integer("objects")
         try stack.seed(count: seeded, seed: session.seed)
@@ -21,7 +50,7 @@ enum ReadWriteMixWorkload {
             let deadline = start.advanced(by: .seconds(duration))
             let writes = writers.enumerated().map { number, context in
                 Task { @MainActor in
-                    try await write(into: context, stack: stack, number: number, batchSize: batchSize, every: interval,
+                    try await Self.write(into: context, stack: stack, number: number, batchSize: batchSize, every: interval,
                         until: deadline, existing: names, seed: session.seed)
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 import ObjectStack
 
 /// What a workload gets for one run: the stack, the cell's parameters, and the main-thread instruments.
@@ -10,10 +11,10 @@ import ObjectStack
 public final class RunSession {
     /// The stack under test.
     public let stack: LabStack
+    /// The run: the cell's parameters, the model, the folders, the clock.
+    public let run: WorkloadRun
     /// The cell's parameters, defaults filled in.
-    public let parameters: [String: ScenarioValue]
-    /// Builds the observer the merge-cost workload attaches to the main context (the FRC hook).
-    public let mainContextObserver: MainContextObserverFactory?
+    public var parameters: [String: ScenarioValue] { run.parameters }
     /// Latencies of the main context's fetches.
     public var fetchLatencies = LatencyRecorder()
     private var meter: MainThreadMeter?
@@ -22,30 +23,26 @@ public final class RunSession {
     /// (nil where the kernel does not say), and the wall time; nil until `measure` returns.
     private(set) var measuredUsage: (cpuMilliseconds: Double, cpuWaitMilliseconds: Double?, wallMilliseconds: Double)?
 
-    init(stack: LabStack, parameters: [String: ScenarioValue], mainContextObserver: MainContextObserverFactory?) {
+    init(stack: LabStack, run: WorkloadRun) {
         self.stack = stack
-        self.parameters = parameters
-        self.mainContextObserver = mainContextObserver
+        self.run = run
     }
 
     // MARK: - Parameters
 
     /// An integer parameter (validated when the scenario was read).
-    public func integer(_ name: String) -> Int { parameters[name]?.integerValue ?? 0 }
+    public func integer(_ name: String) -> Int { run.integer(name) }
     /// A number parameter.
-    public func number(_ name: String) -> Double { parameters[name]?.numberValue ?? 0 }
+    public func number(_ name: String) -> Double { run.number(name) }
     /// A text parameter, if set.
     public func text(_ name: String) -> String? {
         if case .text(let value)? = parameters[name] { return value }
         return nil
     }
     /// A boolean parameter.
-    public func flag(_ name: String) -> Bool {
-        if case .boolean(let value)? = parameters[name] { return value }
-        return false
-    }
+    public func flag(_ name: String) -> Bool { run.flag(name) }
     /// The data seed.
-    public var seed: UInt64 { UInt64(integer("seed")) }
+    public var seed: UInt64 { run.seed }
 
     // MARK: - Measuring
 
@@ -105,6 +102,43 @@ public final class RunSession {
         let cpuWait = waited.flatMap { before in waitedAfter.map { max(0, $0 - before) } }
         measuredUsage = (ProcessUsage.cpuMilliseconds() - cpu, cpuWait, wall)
         return (value, wall)
+    }
+
+    // MARK: - Metrics
+
+    /// The run's metrics: the workload's own, and what the session's instruments and the stack measured.
+    func metrics(_ outcome: WorkloadOutcome) -> [Metric: Double] {
+        var metrics = outcome.metrics
+        metrics[.wallMilliseconds] = outcome.wallMilliseconds
+        metrics[.objects] = Double(outcome.objects)
+        if outcome.wallMilliseconds > 0 {
+            metrics[.objectsPerSecond] = Double(outcome.objects) / (outcome.wallMilliseconds / 1_000)
+        }
+        let latencies = fetchLatencies
+        metrics[.fetches] = Double(latencies.count)
+        metrics[.fetchP50Milliseconds] = latencies.percentile(50)
+        metrics[.fetchP90Milliseconds] = latencies.percentile(90)
+        metrics[.fetchP99Milliseconds] = latencies.percentile(99)
+        metrics[.fetchMaxMilliseconds] = latencies.maximum
+        metrics[.fetchTotalMilliseconds] = latencies.totalMilliseconds
+        if let usage = measuredUsage {
+            metrics[.cpuMilliseconds] = usage.cpuMilliseconds
+            if usage.wallMilliseconds > 0 { metrics[.cpuShare] = usage.cpuMilliseconds / usage.wallMilliseconds }
+            metrics[.cpuWaitMilliseconds] = usage.cpuWaitMilliseconds
+        }
+        if let report = mainThread {
+            metrics[.mainMaxStallMilliseconds] = report.maxStallMilliseconds
+            metrics[.mainHitchMillisecondsPerSecond] = report.hitchMillisecondsPerSecond
+        }
+        if stack.strategy != .mainOnly {
+            let merges = stack.merges.summary
+            metrics[.merges] = Double(merges.count)
+            metrics[.mergeTotalMilliseconds] = merges.totalMilliseconds
+            metrics[.mergeMaxMilliseconds] = merges.maxMilliseconds
+        }
+        metrics[.storeBytes] = stack.storeBytes.map(Double.init)
+        metrics[.storedObjects] = outcome.storedObjects.map(Double.init)
+        return metrics
     }
 }
 
