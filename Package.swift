@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(name: "ObjectStackTests", dependencies: ["ObjectStack"]),
         .testTarget(name: "ObjectStackSQLiteTests", dependencies: ["ObjectStack", "ObjectStackSQLite", "CSQLite"]),
         .testTarget(name: "ObjectStackLMDBTests", dependencies: ["ObjectStackLMDB", "CLMDB"]),
-        .testTarget(name: "StackLabTests", dependencies: ["Lab", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"], exclude: ["Fixtures"]),
+        .testTarget(name: "StackLabTests", dependencies: ["Lab", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"], exclude: ["Fixtures", "Golden"]),
         // One conformance suite, parameterised over every store kind.
         .testTarget(
             name: "StoreConformanceTests",

@@ -29,10 +29,14 @@ public enum ComparisonReport {
             + "\n\n\(tally) (threshold \(String(format: "%g", threshold * 100))%, Mann-Whitney U two-sided, alpha \(alpha))"
     }
 
-    /// The rows as CSV, one per cell and metric, with the cell's identifying columns spelled out.
+    /// The rows as CSV, one per cell and metric, with the cell's identifying columns spelled out; `better`
+    /// says which way the metric improves (lower, higher, neutral), so charts need not guess from its name.
     public static func csv(_ rows: [ResultComparison.Row], cellColumns: [String], threshold: Double) -> String {
-        ResultCSV.render([cellColumns + Array(columns.dropFirst()) + ["threshold_pct"]] + rows.map { row in
-            cellColumns.map { row.cell[$0] ?? "" } + Array(cells(row).dropFirst()) + [String(format: "%g", threshold * 100)]
-        })
+        ResultCSV.render(
+            [cellColumns + Array(columns.dropFirst()) + ["threshold_pct", "better"]]
+                + rows.map { row in
+                    cellColumns.map { row.cell[$0] ?? "" } + Array(cells(row).dropFirst())
+                        + [String(format: "%g", threshold * 100), ResultComparison.polarity(of: row.metric).rawValue]
+                })
     }
 }

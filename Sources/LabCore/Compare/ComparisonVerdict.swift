@@ -8,4 +8,6 @@ public enum ComparisonVerdict: String, Sendable, CaseIterable {
     case regressed
     /// The medians differ by the threshold or more, but the repetitions are too few or too noisy to say.
     case inconclusive
+    /// A count or setting with no better direction (`MetricPolarity.neutral`) differs for real.
+    case changed
 }

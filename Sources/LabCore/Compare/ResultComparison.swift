@@ -7,7 +7,8 @@ import Foundation
 /// below `threshold` the metric is *unchanged*. Otherwise a two-sided Mann-Whitney U test decides: with
 /// p < `alpha` it is *improved* or *regressed* by the direction of the change, and *inconclusive* if not
 /// (too few or too noisy repetitions — with 3 against 3 the smallest possible p is 0.1, so use at least 4).
-/// Lower is better, except for counts per second such as `objects_per_s` (throughput).
+/// Each metric says which way is better (`Metric.polarity`): times lower, throughput higher; a count that
+/// changed for real is *changed*, neither better nor worse.
 public struct ResultComparison: Sendable {
     /// One metric of one cell, compared.
     public struct Row: Sendable, Equatable {
@@ -65,12 +66,14 @@ public struct ResultComparison: Sendable {
     /// The columns that name a cell, in the baseline's order.
     public var cellColumns: [String] { baseline.cellColumns(metrics: metrics) }
 
-    /// Whether a larger value of `metric` is better: a count per second (`objects_per_s`), not a time per
-    /// second (`main_hitch_ms_per_s`, hitch time per second, where lower is better).
-    public static func higherIsBetter(_ metric: String) -> Bool {
-        guard metric.hasSuffix("_per_s") else { return false }
+    /// Which way `metric` gets better: the lab's own metrics say (`Metric.polarity`); a column the lab does not
+    /// write (a CSV from elsewhere) is guessed from its name: a count per second (`objects_per_s`) higher, a
+    /// time per second (`hitch_ms_per_s`) or anything else lower.
+    public static func polarity(of metric: String) -> MetricPolarity {
+        if let known = Metric(rawValue: metric) { return known.polarity }
+        guard metric.hasSuffix("_per_s") else { return .lowerIsBetter }
         let timeUnits = ["_s", "_ms", "_us", "_ns"]
-        return !timeUnits.contains { metric.dropLast("_per_s".count).hasSuffix($0) }
+        return timeUnits.contains { metric.dropLast("_per_s".count).hasSuffix($0) } ? .lowerIsBetter : .higherIsBetter
     }
 
     /// Parses `10%`, `10` or `2.5%` into a fraction (0.10, 0.10, 0.025).
@@ -118,8 +121,11 @@ public struct ResultComparison: Sendable {
             verdict = .unchanged
         } else if let relative, let test {
             if test.pValue < alpha {
-                let better = Self.higherIsBetter(metric) ? relative > 0 : relative < 0
-                verdict = better ? .improved : .regressed
+                switch Self.polarity(of: metric) {
+                case .higherIsBetter: verdict = relative > 0 ? .improved : .regressed
+                case .lowerIsBetter: verdict = relative < 0 ? .improved : .regressed
+                case .neutral: verdict = .changed
+                }
             } else {
                 verdict = .inconclusive
                 note = "p ≥ \(alpha)"

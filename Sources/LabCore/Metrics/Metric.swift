@@ -1,4 +1,5 @@
-/// A metric column of the lab's CSV, named with its unit. `results/README.md` documents each one.
+/// A metric column of the lab's CSV, named with its unit, which way it gets better (`polarity`) and what it
+/// counts (`unit`). `results/README.md` documents each one.
 public enum Metric: String, Sendable, CaseIterable {
     case wallMilliseconds = "wall_ms"
     case objects = "objects"
@@ -39,16 +40,32 @@ public enum Metric: String, Sendable, CaseIterable {
     case ratioVsRaw = "ratio_vs_raw"
     case bytesPerObject = "bytes_per_object"
 
-    /// Whether a smaller value is better (times, stalls, memory) or a larger one (throughput).
-    public var lowerIsBetter: Bool? {
+    /// Which way the metric gets better; `compare` judges a change by it and the charts label it.
+    public var polarity: MetricPolarity {
         switch self {
-        case .objectsPerSecond: return false
-        case .objects, .fetches, .merges, .storedObjects, .migrated, .deadlineMilliseconds, .crossingFitErrorMilliseconds: return nil
-        case .deadlineCrossingObjects: return false
-        // A busier CPU is neither better nor worse: cpu_ms says what the work cost.
-        case .cpuShare: return nil
-        case .ratioVsRaw: return true
-        default: return true
+        case .objectsPerSecond, .deadlineCrossingObjects: return .higherIsBetter
+        // Counts and settings of the run, and a busier CPU, which is neither better nor worse: cpu_ms says
+        // what the work cost.
+        case .objects, .fetches, .merges, .storedObjects, .migrated, .deadlineMilliseconds, .cpuShare:
+            return .neutral
+        // A worse fit is a less trustworthy crossing, not a slower app.
+        case .crossingFitErrorMilliseconds: return .neutral
+        default: return .lowerIsBetter
+        }
+    }
+
+    /// What the metric's numbers count.
+    public var unit: MetricUnit {
+        switch self {
+        case .objects, .storedObjects, .deadlineCrossingObjects: return .objects
+        case .objectsPerSecond: return .objectsPerSecond
+        case .mainHitchMillisecondsPerSecond: return .millisecondsPerSecond
+        case .fetches, .merges: return .count
+        case .peakMemoryMegabytes: return .megabytes
+        case .storeBytes, .bytesPerObject: return .bytes
+        case .cpuShare, .ratioVsRaw: return .ratio
+        case .killedByWatchdog, .migrated: return .flag
+        default: return .milliseconds
         }
     }
 

@@ -37,8 +37,10 @@ public enum ScenarioListing {
             abouts.append("\(scenario.name): \(matrix.isEmpty ? "1 cell" : matrix). \(scenario.about)")
         }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        // Every column padded to its width but the last, so no line ends in spaces.
         var lines = rows.map { row in
-            zip(row, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
+            zip(row.dropLast(), widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
+                + "  " + (row.last ?? "")
         }
         lines.append("")
         lines += abouts

@@ -9,11 +9,7 @@ public enum ConcurrencyViolationProbe {
     /// - Returns: normally only when concurrency debugging is off.
     public static func run() throws -> String {
         let model = try PodModel.make()
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .inMemory, at: URL(string: "memory://probe")!)
-        let context = ManagedObjectContext(concurrencyType: .privateQueue)
-        context.name = "probe context"
-        context.persistentStoreCoordinator = coordinator
+        let context = try LabStack.openContext(store: .memory, at: nil, model: model, name: "probe context")
         let pod = try context.insertNewObject(forEntityName: "Pod")
         try pod.setValue("unchecked", forKey: "name")
         return "no trap: concurrency debugging is off"

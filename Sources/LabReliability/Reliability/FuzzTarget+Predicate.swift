@@ -71,10 +71,7 @@ final class PredicateProbe: Sendable {
                 RelationshipDescription(name: "pods", destination: "Pod", inverse: "tags", isToMany: true),
             ]),
         ])
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .inMemory, at: URL(string: "memory://fuzz-\(UUID().uuidString)")!)
-        context = ManagedObjectContext(concurrencyType: .privateQueue)
-        context.persistentStoreCoordinator = coordinator
+        context = try LabStack.openContext(store: .memory, at: nil, model: model)
         try context.performAndWait {
             let tag = try context.insertNewObject(forEntityName: "Tag")
             try tag.setValue("networking", forKey: "name")

@@ -126,11 +126,7 @@ public struct SaveLoop: Sendable {
     }
 
     private func openContext() throws -> ManagedObjectContext {
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try Self.model())
-        try coordinator.addPersistentStore(type: store.storeType, at: url)
-        let context = ManagedObjectContext(concurrencyType: .privateQueue)
-        context.persistentStoreCoordinator = coordinator
-        return context
+        try LabStack.openContext(store: store, at: url, model: try Self.model())
     }
 
     private func fetchLedger(in context: ManagedObjectContext) throws -> ManagedObject? {

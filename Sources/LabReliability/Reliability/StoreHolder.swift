@@ -19,10 +19,10 @@ public struct StoreHolder: Sendable {
     /// Opens the store, writes `open` to standard output, waits for standard input to close, closes the store.
     /// - Throws: the store's error when it cannot be opened or closed.
     public func run() throws {
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try PodModel.make(version: modelVersion))
-        let opened = try coordinator.addPersistentStore(type: store.storeType, at: url)
+        let coordinator = try LabStack.openCoordinator(
+            store: store, at: url, model: try PodModel.make(version: modelVersion))
         FileHandle.standardOutput.write(Data("open\n".utf8))
         _ = FileHandle.standardInput.readDataToEndOfFile()
-        try coordinator.remove(opened)
+        for opened in coordinator.persistentStores { try coordinator.remove(opened) }
     }
 }

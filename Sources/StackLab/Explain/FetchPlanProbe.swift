@@ -72,8 +72,7 @@ public struct FetchPlanProbe {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             url = store.location(in: folder)
         }
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: store.storeType, at: url)
+        let coordinator = try LabStack.openCoordinator(store: store, at: url, model: model)
         defer { for store in coordinator.persistentStores { try? coordinator.remove(store) } }
         let context = ManagedObjectContext(concurrencyType: .privateQueue)
         context.persistentStoreCoordinator = coordinator

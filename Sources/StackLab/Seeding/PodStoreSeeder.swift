@@ -73,8 +73,8 @@ public struct PodStoreSeeder: Sendable {
             try store.storeType.destroyStore(at: url)
         }
         let start = ContinuousClock.now
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        let opened = try coordinator.addPersistentStore(type: store.storeType, at: url)
+        let coordinator = try LabStack.openCoordinator(store: store, at: url, model: model)
+        let opened = coordinator.persistentStores[0]
         defer { try? coordinator.remove(opened) }
         guard let entity = model.entitiesByName["Pod"] else {
             throw ObjectStackError(code: .invalidArgument, message: "the pod model has no Pod entity")

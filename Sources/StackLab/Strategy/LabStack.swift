@@ -71,6 +71,28 @@ public final class LabStack: @unchecked Sendable {
         main.mergePolicy = .mergeByPropertyObjectTrump
     }
 
+    /// A coordinator with the store at `url` open: the lab's one way to open a store outside a stack design (a
+    /// seeded store, a store to explain, hold, migrate or kill). `url` nil opens a fresh in-memory store.
+    /// - Throws: the store's error when it cannot be opened.
+    public static func openCoordinator(
+        store: StoreKind, at url: URL?, model: ManagedObjectModel
+    ) throws -> PersistentStoreCoordinator {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let location = url ?? URL(string: "memory://stacklab-\(UUID().uuidString)")!
+        try coordinator.addPersistentStore(type: store.storeType, at: location)
+        return coordinator
+    }
+
+    /// A private-queue context on a coordinator `openCoordinator` opened.
+    public static func openContext(
+        store: StoreKind, at url: URL?, model: ManagedObjectModel, name: String? = nil
+    ) throws -> ManagedObjectContext {
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.name = name
+        context.persistentStoreCoordinator = try openCoordinator(store: store, at: url, model: model)
+        return context
+    }
+
     /// The coordinator of the main context's store (the root's, for nested contexts).
     public var primaryCoordinator: PersistentStoreCoordinator {
         registry.withLock { $0.coordinators[0] }
