@@ -241,10 +241,7 @@ public struct EngineOverheadWorkload: Workload {
     }
 
     private static func milliseconds(_ body: () throws -> Void) throws -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
-        try body()
-        return start.duration(to: clock.now).milliseconds
+        try SystemClock().measure(body).milliseconds
     }
 
     /// What one cell works on.

@@ -39,25 +39,33 @@ public final class ImportPhases: Sendable {
 
     private let totals = Mutex([Double](repeating: 0, count: Phase.allCases.count))
 
-    /// Creates an empty record.
-    public init() {}
+    /// The clock the phases are timed with.
+    public let clock: any LabClock
+
+    /// Creates an empty record timed with `clock`.
+    public init(clock: any LabClock = SystemClock()) {
+        self.clock = clock
+    }
+
+    /// Now on the record's clock, in milliseconds: a start to pass to `record(_:since:)`.
+    public func now() -> Double { clock.nowMilliseconds() }
 
     /// Adds `milliseconds` to `phase`.
     public func record(_ phase: Phase, milliseconds: Double) {
         totals.withLock { $0[phase.rawValue] += milliseconds }
     }
 
-    /// Adds the time from `start` to now to `phase`, and returns now (the next phase's start).
+    /// Adds the time from `start` (a `now()` reading) to now to `phase`, and returns now (the next phase's start).
     @discardableResult
-    public func record(_ phase: Phase, since start: ContinuousClock.Instant) -> ContinuousClock.Instant {
-        let now = ContinuousClock.now
-        record(phase, milliseconds: start.duration(to: now).milliseconds)
+    public func record(_ phase: Phase, since start: Double) -> Double {
+        let now = clock.nowMilliseconds()
+        record(phase, milliseconds: now - start)
         return now
     }
 
     /// Runs `body`, adding its time to `phase`.
     public func measure<T>(_ phase: Phase, _ body: () throws -> T) rethrows -> T {
-        let start = ContinuousClock.now
+        let start = clock.nowMilliseconds()
         defer { record(phase, since: start) }
         return try body()
     }

@@ -25,22 +25,27 @@ public final class MainThreadMeter {
     /// The tick period: 60 Hz.
     public static let periodNanoseconds: UInt64 = 16_666_667
 
+    /// The tick period in milliseconds.
+    static let periodMilliseconds = Double(periodNanoseconds) / 1e6
+
+    private let clock: any LabClock
     private var timer: (any DispatchSourceTimer)?
-    private var started: UInt64 = 0
-    private var last: UInt64 = 0
+    private var started = 0.0
+    private var last = 0.0
     private var ticks = 0
-    private var maxStall: UInt64 = 0
-    private var hitch: UInt64 = 0
+    private var maxStall = 0.0
+    private var hitch = 0.0
     private let onTick: (@MainActor () -> Void)?
 
-    /// Creates a meter; `onTick` runs at every tick after the lateness is recorded.
-    public init(onTick: (@MainActor () -> Void)? = nil) {
+    /// Creates a meter reading `clock`; `onTick` runs at every tick after the lateness is recorded.
+    public init(clock: any LabClock = SystemClock(), onTick: (@MainActor () -> Void)? = nil) {
+        self.clock = clock
         self.onTick = onTick
     }
 
     /// Starts ticking on the main queue.
     public func start() {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = clock.nowMilliseconds()
         started = now
         last = now
         let timer = DispatchSource.makeTimerSource(flags: .strict, queue: .main)
@@ -54,15 +59,15 @@ public final class MainThreadMeter {
     }
 
     private func tick() {
-        record(DispatchTime.now().uptimeNanoseconds)
+        record(clock.nowMilliseconds())
         ticks += 1
         onTick?()
     }
 
-    private func record(_ now: UInt64) {
-        let gap = now &- last
+    private func record(_ now: Double) {
+        let gap = now - last
         last = now
-        let period = Self.periodNanoseconds
+        let period = Self.periodMilliseconds
         guard gap > period else { return }
         let late = gap - period
         maxStall = max(maxStall, late)
@@ -73,10 +78,9 @@ public final class MainThreadMeter {
     public func stop() -> Report {
         timer?.cancel()
         timer = nil
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = clock.nowMilliseconds()
         record(now)
         return Report(
-            ticks: ticks, seconds: Double(now - started) / 1e9, maxStallMilliseconds: Double(maxStall) / 1e6,
-            hitchMilliseconds: Double(hitch) / 1e6)
+            ticks: ticks, seconds: (now - started) / 1_000, maxStallMilliseconds: maxStall, hitchMilliseconds: hitch)
     }
 }

@@ -144,8 +144,10 @@ final class InputRecorder: Sendable {
 
 /// Notices an input that runs too long: it reports where the input is and ends the process.
 final class Watchdog: Sendable {
+    /// When the running input began, in microseconds on `clock` plus one (0: no input running).
     private let started = Atomic<Int64>(0)
     private let limit: Double
+    private let clock: any LabClock = SystemClock()
 
     init(limit: Double, recorder: InputRecorder?, target: String) {
         self.limit = limit
@@ -154,8 +156,7 @@ final class Watchdog: Sendable {
                 Thread.sleep(forTimeInterval: min(1, limit / 4))
                 let begin = self.started.load(ordering: .relaxed)
                 guard begin > 0 else { continue }
-                let now = Int64(DispatchTime.now().uptimeNanoseconds)
-                if Double(now - begin) / 1e9 > limit {
+                if Double(self.microseconds() - begin) / 1e6 > limit {
                     let place = recorder.map { " (the input is in \($0.url.path))" } ?? ""
                     FileHandle.standardError.write(Data("fuzz \(target): an input ran over \(limit) s: a hang\(place)\n".utf8))
                     exit(ExitStatus.hang.rawValue)
@@ -165,6 +166,8 @@ final class Watchdog: Sendable {
         thread.start()
     }
 
-    func begin() { started.store(Int64(DispatchTime.now().uptimeNanoseconds), ordering: .relaxed) }
+    private func microseconds() -> Int64 { Int64(clock.nowMilliseconds() * 1_000) + 1 }
+
+    func begin() { started.store(microseconds(), ordering: .relaxed) }
     func end() { started.store(0, ordering: .relaxed) }
 }

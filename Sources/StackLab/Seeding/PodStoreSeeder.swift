@@ -72,7 +72,8 @@ public struct PodStoreSeeder: Sendable {
             }
             try store.storeType.destroyStore(at: url)
         }
-        let start = ContinuousClock.now
+        let clock = SystemClock()
+        let start = clock.nowMilliseconds()
         let coordinator = try LabStack.openCoordinator(store: store, at: url, model: model)
         let opened = coordinator.persistentStores[0]
         defer { try? coordinator.remove(opened) }
@@ -93,16 +94,12 @@ public struct PodStoreSeeder: Sendable {
             written += count
         }
         try coordinator.remove(opened)
-        let seconds = Self.seconds(ContinuousClock.now - start)
+        let seconds = clock.milliseconds(since: start) / 1_000
         let files = ([url.path] + ["-wal", "-shm", "-lock"].map { url.path + $0 })
         let bytes = files.compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? NSNumber }
             .reduce(0) { $0 + $1.intValue }
         return Report(store: store, url: url, objects: objects, modelVersion: modelVersion, seed: seed, seconds: seconds,
             bytesOnDisk: bytes)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 

@@ -58,7 +58,7 @@ struct ImportWorkload: StackWorkload {
         if session.flag("reimport") {
             _ = try await Self.withService(catalogue, pageSize: pageSize) { client in
                 try await Self.importPages(
-                    from: client, batchSize: batchSize, into: background, stack: stack, phases: ImportPhases(), since: .now
+                    from: client, batchSize: batchSize, into: background, stack: stack, phases: ImportPhases(clock: session.run.clock), since: session.run.clock.nowMilliseconds()
                 ).counts
             }
         }
@@ -67,12 +67,12 @@ struct ImportWorkload: StackWorkload {
             : catalogue
         let target = session.text("catalog") != nil && session.flag("reimport") ? catalogue : measured
 
-        let phases = ImportPhases()
+        let phases = ImportPhases(clock: session.run.clock)
         let ((counts, importerSpan), wall) = try await Self.withService(target, pageSize: pageSize) { client in
             try await session.measure { start in
                 let (counts, finished) = try await Self.importPages(
                     from: client, batchSize: batchSize, into: background, stack: stack, phases: phases, since: start)
-                return (counts, start.duration(to: finished).milliseconds)
+                return (counts, finished - start)
             }
         }
         // The hop back to the main actor after the importer finished (the main queue may be busy with a fetch).
@@ -109,9 +109,9 @@ struct ImportWorkload: StackWorkload {
     /// - Returns: what the import did, and when it finished (the caller's hop back to its queue comes after).
     nonisolated static func importPages(
         from client: SpecsClient, batchSize: Int, into context: ManagedObjectContext, stack: LabStack, phases: ImportPhases,
-        since start: ContinuousClock.Instant
-    ) async throws -> (counts: PodImporter.Counts, finished: ContinuousClock.Instant) {
-        let clock = ContinuousClock()
+        since start: Double
+    ) async throws -> (counts: PodImporter.Counts, finished: Double) {
+        let clock = phases.clock
         let resets = context !== stack.main
         var total = PodImporter.Counts()
         var number = 1
@@ -126,12 +126,12 @@ struct ImportWorkload: StackWorkload {
             pages = page.numberOfPages
             let specs = page.result
             let (counts, began, ended) = try await context.perform {
-                let began = clock.now
+                let began = clock.nowMilliseconds()
                 let counts = try PodImporter.importSpecs(
                     specs, batchSize: batchSize, into: context, save: stack.save, resetAfterSave: resets, phases: phases)
-                return (counts, began, clock.now)
+                return (counts, began, clock.nowMilliseconds())
             }
-            phases.record(.queueWait, milliseconds: handedOff.duration(to: began).milliseconds)
+            phases.record(.queueWait, milliseconds: began - handedOff)
             now = phases.record(.queueWait, since: ended)
             total = total + counts
             number += 1

@@ -45,9 +45,9 @@ struct ReadWriteMixWorkload: StackWorkload {
         let names = Catalogue.synthetic(count: seeded, seed: session.seed).specs.map(\.name)
         let writers = try (0..<session.integer("writers")).map { _ in try stack.newBackgroundContext() }
 
-        let clock = ContinuousClock()
+        let clock = session.run.clock
         let (written, wall) = try await session.measure { start in
-            let deadline = start.advanced(by: .seconds(duration))
+            let deadline = start + duration * 1_000
             let writes = writers.enumerated().map { number, context in
                 Task { @MainActor in
                     try await Self.write(into: context, stack: stack, number: number, batchSize: batchSize, every: interval,
@@ -62,7 +62,7 @@ struct ReadWriteMixWorkload: StackWorkload {
                     request.sortDescriptors = [SortKey("name")]
                     request.fetchLimit = 50
                     var offset = reader * 50
-                    while clock.now < deadline {
+                    while clock.nowMilliseconds() < deadline {
                         request.fetchOffset = offset % max(seeded, 1)
                         offset += 50 * (reader + 1)
                         session.timedFetch(request, on: main)
@@ -83,15 +83,15 @@ struct ReadWriteMixWorkload: StackWorkload {
     @MainActor
     static func write(
         into context: ManagedObjectContext, stack: LabStack, number: Int, batchSize: Int, every interval: Double,
-        until deadline: ContinuousClock.Instant, existing: [String], seed: UInt64
+        until deadline: Double, existing: [String], seed: UInt64
     ) async throws -> Int {
         var random = SplitMix64(seed: seed &+ UInt64(number) &* 7_919)
         var written = 0
         var batch = 0
-        let clock = ContinuousClock()
+        let clock = stack.clock
         let resets = context !== stack.main
-        while clock.now < deadline {
-            let due = clock.now.advanced(by: .seconds(interval))
+        while clock.nowMilliseconds() < deadline {
+            let due = clock.nowMilliseconds() + interval * 1_000
             let inserts = (0..<(batchSize + 1) / 2).map { index in
                 PodSpec(name: "Writer\(number)-\(batch)-\(index)", version: "1.0.0", authors: "Writer \(number)",
                     summary: "written during the mix", downloads: Int64(index))
@@ -110,7 +110,8 @@ struct ReadWriteMixWorkload: StackWorkload {
                 return inserts.count + found.count
             }
             batch += 1
-            if due > clock.now { try await Task.sleep(until: due, clock: clock) }
+            let wait = due - clock.nowMilliseconds()
+            if wait > 0 { try await Task.sleep(for: .milliseconds(wait)) }
         }
         return written
     }

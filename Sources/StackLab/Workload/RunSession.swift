@@ -60,7 +60,7 @@ public final class RunSession {
         let request = Self.firstScreenRequest()
         let interval = 1 / max(number("ui_fetch_hz"), 0.001)
         var due = Date.timeIntervalSinceReferenceDate
-        let meter = MainThreadMeter { [weak self] in
+        let meter = MainThreadMeter(clock: run.clock) { [weak self] in
             let now = Date.timeIntervalSinceReferenceDate
             guard let self, now >= due else { return }
             due = max(due + interval, now)
@@ -73,11 +73,11 @@ public final class RunSession {
     /// Runs a main-context fetch now, recording its latency; a failed fetch is recorded as the run's error by
     /// the workload's own final count, so it is not thrown from a tick.
     func timedFetch(_ request: FetchRequest<Pod>, on main: ManagedObjectContext) {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let rows = main.performAndWait { try? main.fetch(request) }
-        for pod in rows ?? [] { _ = pod.name }  // what a list shows: the values, not just faults
-        fetchLatencies.record(milliseconds: start.duration(to: clock.now).milliseconds)
+        let (_, milliseconds) = run.clock.measure {
+            let rows = main.performAndWait { try? main.fetch(request) }
+            for pod in rows ?? [] { _ = pod.name }  // what a list shows: the values, not just faults
+        }
+        fetchLatencies.record(milliseconds: milliseconds)
     }
 
     /// Stops the meter.
@@ -87,17 +87,18 @@ public final class RunSession {
     }
 
     /// Runs the measured phase: the first-screen fetches and the main-thread meter run while `body` does and
-    /// stop when it returns or throws. `body` gets the phase's start (for deadlines). The process's CPU time
+    /// stop when it returns or throws. `body` gets the phase's start on the run's clock, in milliseconds (for
+    /// deadlines). The process's CPU time
     /// over the phase is kept for `cpu_ms`, `cpu_share` and `cpu_wait_ms`.
     /// - Returns: what `body` returned, and the phase's wall time in milliseconds.
-    public func measure<T>(_ body: (ContinuousClock.Instant) async throws -> T) async rethrows -> (value: T, milliseconds: Double) {
+    public func measure<T>(_ body: (Double) async throws -> T) async rethrows -> (value: T, milliseconds: Double) {
         startMeasuring()
         defer { stopMeasuring() }
-        let clock = ContinuousClock()
+        let clock = run.clock
         let cpu = ProcessUsage.cpuMilliseconds(), waited = ProcessUsage.runQueueMilliseconds()
-        let start = clock.now
+        let start = clock.nowMilliseconds()
         let value = try await body(start)
-        let wall = start.duration(to: clock.now).milliseconds
+        let wall = clock.nowMilliseconds() - start
         let waitedAfter = ProcessUsage.runQueueMilliseconds()
         let cpuWait = waited.flatMap { before in waitedAfter.map { max(0, $0 - before) } }
         measuredUsage = (ProcessUsage.cpuMilliseconds() - cpu, cpuWait, wall)

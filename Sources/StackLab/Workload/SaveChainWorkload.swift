@@ -40,10 +40,9 @@ struct SaveChainWorkload: StackWorkload {
                         Pod(context: background).apply(PodSpec(
                             name: "Chain\(save)-\(index)", version: "1.0.0", authors: "save chain", downloads: Int64(index)))
                     }
-                    let clock = ContinuousClock()
-                    let elapsed = try clock.measure { try stack.save(background) }
+                    let (_, milliseconds) = try stack.clock.measure { try stack.save(background) }
                     if resets { background.reset() }
-                    return elapsed.milliseconds
+                    return milliseconds
                 }
             }
             await stack.drainMainQueue()

@@ -20,7 +20,8 @@ extension StackWorkload {
         guard let store = run.store, let strategy = run.strategy else {
             throw LabError(.invalidScenario, "the cell names no store or strategy")
         }
-        let stack = try LabStack(strategy: strategy, store: store, model: ScenarioModel.load(run), in: run.directory)
+        let stack = try LabStack(
+            strategy: strategy, store: store, model: ScenarioModel.load(run), in: run.directory, clock: run.clock)
         defer { stack.close() }
         let session = RunSession(stack: stack, run: run)
         return try await ProcessUsage.measuring {
