@@ -7,7 +7,8 @@ struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check that each scenario's CSV has a row for every cell and repetition and no error cell.",
-        discussion: "Give the same options as the run. Exit status: 0 complete, 1 a missing row or an error cell, 2 bad input.")
+        discussion:
+            "Give the same options as the run. Exit status: 0 complete, 1 a missing row or an error cell, 2 bad input.")
     @Argument(help: "Scenario files (YAML).") var files: [String]
     @OptionGroup var selection: ScenarioSelection
     @Option(help: "Where the run wrote its CSVs.") var out = "results"
@@ -19,7 +20,8 @@ struct CheckCommand: AsyncParsableCommand {
         let runner = ScenarioRunner(options: selection.options(out: out))
         var problems: [String] = []
         for scenario in try selection.load(files).map(runner.prepared) {
-            let found = ResultCheck.problems(in: runner.csvURL(for: scenario), scenario: scenario, filters: selection.filters)
+            let found = ResultCheck.problems(
+                in: runner.csvURL(for: scenario), scenario: scenario, filters: selection.filters)
             problems += found
             if found.isEmpty {
                 let rows = scenario.cells(filters: selection.filters).count * scenario.repetitions

@@ -7,7 +7,8 @@ struct CrashTestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crash-test",
         abstract: "SIGKILL save loops at random moments and check that no acknowledged save is lost or torn.")
-    @Option(help: "sqlite or lmdb (repeatable; default both).") var store: [FileStore] = StoreKind.fileStores.compactMap {
+    @Option(help: "sqlite or lmdb (repeatable; default both).") var store: [FileStore] = StoreKind.fileStores.compactMap
+    {
         FileStore(argument: $0.rawValue)
     }
     @Option(help: "Kills per store.") var kills = 50

@@ -5,7 +5,8 @@ import Lab
 /// `stacklab explain`: the plan the LMDB or in-memory store chooses for a pod fetch.
 struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "explain", abstract: "Show the plan a store chooses for a pod fetch (index, range, order, rows read).",
+        commandName: "explain",
+        abstract: "Show the plan a store chooses for a pod fetch (index, range, order, rows read).",
         discussion: "Runs the fetch once on a store file made by seed-store (--path) or on a temporary store of "
             + "--objects generated pods, and prints the plan, as SQLite's EXPLAIN QUERY PLAN does. For example: "
             + "stacklab explain --store lmdb --sort name --limit 50")
@@ -32,7 +33,8 @@ struct ExplainCommand: ParsableCommand {
     }
 
     func run() throws {
-        let probe = FetchPlanProbe(store: StoreKind(rawValue: store)!, path: path, objects: objects,
+        let probe = FetchPlanProbe(
+            store: StoreKind(rawValue: store)!, path: path, objects: objects,
             predicate: predicate, sort: sort, limit: limit, offset: offset, counts: count)
         do {
             print(try probe.run())

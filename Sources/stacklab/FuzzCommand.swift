@@ -6,7 +6,8 @@ import Lab
 struct FuzzCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fuzz",
-        abstract: "Fuzz a reader of untrusted input (predicate, model-file, scenario) with seeded mutations of a corpus.",
+        abstract:
+            "Fuzz a reader of untrusted input (predicate, model-file, scenario) with seeded mutations of a corpus.",
         discussion: "Exit status: 0 nothing found, 1 an input failed with an unexpected error, 3 a hang; "
             + "a crash leaves its input in --last-input.")
     @Argument(help: "The target: \(FuzzTarget.all(workloads: .lab).map(\.name).joined(separator: ", ")).")

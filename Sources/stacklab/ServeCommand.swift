@@ -24,7 +24,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let catalogue = try catalog.map { try Catalogue.load(URL(fileURLWithPath: $0)) }
+        let catalogue =
+            try catalog.map { try Catalogue.load(URL(fileURLWithPath: $0)) }
             ?? .synthetic(count: objects, seed: seed)
         let service = try await PodService.start(catalogue: catalogue, pageSize: pageSize, host: host, port: port)
         print(

@@ -25,7 +25,9 @@ struct GoldenOutputTests {
     static func masked(_ output: String, out: String) -> String {
         var lines: [String] = []
         var inTable = false
-        for line in output.replacingOccurrences(of: out, with: "OUT").split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in output.replacingOccurrences(of: out, with: "OUT").split(
+            separator: "\n", omittingEmptySubsequences: false)
+        {
             var tokens = line.split(separator: " ").map(String.init)
             if tokens.contains("runs"), tokens.last == "errors" {
                 inTable = true
@@ -48,7 +50,8 @@ struct GoldenOutputTests {
         #expect(plain.status == 0)
         let quick = try StackLabBinary.run(["list", "--quick", Self.folder.path])
         #expect(quick.status == 0)
-        let text = (plain.output + "\n--- --quick\n" + quick.output).replacingOccurrences(of: Self.folder.path, with: "GOLDEN")
+        let text = (plain.output + "\n--- --quick\n" + quick.output).replacingOccurrences(
+            of: Self.folder.path, with: "GOLDEN")
         try check(text, against: "list.txt")
     }
 
@@ -69,7 +72,8 @@ struct GoldenOutputTests {
     func compare() throws {
         let folder = Self.fixtures.appendingPathComponent("compare")
         let result = try StackLabBinary.run([
-            "compare", folder.appendingPathComponent("baseline.csv").path, folder.appendingPathComponent("current.csv").path,
+            "compare", folder.appendingPathComponent("baseline.csv").path,
+            folder.appendingPathComponent("current.csv").path,
         ])
         #expect(result.status == 1, "the fixtures hold a regression")
         try check(result.output, against: "compare.txt")

@@ -8,7 +8,8 @@ struct TimingTests {
     /// `MainThreadMeter.periodNanoseconds` (60 Hz) in milliseconds.
     static let period = 16.666_667
 
-    @Test("the main-thread meter counts a frame kept waiting as a stall and a hitch; a gap under 1.5 frames is no hitch")
+    @Test(
+        "the main-thread meter counts a frame kept waiting as a stall and a hitch; a gap under 1.5 frames is no hitch")
     @MainActor
     func mainThreadMeter() throws {
         // Synchronous on the main actor, so the meter's timer cannot tick in between: only the clock moves.

@@ -13,7 +13,8 @@ private struct TickWorkload: Workload {
     var parameters: [ParameterSpec] {
         [
             ParameterSpec("store", .choice(stores.map(\.rawValue)), default: .text("memory"), help: "ignored"),
-            ParameterSpec("ticks", .integer(minimum: 0), default: .integer(1), quick: .integer(2), help: "ms to advance"),
+            ParameterSpec(
+                "ticks", .integer(minimum: 0), default: .integer(1), quick: .integer(2), help: "ms to advance"),
         ]
     }
 
@@ -42,7 +43,8 @@ struct WorkloadProtocolTests {
     func customWorkload() async throws {
         let clock = ManualClock(start: 1_000)
         let registry = WorkloadRegistry([TickWorkload(clock: clock)])
-        let scenario = try ScenarioFile.parse("""
+        let scenario = try ScenarioFile.parse(
+            """
             name: ticks
             workload: tick
             repetitions: 2
@@ -58,7 +60,9 @@ struct WorkloadProtocolTests {
         let runner = ScenarioRunner(options: options, progress: ProgressReporter(isTerminal: false) { _ in })
         let results = try await runner.run(scenario)
 
-        #expect(results.map(\.runID) == ["c1r1", "c3r1", "c4r1", "c1r2", "c3r2", "c4r2"], "cells interleaved per repetition")
+        #expect(
+            results.map(\.runID) == ["c1r1", "c3r1", "c4r1", "c1r2", "c3r2", "c4r2"], "cells interleaved per repetition"
+        )
         #expect(results.map { $0.metrics[.wallMilliseconds] } == [1, 3, nil, 1, 3, nil])
         #expect(results.filter { $0.error != nil }.map(\.error) == ["unlucky", "unlucky"])
         #expect(results.allSatisfy { $0.metrics[.merges] == 6 }, "finish saw all six results")
@@ -67,14 +71,18 @@ struct WorkloadProtocolTests {
 
         let csv = try String(contentsOf: runner.csvURL(for: scenario), encoding: .utf8)
         let header = try #require(ResultCSV.parse(csv).first)
-        #expect(Array(header.prefix(8)) == ["scenario", "workload", "store", "strategy", "ticks", "repetition", "run_id", "timestamp"])
+        #expect(
+            Array(header.prefix(8)) == [
+                "scenario", "workload", "store", "strategy", "ticks", "repetition", "run_id", "timestamp",
+            ])
     }
 
     @Test("a scenario naming a workload the registry lacks is refused, naming the ones it has")
     func unknownWorkload() {
         let registry = WorkloadRegistry([TickWorkload(clock: ManualClock())])
         #expect {
-            try ScenarioFile.parse("name: x\nworkload: import\n", file: URL(fileURLWithPath: "/t.yaml"), workloads: registry)
+            try ScenarioFile.parse(
+                "name: x\nworkload: import\n", file: URL(fileURLWithPath: "/t.yaml"), workloads: registry)
         } throws: { error in
             "\(error)" == "/t.yaml:2: unknown workload 'import'; expected one of tick"
         }
@@ -82,6 +90,9 @@ struct WorkloadProtocolTests {
 
     @Test("the lab's registry holds every workload once, in the order scenario errors list them")
     func labRegistry() {
-        #expect(WorkloadRegistry.lab.names == ["import", "read-write-mix", "merge-cost", "save-chain", "startup", "engine-overhead"])
+        #expect(
+            WorkloadRegistry.lab.names == [
+                "import", "read-write-mix", "merge-cost", "save-chain", "startup", "engine-overhead",
+            ])
     }
 }

@@ -18,13 +18,6 @@ extension LabClock {
         let value = try body()
         return (value, nowMilliseconds() - start)
     }
-
-    /// Runs `body` and returns its value and how long it took, in milliseconds.
-    public func measure<T>(_ body: () async throws -> T) async rethrows -> (value: T, milliseconds: Double) {
-        let start = nowMilliseconds()
-        let value = try await body()
-        return (value, nowMilliseconds() - start)
-    }
 }
 
 /// The machine's monotonic clock (`ContinuousClock`): the clock of every real run.

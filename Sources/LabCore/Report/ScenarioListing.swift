@@ -39,7 +39,8 @@ public enum ScenarioListing {
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         // Every column padded to its width but the last, so no line ends in spaces.
         var lines = rows.map { row in
-            zip(row.dropLast(), widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
+            zip(row.dropLast(), widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(
+                separator: "  ")
                 + "  " + (row.last ?? "")
         }
         lines.append("")

@@ -31,7 +31,9 @@ public final class ScenarioRunner {
         public var clock: any LabClock = SystemClock()
 
         /// Creates options writing to `outDirectory`.
-        public init(outDirectory: URL, quick: Bool = false, repetitions: Int? = nil, filters: [String: Set<String>] = [:]) {
+        public init(
+            outDirectory: URL, quick: Bool = false, repetitions: Int? = nil, filters: [String: Set<String>] = [:]
+        ) {
             self.outDirectory = outDirectory
             self.quick = quick
             self.repetitions = repetitions
@@ -84,7 +86,8 @@ public final class ScenarioRunner {
         for repetition in 1...scenario.repetitions {
             for cell in cells {
                 done += 1
-                progress.starting(done, of: total, scenario: scenario.name, cell: cell, repetition: repetition, warmup: false)
+                progress.starting(
+                    done, of: total, scenario: scenario.name, cell: cell, repetition: repetition, warmup: false)
                 let result = await runOnce(scenario, cell: cell, repetition: repetition, shared: shared)
                 progress.finished(done, of: total, result: result, warmup: false)
                 results.append(result)
@@ -96,8 +99,9 @@ public final class ScenarioRunner {
         try ResultCSV.write(results, scenario: scenario, to: url)
         try EnvironmentRecord.current(
             scenario: scenario, quick: options.quick, started: started, peakMemoryPerRun: peakResets,
-            engineVersions: options.engineVersions)
-            .write(to: url.deletingPathExtension().appendingPathExtension("env.json"))
+            engineVersions: options.engineVersions
+        )
+        .write(to: url.deletingPathExtension().appendingPathExtension("env.json"))
         return results
     }
 

@@ -12,7 +12,8 @@ public enum ScenarioModel {
         case .builtinPods:
             return try PodModel.make()
         case .file(let path):
-            throw LabError(.unsupported, "model files (\(path)) are not run by the lab's workloads yet; use builtin:pods")
+            throw LabError(
+                .unsupported, "model files (\(path)) are not run by the lab's workloads yet; use builtin:pods")
         }
     }
 }

@@ -5,7 +5,8 @@ import Lab
 /// `stacklab child launch`: one app launch on a store, for the startup workload, which watches it.
 struct LaunchChildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "launch", abstract: "One app launch on a store, for the startup workload (a child process it watches).")
+        commandName: "launch",
+        abstract: "One app launch on a store, for the startup workload (a child process it watches).")
     @Option(help: "sqlite or lmdb.") var store: FileStore
     @Option(help: "The store file.") var path: String
     @Option(help: "sync or async.") var mode: LaunchChild.Mode
