@@ -73,15 +73,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ObjectStackTests", dependencies: ["ObjectStack"]),
+        // What the test targets share: store kinds, temporary stacks, one seeded generator, the shared models.
+        .target(
+            name: "TestSupport",
+            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(name: "ObjectStackTests", dependencies: ["ObjectStack", "TestSupport"]),
         .testTarget(name: "ObjectStackSQLiteTests", dependencies: ["ObjectStack", "ObjectStackSQLite", "CSQLite"]),
         .testTarget(name: "ObjectStackLMDBTests", dependencies: ["ObjectStackLMDB", "CLMDB"]),
-        .testTarget(name: "StackLabTests", dependencies: ["Lab", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"], exclude: ["Fixtures", "Golden"]),
+        .testTarget(name: "StackLabTests", dependencies: ["Lab", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "TestSupport"],
+            exclude: ["Fixtures", "Golden"]),
         // One conformance suite, parameterised over every store kind.
         .testTarget(
             name: "StoreConformanceTests",
             // CSQLite: the hostile-file tests edit a store's schema by hand.
-            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite"]
+            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -2,8 +2,8 @@ import Foundation
 
 /// Where the shared real model files are: a `shared/models` folder beside the repository (or beside one of
 /// its ancestors, for a worktree elsewhere), else `/work/shared/models`.
-enum SharedModels {
-    static let directory: URL = {
+public enum SharedModels {
+    public static let directory: URL = {
         var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         while folder.path != "/" {
             let candidate = folder.appendingPathComponent("shared/models", isDirectory: true)
@@ -16,7 +16,7 @@ enum SharedModels {
     }()
 
     /// A model bundle of the shared set: `folder/bundle`.
-    static func url(_ folder: String, _ bundle: String) -> URL {
+    public static func url(_ folder: String, _ bundle: String) -> URL {
         directory.appendingPathComponent(folder).appendingPathComponent(bundle)
     }
 }

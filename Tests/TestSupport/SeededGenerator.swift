@@ -1,11 +1,11 @@
 /// SplitMix64: a small, fast generator whose whole state is its seed, so a failing case is replayed from
 /// the seed it prints.
-struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -14,10 +14,10 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     /// True with probability `p`.
-    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
+    public mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
 
     /// One element of a non-empty collection.
-    mutating func pick<C: RandomAccessCollection>(_ collection: C) -> C.Element {
+    public mutating func pick<C: RandomAccessCollection>(_ collection: C) -> C.Element {
         collection[collection.index(collection.startIndex, offsetBy: Int.random(in: 0..<collection.count, using: &self))]
     }
 }

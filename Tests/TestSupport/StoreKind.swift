@@ -4,12 +4,12 @@ import ObjectStackSQLite
 import ObjectStackLMDB
 
 /// The stores the conformance suite runs on. A store issue adds its case here and nothing else.
-enum StoreKind: String, CaseIterable, CustomTestStringConvertibleShim, Sendable {
+public enum StoreKind: String, CaseIterable, CustomTestStringConvertibleShim, Sendable {
     case inMemory
     case sqlite
     case lmdb
 
-    var type: StoreType {
+    public var type: StoreType {
         switch self {
         case .inMemory: return .inMemory
         case .sqlite: return .sqlite
@@ -18,7 +18,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertibleShim, Sendable 
     }
 
     /// A fresh location for a new store of this kind.
-    func newLocation() -> URL {
+    public func newLocation() -> URL {
         switch self {
         case .inMemory: return URL(string: "memory://conformance-\(UUID().uuidString)")!
         case .sqlite: return Self.runDirectory.appendingPathComponent("\(UUID().uuidString).sqlite")
@@ -27,7 +27,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertibleShim, Sendable 
     }
 
     /// One temporary folder per test run for file stores (a store is a file plus its `-lock` file).
-    static let runDirectory: URL = {
+    public static let runDirectory: URL = {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("stacklab-conformance-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -38,7 +38,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertibleShim, Sendable 
 }
 
 /// Swift Testing prints arguments with `description`; this keeps the test names short ("inMemory").
-protocol CustomTestStringConvertibleShim: CustomStringConvertible, RawRepresentable where RawValue == String {}
+public protocol CustomTestStringConvertibleShim: CustomStringConvertible, RawRepresentable where RawValue == String {}
 extension CustomTestStringConvertibleShim {
-    var description: String { rawValue }
+    public var description: String { rawValue }
 }
