@@ -8,7 +8,7 @@ let package = Package(
         .library(name: "ObjectStack", targets: ["ObjectStack"]),
         .library(name: "ObjectStackSQLite", targets: ["ObjectStackSQLite"]),
         .library(name: "ObjectStackLMDB", targets: ["ObjectStackLMDB"]),
-        .library(name: "StackLab", targets: ["StackLab"]),
+        .library(name: "StackLab", targets: ["Lab"]),
         .executable(name: "stacklab", targets: ["stacklab"]),
     ],
     dependencies: [
@@ -40,34 +40,55 @@ let package = Package(
         ),
         .target(name: "ObjectStackSQLite", dependencies: ["ObjectStack", "CSQLite"]),
         .target(name: "ObjectStackLMDB", dependencies: ["ObjectStack", "CLMDB"]),
+        // The lab core: scenarios, metrics, the runner, compare, output, reports, the pods web service. It knows
+        // workloads only through the `Workload` protocol and imports no ObjectStack.
         .target(
-            name: "StackLab",
-            // CSQLite and CLMDB: the engine probes measure the stores against plain C calls.
+            name: "LabCore",
             dependencies: [
-                "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "CLMDB",
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
+        ),
+        // The workloads and the stack designs (strategies) on ObjectStack's three stores; startup, seeding, explain.
+        .target(name: "StackLab", dependencies: ["LabCore", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]),
+        // The engine comparison: ObjectStack against the engines' C APIs and GRDB. The only lab target that links
+        // CSQLite, CLMDB and GRDB.
+        .target(
+            name: "LabEngines",
+            dependencies: [
+                "StackLab", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "CLMDB",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // Reliability tools: the fuzzer, the crash (kill) campaign and the child processes they and the tests start.
+        .target(name: "LabReliability", dependencies: ["StackLab", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]),
+        // The lab as one module for the command line: every lab target and the registry of every workload.
+        .target(name: "Lab", dependencies: ["LabCore", "StackLab", "LabEngines", "LabReliability"]),
         .executableTarget(
             name: "stacklab",
             dependencies: [
-                "StackLab",
+                "Lab",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ObjectStackTests", dependencies: ["ObjectStack"]),
+        // What the test targets share: store kinds, temporary stacks, one seeded generator, the shared models.
+        .target(
+            name: "TestSupport",
+            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"],
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(name: "ObjectStackTests", dependencies: ["ObjectStack", "TestSupport"]),
         .testTarget(name: "ObjectStackSQLiteTests", dependencies: ["ObjectStack", "ObjectStackSQLite", "CSQLite"]),
         .testTarget(name: "ObjectStackLMDBTests", dependencies: ["ObjectStackLMDB", "CLMDB"]),
-        .testTarget(name: "StackLabTests", dependencies: ["StackLab"], exclude: ["Fixtures"]),
+        .testTarget(name: "StackLabTests", dependencies: ["Lab", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "TestSupport"],
+            exclude: ["Fixtures", "Golden"]),
         // One conformance suite, parameterised over every store kind.
         .testTarget(
             name: "StoreConformanceTests",
             // CSQLite: the hostile-file tests edit a store's schema by hand.
-            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite"]
+            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -85,6 +85,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "metric": ("metric",),
     "change_pct": ("change_pct",),
     "verdict": ("verdict",),
+    "better": ("better",),
     "threshold_pct": ("threshold_pct",),
     "baseline_median": ("baseline_median",),
     "current_median": ("current_median",),
@@ -107,6 +108,7 @@ VERDICT_COLOURS = {
     "regressed": "#d62728",
     "unchanged": "#9e9e9e",
     "inconclusive": "#f2a93b",
+    "changed": "#1f77b4",
 }
 FAILED_COLOUR = "#d62728"
 
@@ -891,9 +893,13 @@ def plot_startup(table: ResultTable, env: Environment, footer: str, out: Path, s
 # Compare ---------------------------------------------------------------------------------------------------
 
 
-def higher_is_better(metric: str) -> bool:
-    """A count per second (objects_per_s) is better higher; a time per second (main_hitch_ms_per_s) lower, as
-    `stacklab compare` judges them (ResultComparison.higherIsBetter)."""
+def higher_is_better(metric: str, better: str | None = None) -> bool:
+    """Whether a larger value of `metric` is better. `stacklab compare --out` writes each metric's direction in
+    its `better` column (from Metric.polarity); for a comparison CSV without it, a count per second
+    (objects_per_s) is better higher and a time per second (main_hitch_ms_per_s) lower, as compare guesses
+    for columns it does not know."""
+    if better:
+        return better == "higher"
     if not metric.endswith("_per_s"):
         return False
     return not metric.removesuffix("_per_s").endswith(("_s", "_ms", "_us", "_ns"))
@@ -966,8 +972,12 @@ def plot_compare(table: ResultTable, env: Environment, footer: str, out: Path, s
         axis.set_yticklabels(labels, fontsize=8)
         axis.invert_yaxis()
         axis.grid(axis="y", visible=False)
-        better = "higher" if higher_is_better(metric) else "lower"
-        axis.set_title(f"{metric} ({better} is better)", fontsize=10)
+        stated = next((table.text(row, "better") for row in rows.values()), "")
+        if stated == "neutral":
+            axis.set_title(f"{metric} (a count: neither better nor worse)", fontsize=10)
+        else:
+            better = "higher" if higher_is_better(metric, stated or None) else "lower"
+            axis.set_title(f"{metric} ({better} is better)", fontsize=10)
         axis.set_xlabel(LABELS["change"])
     handles = [Patch(color=VERDICT_COLOURS.get(v, "0.5"), label=v) for v in VERDICT_COLOURS if v in seen_verdicts]
     if threshold:

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StackLab
+import Lab
 
 /// The options `run` and `check` share: which scenarios, shrunk or not, how many repetitions, which cells.
 struct ScenarioSelection: ParsableArguments {
@@ -25,7 +25,10 @@ struct ScenarioSelection: ParsableArguments {
     }
 
     func options(out: String) -> ScenarioRunner.Options {
-        ScenarioRunner.Options(outDirectory: URL(fileURLWithPath: out), quick: quick, repetitions: repetitions, filters: filters)
+        var options = ScenarioRunner.Options(
+            outDirectory: URL(fileURLWithPath: out), quick: quick, repetitions: repetitions, filters: filters)
+        options.engineVersions = EngineVersions.all
+        return options
     }
 
     /// Loads every file; a bad file or filter is bad input (exit 2).
@@ -49,10 +52,4 @@ func loadScenario(_ file: String) throws -> Scenario {
     } catch {
         throw failure("\(error)")
     }
-}
-
-/// Prints a bad-input message and returns the exit code 2 to throw.
-func failure(_ message: String) -> ExitCode {
-    FileHandle.standardError.write(Data("stacklab: \(message)\n".utf8))
-    return ExitCode(2)
 }

@@ -1,5 +1,5 @@
 import Foundation
-import StackLab
+import Lab
 import Testing
 
 @Suite("Mann-Whitney U")
@@ -139,9 +139,12 @@ struct CompareTests {
 
     @Test("hitch time per second is lower-is-better; objects per second higher-is-better")
     func perSecondDirection() throws {
-        #expect(ResultComparison.higherIsBetter("objects_per_s"))
-        #expect(!ResultComparison.higherIsBetter("main_hitch_ms_per_s"))
-        #expect(!ResultComparison.higherIsBetter("wall_ms"))
+        #expect(ResultComparison.polarity(of: "objects_per_s") == .higherIsBetter)
+        #expect(ResultComparison.polarity(of: "main_hitch_ms_per_s") == .lowerIsBetter)
+        #expect(ResultComparison.polarity(of: "wall_ms") == .lowerIsBetter)
+        // A column the lab does not write is judged by its name.
+        #expect(ResultComparison.polarity(of: "rows_per_s") == .higherIsBetter)
+        #expect(ResultComparison.polarity(of: "stall_us_per_s") == .lowerIsBetter)
         let header = "scenario,store,repetition,run_id,timestamp,main_hitch_ms_per_s,objects_per_s,error\n"
         let base = header + (1...5).map { "s,sqlite,\($0),b\($0),t,\(200 + $0),\(1000 + $0)," }.joined(separator: "\n")
         let current = header + (1...5).map { "s,sqlite,\($0),c\($0),t,\(20 + $0),\(2000 + $0)," }.joined(separator: "\n")
@@ -150,6 +153,20 @@ struct CompareTests {
         ).rows()
         #expect(rows.first { $0.metric == "main_hitch_ms_per_s" }?.verdict == .improved)
         #expect(rows.first { $0.metric == "objects_per_s" }?.verdict == .improved)
+    }
+
+    @Test("a count that changed for real is 'changed', neither a regression nor an improvement")
+    func neutralMetricsAreNotJudged() throws {
+        #expect(Metric.fetches.polarity == .neutral && Metric.fetches.unit == .count)
+        #expect(Metric.peakMemoryMegabytes.polarity == .lowerIsBetter && Metric.peakMemoryMegabytes.unit == .megabytes)
+        let header = "scenario,store,repetition,run_id,timestamp,fetches,wall_ms,error\n"
+        let base = header + (1...5).map { "s,sqlite,\($0),b\($0),t,\(100 + $0),\(10 + $0)," }.joined(separator: "\n")
+        let current = header + (1...5).map { "s,sqlite,\($0),c\($0),t,\(300 + $0),\(30 + $0)," }.joined(separator: "\n")
+        let rows = try ResultComparison(
+            baseline: ResultTable(text: base, source: "base"), current: ResultTable(text: current, source: "current")
+        ).rows()
+        #expect(rows.first { $0.metric == "fetches" }?.verdict == .changed)
+        #expect(rows.first { $0.metric == "wall_ms" }?.verdict == .regressed)
     }
 
     @Test("a cell's label leaves out columns the workload leaves empty")

@@ -5,7 +5,7 @@ import Testing
 @Suite("Concurrency debugging")
 struct ConcurrencyDebugTests {
     private func runProbe(debug: Bool) throws -> (status: Int32, output: String) {
-        try StackLabBinary.run(["concurrency-probe"], environment: ["STACKLAB_CONCURRENCY_DEBUG": debug ? "1" : nil])
+        try StackLabBinary.run(["child", "concurrency-violation"], environment: ["STACKLAB_CONCURRENCY_DEBUG": debug ? "1" : nil])
     }
 
     @Test("with STACKLAB_CONCURRENCY_DEBUG=1, touching a context off its queue traps naming the context and the call")

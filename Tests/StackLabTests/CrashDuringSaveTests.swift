@@ -1,6 +1,6 @@
 import Foundation
 import ObjectStack
-import StackLab
+import Lab
 import Testing
 
 /// A save interrupted by SIGKILL must leave the store as it was before that save or after it, never between.
@@ -9,8 +9,8 @@ struct CrashDuringSaveTests {
     /// CI's size; `STACKLAB_KILLS=500 swift test --filter CrashDuringSaveTests` is the release-run setting.
     static let kills = Int(ProcessInfo.processInfo.environment["STACKLAB_KILLS"] ?? "") ?? 50
 
-    @Test("save loops killed at random moments lose no acknowledged save and tear none", arguments: SaveLoop.Store.allCases)
-    func killCampaign(store: SaveLoop.Store) throws {
+    @Test("save loops killed at random moments lose no acknowledged save and tear none", arguments: StoreKind.fileStores)
+    func killCampaign(store: StoreKind) throws {
         let campaign = KillCampaign(
             executable: StackLabBinary.url, store: store, kills: Self.kills, seed: UInt64.random(in: 1...1_000_000))
         let outcome = try campaign.run()
@@ -18,7 +18,7 @@ struct CrashDuringSaveTests {
         #expect(outcome.savesAcknowledged > 0, "the children got far enough to save before being killed")
     }
 
-    func completedLoop(_ store: SaveLoop.Store) throws -> SaveLoop {
+    func completedLoop(_ store: StoreKind) throws -> SaveLoop {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-loop-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let loop = SaveLoop(
@@ -28,8 +28,8 @@ struct CrashDuringSaveTests {
         return loop
     }
 
-    @Test("the check passes an intact store and names a lost acknowledged save", arguments: SaveLoop.Store.allCases)
-    func detectsLostSave(store: SaveLoop.Store) throws {
+    @Test("the check passes an intact store and names a lost acknowledged save", arguments: StoreKind.fileStores)
+    func detectsLostSave(store: StoreKind) throws {
         let loop = try completedLoop(store)
         let intact = try loop.verify()
         #expect(intact.lastSave == 12 && intact.acknowledged == 12)
@@ -45,8 +45,8 @@ struct CrashDuringSaveTests {
         #expect(error?.description.contains("save 13 was acknowledged") == true)
     }
 
-    @Test("the check names a batch that is there only in part", arguments: SaveLoop.Store.allCases)
-    func detectsTornSave(store: SaveLoop.Store) throws {
+    @Test("the check names a batch that is there only in part", arguments: StoreKind.fileStores)
+    func detectsTornSave(store: StoreKind) throws {
         let loop = try completedLoop(store)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try SaveLoop.model())
         try coordinator.addPersistentStore(type: store == .sqlite ? .sqlite : .lmdb, at: loop.url)

@@ -1,5 +1,5 @@
 import Foundation
-import StackLab
+import Lab
 import Testing
 
 @Suite("Engine overhead: ObjectStack, raw engines and GRDB side by side")

@@ -1,5 +1,5 @@
 import Foundation
-import StackLab
+import Lab
 import Testing
 
 /// The readers of untrusted input survive mutated inputs; CI runs a few seconds per target from the committed
@@ -8,9 +8,9 @@ import Testing
 struct FuzzTests {
     static let corpora = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/fuzz")
 
-    @Test("every corpus input and its mutants end in a result or a promised error", arguments: FuzzTarget.all.map(\.name))
+    @Test("every corpus input and its mutants end in a result or a promised error", arguments: FuzzTarget.all(workloads: .lab).map(\.name))
     func target(name: String) throws {
-        let target = try #require(FuzzTarget.named(name))
+        let target = try #require(FuzzTarget.all(workloads: .lab).first { $0.name == name })
         let corpus = try Fuzzer.corpus(at: Self.corpora.appendingPathComponent(name))
         #expect(corpus.count >= 20, "a committed corpus of real inputs")
         let report = try Fuzzer(target: target, seed: 2_026, lastInputFile: FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-fuzz-\(name)-last-input")).run(corpus: corpus, seconds: 3)

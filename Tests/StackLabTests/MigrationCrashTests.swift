@@ -1,10 +1,10 @@
 import Foundation
 import ObjectStack
-import StackLab
+import Lab
 import Testing
 
 /// A migration killed with SIGKILL at any point leaves the old store whole; the next run discards the partial
-/// file and completes. Each kill happens in a real child process (`stacklab migrate-probe`).
+/// file and completes. Each kill happens in a real child process (`stacklab child migrate`).
 @Suite("Migration crash safety")
 struct MigrationCrashTests {
     enum KillPoint: String, CaseIterable, Sendable {
@@ -21,20 +21,20 @@ struct MigrationCrashTests {
     }
 
     struct Case: Sendable, CustomStringConvertible {
-        let store: PodStoreSeeder.Store
+        let store: StoreKind
         let killPoint: KillPoint
         var description: String { "\(store.rawValue) killed at \(killPoint)" }
     }
 
-    static let cases = PodStoreSeeder.Store.allCases.flatMap { store in KillPoint.allCases.map { Case(store: store, killPoint: $0) } }
+    static let cases = StoreKind.fileStores.flatMap { store in KillPoint.allCases.map { Case(store: store, killPoint: $0) } }
 
     private static let objects = 20_000
 
     /// Every pod of a store as text, in key order.
-    private func rows(_ store: PodStoreSeeder.Store, _ url: URL, version: Int) throws -> [String] {
+    private func rows(_ store: StoreKind, _ url: URL, version: Int) throws -> [String] {
         let model = try PodModel.make(version: version)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        let opened = try coordinator.addPersistentStore(type: store.type, at: url)
+        let opened = try coordinator.addPersistentStore(type: store.storeType, at: url)
         defer { try? coordinator.remove(opened) }
         let context = ManagedObjectContext(concurrencyType: .privateQueue)
         context.persistentStoreCoordinator = coordinator
@@ -47,8 +47,8 @@ struct MigrationCrashTests {
         }
     }
 
-    private func probe(_ store: PodStoreSeeder.Store, _ url: URL, _ extra: [String]) throws -> (Process, String) {
-        try StackLabBinary.launch(["migrate-probe", "--store", store.rawValue, "--path", url.path, "--to-version", "2",
+    private func probe(_ store: StoreKind, _ url: URL, _ extra: [String]) throws -> (Process, String) {
+        try StackLabBinary.launch(["child", "migrate", "--store", store.rawValue, "--path", url.path, "--to-version", "2",
             "--batch-size", "1000"] + extra)
     }
 

@@ -1,11 +1,11 @@
 import Foundation
 import ObjectStack
-import StackLab
+import Lab
 import Testing
 
 /// A migration never swaps files under a store that another process has open: it refuses with
 /// `StoreError.locked`, writes nothing (no `.migrating` file), and completes once that process has closed the
-/// store. The other process is a real child (`stacklab hold-store`), holding the store open with no
+/// store. The other process is a real child (`stacklab child hold-store`), holding the store open with no
 /// transaction running.
 @Suite("Migration of a store open in another process")
 struct MigrationOpenElsewhereTests {
@@ -14,9 +14,9 @@ struct MigrationOpenElsewhereTests {
         (try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), try Data(contentsOf: url))
     }
 
-    private func podCount(_ store: PodStoreSeeder.Store, _ url: URL, version: Int) throws -> Int {
+    private func podCount(_ store: StoreKind, _ url: URL, version: Int) throws -> Int {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try PodModel.make(version: version))
-        let opened = try coordinator.addPersistentStore(type: store.type, at: url)
+        let opened = try coordinator.addPersistentStore(type: store.storeType, at: url)
         defer { try? coordinator.remove(opened) }
         let context = ManagedObjectContext(concurrencyType: .privateQueue)
         context.persistentStoreCoordinator = coordinator
@@ -24,8 +24,8 @@ struct MigrationOpenElsewhereTests {
     }
 
     @Test("refused while a child process holds the store open, untouched, migrated once the child closed it",
-        arguments: PodStoreSeeder.Store.allCases)
-    func refusedWhileOpen(store: PodStoreSeeder.Store) throws {
+        arguments: StoreKind.fileStores)
+    func refusedWhileOpen(store: StoreKind) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-open-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -34,7 +34,7 @@ struct MigrationOpenElsewhereTests {
 
         let child = Process()
         child.executableURL = StackLabBinary.url
-        child.arguments = ["hold-store", "--store", store.rawValue, "--path", url.path]
+        child.arguments = ["child", "hold-store", "--store", store.rawValue, "--path", url.path]
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
         child.environment = environment
@@ -54,7 +54,7 @@ struct MigrationOpenElsewhereTests {
         try #require(said.contains("open"), "the child did not open the store: \(said)")
 
         let before = try snapshot(folder, url)
-        let migrator = StoreMigrator(type: store.type, url: url, destinationModel: try PodModel.make(version: 2),
+        let migrator = StoreMigrator(type: store.storeType, url: url, destinationModel: try PodModel.make(version: 2),
             sourceModels: try PodModel.models(through: 1))
         let error = try #require(throws: StoreError.self) { try migrator.migrateIfNeeded() }
         #expect(error.code == .locked, "\(error)")
@@ -64,7 +64,7 @@ struct MigrationOpenElsewhereTests {
         #expect(after.store == before.store, "the old store is untouched")
         // A container's automatic migration is refused the same way.
         let container = PersistentContainer(name: "Pods", managedObjectModel: try PodModel.make(version: 2))
-        var description = StoreDescription(type: store.type, url: url)
+        var description = StoreDescription(type: store.storeType, url: url)
         description.sourceModels = try PodModel.models(through: 1)
         container.persistentStoreDescriptions = [description]
         let failure = LockedValue<StoreError?>(nil)

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectStack
-import StackLab
+import Lab
+import TestSupport
 import Testing
 
 /// `stacklab model`: the text and JSON descriptions of a model file.
@@ -14,7 +15,7 @@ struct ModelDescriptionTests {
 
     @Test("--json gives each version's declared counts, the current one marked")
     func json() throws {
-        let description = try ModelDescription(contentsOf: SharedModelFiles.url("SwiftGen", "Model.xcdatamodeld"))
+        let description = try ModelDescription(contentsOf: SharedModels.url("SwiftGen", "Model.xcdatamodeld"))
         let text = try description.json()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(Array(object.keys) == ["versions"])
@@ -40,7 +41,7 @@ struct ModelDescriptionTests {
     @Test("the text lists versions, entities, properties, indexes, constraints and each migration")
     func text() throws {
         let description = try ModelDescription(
-            contentsOf: SharedModelFiles.url("objcio-core-data-Migrations", "Moody.xcdatamodeld"))
+            contentsOf: SharedModels.url("objcio-core-data-Migrations", "Moody.xcdatamodeld"))
         let lines = description.text.components(separatedBy: "\n")
         #expect(lines.first == "Moody.xcdatamodeld: 6 versions, current: Moody 6")
         #expect(
@@ -68,7 +69,7 @@ struct ModelDescriptionTests {
 
     @Test("a migration a lightweight migration cannot infer says why (SwiftGen Model -> Model 2)")
     func notLightweight() throws {
-        let description = try ModelDescription(contentsOf: SharedModelFiles.url("SwiftGen", "Model.xcdatamodeld"))
+        let description = try ModelDescription(contentsOf: SharedModels.url("SwiftGen", "Model.xcdatamodeld"))
         let section = Self.section("== Model 2 (current)", in: description.text.components(separatedBy: "\n"))
         // Printed as NSPredicate prints "TRUE == TRUE": booleans as numbers.
         #expect(section.contains("    fetched property fetchedProperty: NewEntity where 1 == 1"))
@@ -81,7 +82,7 @@ struct ModelDescriptionTests {
     @Test("warnings are shown with their line (wikipedia-ios)")
     func warnings() throws {
         let description = try ModelDescription(
-            contentsOf: SharedModelFiles.url("wikipedia-ios", "Wikipedia.xcdatamodeld"))
+            contentsOf: SharedModels.url("wikipedia-ios", "Wikipedia.xcdatamodeld"))
         let section = Self.section("== Wikipedia 6 (current)", in: description.text.components(separatedBy: "\n"))
         #expect(section.filter { $0.hasPrefix("  warning: line ") }.count == 2)
     }

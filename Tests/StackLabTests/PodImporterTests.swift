@@ -2,7 +2,7 @@ import Foundation
 import ObjectStack
 import ObjectStackLMDB
 import ObjectStackSQLite
-import StackLab
+import Lab
 import Testing
 
 @Suite("Pod importer: find-or-create by name and version")

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import StackLab
+import Lab
 import Testing
 
 @Suite("Pods web service and catalogues")

@@ -1,5 +1,5 @@
 import Foundation
-import StackLab
+import Lab
 import Testing
 
 @Suite("Scenario files")
@@ -44,7 +44,7 @@ struct ScenarioFileTests {
     func validFile() throws {
         let scenario = try parse(Self.valid)
         #expect(scenario.name == "sample")
-        #expect(scenario.workload == .import)
+        #expect(scenario.workload.name == "import")
         #expect(scenario.model == .builtinPods)
         #expect(scenario.repetitions == 2 && scenario.warmup == 1)
         #expect(scenario.about == "What this answers. Second line.")
@@ -154,7 +154,10 @@ struct ScenarioFileTests {
         #expect(message("workload: import\n") == "/scenarios/test.yaml:1: missing key 'name' in the scenario")
     }
 
-    @Test("every shipped scenario file loads", arguments: ["quick", "concurrency", "import", "merge-cost", "save-chain", "read-write-mix"])
+    @Test("every shipped scenario file loads", arguments: [
+        "quick", "concurrency", "import", "merge-cost", "save-chain", "read-write-mix", "merge-frc", "strategy-latency",
+        "store-open", "startup", "startup-gate", "engine-overhead",
+    ])
     func shippedScenarios(name: String) throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Scenarios/\(name).yaml")

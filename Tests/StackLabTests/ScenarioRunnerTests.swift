@@ -1,5 +1,5 @@
 import Foundation
-import StackLab
+import Lab
 import Testing
 
 @Suite("Scenario runner: strategies, CSV, checks")
@@ -214,5 +214,60 @@ struct ScenarioRunnerTests {
         #expect(lines[3].hasPrefix("memory  shared-coordinator     3"))
         #expect(lines[4].hasPrefix("memory  nested-contexts        3"))
         #expect(Set(lines.dropFirst().map(\.count)).count == 1)
+    }
+}
+
+@Suite("Scenario runner: the probes as scenario cells")
+struct ProbeScenarioTests {
+    @MainActor
+    func run(_ text: String) async throws -> [RunResult] {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("probes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let scenario = try ScenarioFile.parse(text, file: URL(fileURLWithPath: "/tests/probe.yaml"))
+        let runner = ScenarioRunner(options: .init(outDirectory: out), progress: ProgressReporter(isTerminal: false) { _ in })
+        return try await runner.run(runner.prepared(scenario))
+    }
+
+    @Test("merge cost with and without a fetched results controller: the same merges, every change lands",
+        arguments: [StoreKind.memory, .sqlite])
+    @MainActor
+    func mergeWithAndWithoutController(store: StoreKind) async throws {
+        let results = try await run("""
+            name: merge-frc
+            workload: merge-cost
+            repetitions: 1
+            parameters: {store: \(store.rawValue), strategy: shared-coordinator, registered: 300, changes: 30, merges: 2}
+            matrix:
+              observer: [frc, none]
+            """)
+        #expect(results.map { $0.cell.parameters["observer"]?.description } == ["frc", "none"])
+        for result in results {
+            #expect(result.error == nil)
+            #expect(result.metrics[.merges] == 2, "each background save merged once")
+            #expect((result.metrics[.mergeTotalMilliseconds] ?? -1) >= 0)
+            // 300 seeded, then two saves of 10 inserts, 10 updates and 10 deletes each.
+            #expect(result.metrics[.storedObjects] == 300)
+        }
+    }
+
+    @Test("strategy latency as read-write-mix cells: both strategies fetch while the writer saves, every pod lands")
+    @MainActor
+    func strategyLatency() async throws {
+        let results = try await run("""
+            name: strategy-latency
+            workload: read-write-mix
+            repetitions: 1
+            parameters: {store: sqlite, objects: 200, readers: 1, reads_per_s: 200, writers: 1, write_rate: 400, batch_size: 50, duration_s: 1.5}
+            matrix:
+              strategy: [shared-coordinator, separate-stacks]
+            """)
+        #expect(results.map { $0.cell.parameters["strategy"]?.description } == ["shared-coordinator", "separate-stacks"])
+        for result in results {
+            #expect(result.error == nil)
+            #expect((result.metrics[.fetches] ?? 0) >= 1, "the main context fetched during the writes")
+            #expect((result.metrics[.objects] ?? 0) > 0, "the writer saved")
+            #expect((result.metrics[.storedObjects] ?? 0) >= 200)
+            #expect((result.metrics[.merges] ?? 0) >= 1, "the writer's saves were merged into the main context")
+        }
     }
 }

@@ -1,14 +1,14 @@
 import Foundation
 import ObjectStack
-import StackLab
+import Lab
 import Testing
 
 /// `stacklab seed-store`: the same seed gives the same store, of the asked size and model version.
 @Suite("Seeded stores")
 struct SeedStoreTests {
-    private func names(_ store: PodStoreSeeder.Store, _ url: URL, version: Int) throws -> [String] {
+    private func names(_ store: StoreKind, _ url: URL, version: Int) throws -> [String] {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try PodModel.make(version: version))
-        let opened = try coordinator.addPersistentStore(type: store.type, at: url)
+        let opened = try coordinator.addPersistentStore(type: store.storeType, at: url)
         defer { try? coordinator.remove(opened) }
         let context = ManagedObjectContext(concurrencyType: .privateQueue)
         context.persistentStoreCoordinator = coordinator
@@ -20,8 +20,8 @@ struct SeedStoreTests {
     }
 
     @Test("a seed gives the same pods every time, another seed others; the store holds the asked version",
-        arguments: PodStoreSeeder.Store.allCases)
-    func deterministic(store: PodStoreSeeder.Store) throws {
+        arguments: StoreKind.fileStores)
+    func deterministic(store: StoreKind) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-seed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,6 +1,6 @@
 import Foundation
 import ObjectStack
-import StackLab
+import Lab
 import Testing
 
 /// Launches as real child processes on seeded stores: what they measure, and the watchdog.
@@ -12,21 +12,21 @@ struct StartupTests {
         return url
     }()
 
-    static func seeded(_ store: PodStoreSeeder.Store, objects: Int = 20_000) throws -> URL {
+    static func seeded(_ store: StoreKind, objects: Int = 20_000) throws -> URL {
         let url = folder.appendingPathComponent("seed-\(UUID().uuidString).\(store.rawValue)")
         _ = try PodStoreSeeder(store: store, objects: objects, modelVersion: 1, url: url).run()
         return url
     }
 
-    static func launch(_ seeded: URL, _ store: PodStoreSeeder.Store, _ mode: LaunchChild.Mode, appVersion: Int = 1,
+    static func launch(_ seeded: URL, _ store: StoreKind, _ mode: LaunchChild.Mode, appVersion: Int = 1,
                        deadline: Duration = .seconds(60)) throws -> LaunchReport {
         try StartupLauncher(executable: StackLabBinary.url).run(
             .init(store: store, seededStore: seeded, mode: mode, appModelVersion: appVersion, deadline: deadline),
             workDirectory: folder)
     }
 
-    @Test("a launch reports its milestones in order and fetches the first screen", arguments: PodStoreSeeder.Store.allCases, LaunchChild.Mode.allCases)
-    func milestones(store: PodStoreSeeder.Store, mode: LaunchChild.Mode) throws {
+    @Test("a launch reports its milestones in order and fetches the first screen", arguments: StoreKind.fileStores, LaunchChild.Mode.allCases)
+    func milestones(store: StoreKind, mode: LaunchChild.Mode) throws {
         let report = try Self.launch(try Self.seeded(store, objects: 2_000), store, mode)
         #expect(report.error == nil && !report.killedByWatchdog && !report.migrated)
         #expect(report.firstScreenRows == 50)
@@ -38,8 +38,8 @@ struct StartupTests {
     }
 
     @Test("the watchdog kills a synchronous migrating launch past its deadline; the asynchronous one draws at once",
-          arguments: PodStoreSeeder.Store.allCases)
-    func watchdog(store: PodStoreSeeder.Store) throws {
+          arguments: StoreKind.fileStores)
+    func watchdog(store: StoreKind) throws {
         let seeded = try Self.seeded(store)
         let before = try Data(contentsOf: seeded)
         let killed = try Self.launch(seeded, store, .sync, appVersion: 2, deadline: .milliseconds(30))
@@ -95,9 +95,9 @@ struct StartupTests {
         #expect(DeadlineCrossing(points: [(1_000, 30), (1_000, 40)], deadline: 20_000) == nil, "one size fits no line")
     }
 
-    @Test("a custom staged migration back-fills every pod at launch; each cell gets its deadline crossing", arguments: PodStoreSeeder.Store.allCases)
+    @Test("a custom staged migration back-fills every pod at launch; each cell gets its deadline crossing", arguments: StoreKind.fileStores)
     @MainActor
-    func customMigrationScenario(store: PodStoreSeeder.Store) async throws {
+    func customMigrationScenario(store: StoreKind) async throws {
         let file = Self.folder.appendingPathComponent("startup-\(UUID().uuidString).yaml")
         try """
             # Custom and lightweight migrations at two sizes, for the test.
@@ -128,11 +128,11 @@ struct StartupTests {
         #expect(first.count == 2 && plain.count == 2)
     }
 
-    @Test("the custom stage sets every pod's stars from its downloads", arguments: PodStoreSeeder.Store.allCases)
-    func customStageBackFills(store: PodStoreSeeder.Store) throws {
+    @Test("the custom stage sets every pod's stars from its downloads", arguments: StoreKind.fileStores)
+    func customStageBackFills(store: StoreKind) throws {
         let url = try Self.seeded(store, objects: 25_000)
         let container = PersistentContainer(name: "BackFill", managedObjectModel: try PodModel.make(version: 2))
-        var description = StoreDescription(type: store.type, url: url)
+        var description = StoreDescription(type: store.storeType, url: url)
         description.stagedMigrationManager = try StartupMigration.customStages(appVersion: 2)
         container.persistentStoreDescriptions = [description]
         let failure = LockedValue<(any Error)?>(nil)

@@ -1,3 +1,5 @@
+import LabCore
+
 extension Pod {
     /// Sets the pod's values from a spec, touching only the values that differ (an unchanged pod stays
     /// unchanged, so re-importing the same catalogue writes nothing).

@@ -1,3 +1,4 @@
+import LabCore
 import ObjectStack
 
 /// A pod spec as the lab imports it: the entity every workload runs on.

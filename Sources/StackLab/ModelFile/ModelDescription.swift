@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 import ObjectStack
 
 /// What `stacklab model PATH` prints: every version of an Xcode model file, its entities and properties,

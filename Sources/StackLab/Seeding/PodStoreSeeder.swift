@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 import ObjectStack
 import ObjectStackLMDB
 import ObjectStackSQLite
@@ -14,18 +15,9 @@ import ObjectStackSQLite
 /// Rows are written at the store level (`StoreSaveRequest`, no contexts or objects), one write transaction per
 /// batch, so a million pods take seconds rather than minutes.
 public struct PodStoreSeeder: Sendable {
-    /// The file stores a seeded store can be.
-    public enum Store: String, Sendable, CaseIterable {
-        case sqlite
-        case lmdb
-
-        /// The store type.
-        public var type: StoreType { self == .sqlite ? .sqlite : .lmdb }
-    }
-
     /// What was built.
     public struct Report: Sendable {
-        public var store: Store
+        public var store: StoreKind
         public var url: URL
         public var objects: Int
         public var modelVersion: Int
@@ -42,7 +34,7 @@ public struct PodStoreSeeder: Sendable {
         }
     }
 
-    public var store: Store
+    public var store: StoreKind
     public var objects: Int
     public var modelVersion: Int
     public var url: URL
@@ -53,7 +45,7 @@ public struct PodStoreSeeder: Sendable {
 
     /// Creates a seeder.
     public init(
-        store: Store, objects: Int, modelVersion: Int, url: URL, seed: UInt64 = 42, batchSize: Int = 10_000,
+        store: StoreKind, objects: Int, modelVersion: Int, url: URL, seed: UInt64 = 42, batchSize: Int = 10_000,
         replacesExisting: Bool = false
     ) {
         self.store = store
@@ -78,11 +70,12 @@ public struct PodStoreSeeder: Sendable {
                 throw ObjectStackError(code: .invalidArgument,
                     message: "\(url.path) already exists; remove it or pass --force to replace it")
             }
-            try store.type.destroyStore(at: url)
+            try store.storeType.destroyStore(at: url)
         }
-        let start = ContinuousClock.now
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        let opened = try coordinator.addPersistentStore(type: store.type, at: url)
+        let clock = SystemClock()
+        let start = clock.nowMilliseconds()
+        let coordinator = try LabStack.openCoordinator(store: store, at: url, model: model)
+        let opened = coordinator.persistentStores[0]
         defer { try? coordinator.remove(opened) }
         guard let entity = model.entitiesByName["Pod"] else {
             throw ObjectStackError(code: .invalidArgument, message: "the pod model has no Pod entity")
@@ -101,16 +94,12 @@ public struct PodStoreSeeder: Sendable {
             written += count
         }
         try coordinator.remove(opened)
-        let seconds = Self.seconds(ContinuousClock.now - start)
+        let seconds = clock.milliseconds(since: start) / 1_000
         let files = ([url.path] + ["-wal", "-shm", "-lock"].map { url.path + $0 })
         let bytes = files.compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? NSNumber }
             .reduce(0) { $0 + $1.intValue }
         return Report(store: store, url: url, objects: objects, modelVersion: modelVersion, seed: seed, seconds: seconds,
             bytesOnDisk: bytes)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 

@@ -1,3 +1,5 @@
+import LabCore
+
 /// Where a launch would pass its watchdog deadline: a least-squares line through time to first frame against
 /// store size, over the runs of one store, migration and mode at every size it ran, solved for the deadline.
 ///

@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
+import LabCore
 import ObjectStack
 import ObjectStackLMDB
 import ObjectStackSQLite
 
 /// The app side of a startup run: one process launching a Core Data-style stack the way an app does, in
-/// `stacklab launch` (hidden), started and watched by `StartupLauncher`.
+/// `stacklab child launch` (hidden), started and watched by `StartupLauncher`.
 ///
 /// The launch handler is the first block on the main queue. In `sync` mode it adds the store right there
 /// (migrating it if the store is of an older model), as an app that builds its stack in
@@ -21,7 +22,7 @@ public final class LaunchChild {
         case sync, async
     }
 
-    private let store: PodStoreSeeder.Store
+    private let store: StoreKind
     private let url: URL
     private let mode: Mode
     private let modelVersion: Int
@@ -36,7 +37,7 @@ public final class LaunchChild {
 
     /// A launch of a store at `url`, by an app whose model is pod model `modelVersion`; with `.custom` the
     /// store reaches it through the back-filling staged migration (`StartupMigration`).
-    public init(store: PodStoreSeeder.Store, url: URL, mode: Mode, modelVersion: Int, migration: StartupMigration = .lightweight) {
+    public init(store: StoreKind, url: URL, mode: Mode, modelVersion: Int, migration: StartupMigration = .lightweight) {
         self.store = store
         self.url = url
         self.mode = mode
@@ -67,8 +68,8 @@ public final class LaunchChild {
         } catch {
             return fail("pod model version \(modelVersion): \(error)")
         }
-        let container = PersistentContainer(name: "Launch", managedObjectModel: model, storeType: store.type)
-        var description = StoreDescription(type: store.type, url: url)
+        let container = PersistentContainer(name: "Launch", managedObjectModel: model, storeType: store.storeType)
+        var description = StoreDescription(type: store.storeType, url: url)
         description.shouldAddStoreAsynchronously = mode == .async
         description.sourceModels = PodModel.versions.filter { $0 < modelVersion }.compactMap { try? PodModel.make(version: $0) }
         if migration == .custom {

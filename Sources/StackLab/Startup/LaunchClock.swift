@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 
 /// Milliseconds on the monotonic clock every process of the machine shares, so a child can measure from the
 /// moment its parent started it (passed in `STACKLAB_LAUNCH_T0`).

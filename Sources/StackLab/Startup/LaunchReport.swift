@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 
 /// What one launch measured, all times in milliseconds from the moment the parent started the process.
 ///

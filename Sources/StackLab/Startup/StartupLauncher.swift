@@ -1,12 +1,13 @@
 import Foundation
+import LabCore
 
-/// Starts one launch as a fresh child process (`stacklab launch …`) on a private copy of a seeded store,
+/// Starts one launch as a fresh child process (`stacklab child launch …`) on a private copy of a seeded store,
 /// watches it like the launch watchdog of a phone — killing it if the first frame has not come within the
 /// deadline — and returns what the child measured.
 public struct StartupLauncher: Sendable {
     /// One launch to make.
     public struct Launch: Sendable {
-        public var store: PodStoreSeeder.Store
+        public var store: StoreKind
         /// The seeded store; the launch runs on a copy, so a migration does not change it for the next one.
         public var seededStore: URL
         public var mode: LaunchChild.Mode
@@ -19,7 +20,7 @@ public struct StartupLauncher: Sendable {
 
         /// A launch of a copy of `seededStore` by an app of model `appModelVersion`.
         public init(
-            store: PodStoreSeeder.Store, seededStore: URL, mode: LaunchChild.Mode, appModelVersion: Int, deadline: Duration,
+            store: StoreKind, seededStore: URL, mode: LaunchChild.Mode, appModelVersion: Int, deadline: Duration,
             migration: StartupMigration = .lightweight
         ) {
             self.store = store
@@ -58,7 +59,7 @@ public struct StartupLauncher: Sendable {
         let child = Process()
         child.executableURL = executable
         child.arguments = [
-            "launch", "--store", launch.store.rawValue, "--path", copy.path, "--mode", launch.mode.rawValue,
+            "child", "launch", "--store", launch.store.rawValue, "--path", copy.path, "--mode", launch.mode.rawValue,
             "--model-version", String(launch.appModelVersion), "--migration", launch.migration.rawValue,
         ]
         let output = Pipe()

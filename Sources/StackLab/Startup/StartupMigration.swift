@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 import ObjectStack
 
 /// How a startup launch's store reaches the app's model.

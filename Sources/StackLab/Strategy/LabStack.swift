@@ -1,6 +1,7 @@
 import Foundation
-import Synchronization
+import LabCore
 import ObjectStack
+import Synchronization
 
 /// A Core Data stack built by one of the lab's strategies on a fresh store: the main-queue context the UI
 /// reads, background contexts for work, and the design's way of bringing background saves into the main
@@ -29,6 +30,8 @@ public final class LabStack: @unchecked Sendable {
     public let main: ManagedObjectContext
     /// Main-thread time of each merge into the main context.
     public let merges = MergeLog()
+    /// The clock merges and saves are timed with.
+    public let clock: any LabClock
 
     private let model: ManagedObjectModel
     private let location: URL
@@ -44,7 +47,11 @@ public final class LabStack: @unchecked Sendable {
 
     /// Builds the stack on a fresh store in `directory` (created if needed; the in-memory store ignores it).
     /// - Throws: the store's error when it cannot be opened.
-    public init(strategy: StrategyKind, store: StoreKind, model: ManagedObjectModel, in directory: URL) throws {
+    public init(
+        strategy: StrategyKind, store: StoreKind, model: ManagedObjectModel, in directory: URL,
+        clock: any LabClock = SystemClock()
+    ) throws {
+        self.clock = clock
         self.strategy = strategy
         self.store = store
         self.directory = directory
@@ -68,6 +75,28 @@ public final class LabStack: @unchecked Sendable {
             root = nil
         }
         main.mergePolicy = .mergeByPropertyObjectTrump
+    }
+
+    /// A coordinator with the store at `url` open: the lab's one way to open a store outside a stack design (a
+    /// seeded store, a store to explain, hold, migrate or kill). `url` nil opens a fresh in-memory store.
+    /// - Throws: the store's error when it cannot be opened.
+    public static func openCoordinator(
+        store: StoreKind, at url: URL?, model: ManagedObjectModel
+    ) throws -> PersistentStoreCoordinator {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let location = url ?? URL(string: "memory://stacklab-\(UUID().uuidString)")!
+        try coordinator.addPersistentStore(type: store.storeType, at: location)
+        return coordinator
+    }
+
+    /// A private-queue context on a coordinator `openCoordinator` opened.
+    public static func openContext(
+        store: StoreKind, at url: URL?, model: ManagedObjectModel, name: String? = nil
+    ) throws -> ManagedObjectContext {
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.name = name
+        context.persistentStoreCoordinator = try openCoordinator(store: store, at: url, model: model)
+        return context
     }
 
     /// The coordinator of the main context's store (the root's, for nested contexts).
@@ -104,7 +133,7 @@ public final class LabStack: @unchecked Sendable {
 
     /// Merges every save of `context` into the main context on the main queue, as an app's observer would.
     private func observeSaves(of context: ManagedObjectContext) {
-        let (main, merges) = (self.main, self.merges)
+        let (main, merges, clock) = (self.main, self.merges, self.clock)
         // queue: nil runs the observer inside the save; it only hands the notification to the main queue, so
         // the merge is main-queue work and the save does not wait for it.
         let token = NotificationCenter.default.addObserver(
@@ -113,9 +142,8 @@ public final class LabStack: @unchecked Sendable {
             // Safe to send: the merge reads only the notification's object IDs, never the saving context's objects.
             nonisolated(unsafe) let saved = notification
             main.perform {
-                let clock = ContinuousClock()
-                let elapsed = clock.measure { main.mergeChanges(fromContextDidSave: saved) }
-                merges.record(milliseconds: elapsed.milliseconds)
+                let (_, milliseconds) = clock.measure { main.mergeChanges(fromContextDidSave: saved) }
+                merges.record(milliseconds: milliseconds)
             }
         }
         registry.withLock { $0.observers.append(token) }
@@ -132,11 +160,10 @@ public final class LabStack: @unchecked Sendable {
             try context.save()
             return
         }
-        let clock = ContinuousClock()
-        let start = clock.now
+        let start = clock.nowMilliseconds()
         try context.save()  // into the main context: runs on the main queue while this queue waits
         try main.performAndWait { try main.save() }  // into the root
-        merges.record(milliseconds: start.duration(to: clock.now).milliseconds)
+        merges.record(milliseconds: clock.milliseconds(since: start))
         try root.performAndWait { try root.save() }
     }
 

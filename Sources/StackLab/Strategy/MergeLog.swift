@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 import Synchronization
 
 /// The main-thread time spent bringing background saves into the main context, merge by merge.

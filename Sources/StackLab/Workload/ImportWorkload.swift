@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 import ObjectStack
 
 /// The import workload: pages of pod specs fetched from the web service with URLSession, each imported by
@@ -12,9 +13,39 @@ import ObjectStack
 ///
 /// With `reimport: true` the catalogue is imported once unmeasured, then a revision of it (same names and
 /// versions, new summaries and downloads) is imported and measured: every object is updated, none inserted.
-enum ImportWorkload {
+struct ImportWorkload: StackWorkload {
+    let name = "import"
+    let summaryMetrics: [Metric] = [
+        // Where the wall time went (the importer's phases), what it cost the CPU, and what the UI felt.
+        .wallMilliseconds, .serviceWaitMilliseconds, .decodeMilliseconds, .queueWaitMilliseconds,
+        .findOrCreateMilliseconds, .saveMilliseconds, .mergeWaitMilliseconds, .mergeTotalMilliseconds,
+        .fetchTotalMilliseconds, .cpuMilliseconds, .cpuShare, .cpuWaitMilliseconds, .objectsPerSecond,
+        .mainMaxStallMilliseconds, .fetchP99Milliseconds,
+    ]
+
+    /// Creates the workload.
+    init() {}
+
+    var parameters: [ParameterSpec] {
+        stackParameters + [
+            ParameterSpec(
+                "objects", .integer(minimum: 1), default: .integer(10_000), quick: .integer(1_500),
+                help: "pods in the catalogue (ignored with `catalog`)"),
+            ParameterSpec("page_size", .integer(minimum: 1), default: .integer(500), help: "pods per service page"),
+            ParameterSpec(
+                "batch_size", .integer(minimum: 1), default: .integer(500),
+                help: "pods per find-or-create batch (one IN fetch and one save each)"),
+            ParameterSpec(
+                "catalog", .text, default: nil,
+                help: "a catalogue file (JSON Lines or TSV) instead of the synthetic one"),
+            ParameterSpec(
+                "reimport", .boolean, default: .boolean(false),
+                help: "import a revised catalogue a second time and measure that (updates, no inserts)"),
+        ]
+    }
+
     @MainActor
-    static func run(_ session: RunSession) async throws -> WorkloadOutcome {
+    func run(_ session: RunSession) async throws -> WorkloadOutcome {
         let catalogue: Catalogue
         if let path = session.text("catalog") {
             catalogue = try Catalogue.load(URL(fileURLWithPath: path))
@@ -25,9 +56,9 @@ enum ImportWorkload {
         let stack = session.stack
         let background = try stack.newBackgroundContext()
         if session.flag("reimport") {
-            _ = try await withService(catalogue, pageSize: pageSize) { client in
-                try await importPages(
-                    from: client, batchSize: batchSize, into: background, stack: stack, phases: ImportPhases(), since: .now
+            _ = try await Self.withService(catalogue, pageSize: pageSize) { client in
+                try await Self.importPages(
+                    from: client, batchSize: batchSize, into: background, stack: stack, phases: ImportPhases(clock: session.run.clock), since: session.run.clock.nowMilliseconds()
                 ).counts
             }
         }
@@ -36,12 +67,12 @@ enum ImportWorkload {
             : catalogue
         let target = session.text("catalog") != nil && session.flag("reimport") ? catalogue : measured
 
-        let phases = ImportPhases()
-        let ((counts, importerSpan), wall) = try await withService(target, pageSize: pageSize) { client in
+        let phases = ImportPhases(clock: session.run.clock)
+        let ((counts, importerSpan), wall) = try await Self.withService(target, pageSize: pageSize) { client in
             try await session.measure { start in
-                let (counts, finished) = try await importPages(
+                let (counts, finished) = try await Self.importPages(
                     from: client, batchSize: batchSize, into: background, stack: stack, phases: phases, since: start)
-                return (counts, start.duration(to: finished).milliseconds)
+                return (counts, finished - start)
             }
         }
         // The hop back to the main actor after the importer finished (the main queue may be busy with a fetch).
@@ -78,9 +109,9 @@ enum ImportWorkload {
     /// - Returns: what the import did, and when it finished (the caller's hop back to its queue comes after).
     nonisolated static func importPages(
         from client: SpecsClient, batchSize: Int, into context: ManagedObjectContext, stack: LabStack, phases: ImportPhases,
-        since start: ContinuousClock.Instant
-    ) async throws -> (counts: PodImporter.Counts, finished: ContinuousClock.Instant) {
-        let clock = ContinuousClock()
+        since start: Double
+    ) async throws -> (counts: PodImporter.Counts, finished: Double) {
+        let clock = phases.clock
         let resets = context !== stack.main
         var total = PodImporter.Counts()
         var number = 1
@@ -95,12 +126,12 @@ enum ImportWorkload {
             pages = page.numberOfPages
             let specs = page.result
             let (counts, began, ended) = try await context.perform {
-                let began = clock.now
+                let began = clock.nowMilliseconds()
                 let counts = try PodImporter.importSpecs(
                     specs, batchSize: batchSize, into: context, save: stack.save, resetAfterSave: resets, phases: phases)
-                return (counts, began, clock.now)
+                return (counts, began, clock.nowMilliseconds())
             }
-            phases.record(.queueWait, milliseconds: handedOff.duration(to: began).milliseconds)
+            phases.record(.queueWait, milliseconds: began - handedOff)
             now = phases.record(.queueWait, since: ended)
             total = total + counts
             number += 1

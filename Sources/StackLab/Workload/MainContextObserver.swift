@@ -1,3 +1,4 @@
+import LabCore
 import ObjectStack
 
 /// Something that watches the main context during a run as a UI would, such as a fetched results controller:
@@ -10,8 +11,16 @@ public typealias MainContextObserverFactory =
 
 extension FetchedResultsController: MainContextObserver {}
 
-/// The observers the lab attaches.
+/// The observers the lab attaches, by the name the merge-cost workload's `observer` parameter gives.
 public enum MainContextObservers {
+    /// The names `observer` takes: `frc`, or `none` for nothing watching.
+    public static let names = ["frc", "none"]
+
+    /// The factory called `name`; nil for `none` (or an unknown name, which the scenario file refuses).
+    public static func named(_ name: String) -> MainContextObserverFactory? {
+        name == "frc" ? fetchedResultsController : nil
+    }
+
     /// A fetched results controller over every pod in the first screen's order, as a table view of the whole
     /// catalogue would have (a controller takes no fetch limit: it keeps every matching object in order).
     public static let fetchedResultsController: MainContextObserverFactory = { context, request in

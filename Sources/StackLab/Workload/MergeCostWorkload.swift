@@ -1,13 +1,45 @@
 import Foundation
+import LabCore
 import ObjectStack
 
 /// The merge-cost workload: the main context holds `registered` pods (fetched and materialised, with the
 /// `MainContextObserver` attached — the fetched results controller's hook), then `merges` times a background
 /// context saves `changes` changes (a third inserts, a third updates of registered pods, a third deletes) and
 /// the design brings them into the main context. `merge_total_ms` is the main-thread time of those merges.
-enum MergeCostWorkload {
+///
+/// `observer: none` runs the same merges with nothing watching the main context, so a matrix over `observer`
+/// gives the fetched results controller's share of a merge.
+struct MergeCostWorkload: StackWorkload {
+    let name = "merge-cost"
+    /// Only the designs that merge a background save into the main context.
+    let strategies: [StrategyKind] = [.sharedCoordinator, .separateStacks, .nestedContexts]
+    let summaryMetrics: [Metric] = [
+        .mergeTotalMilliseconds, .mergeMaxMilliseconds, .mainMaxStallMilliseconds,
+        .mainHitchMillisecondsPerSecond, .fetchP99Milliseconds, .cpuMilliseconds,
+    ]
+
+    /// Creates the workload.
+    init() {}
+
+    var parameters: [ParameterSpec] {
+        stackParameters + [
+            ParameterSpec(
+                "registered", .integer(minimum: 0), default: .integer(10_000), quick: .integer(1_000),
+                help: "objects registered in the main context when the merges arrive"),
+            ParameterSpec(
+                "changes", .integer(minimum: 3), default: .integer(1_000), quick: .integer(300),
+                help: "changes per background save: a third inserts, a third updates, a third deletes"),
+            ParameterSpec(
+                "merges", .integer(minimum: 1), default: .integer(5), quick: .integer(2),
+                help: "background saves merged per run"),
+            ParameterSpec(
+                "observer", .choice(MainContextObservers.names), default: .text("frc"),
+                help: "what watches the main context during the merges: frc (a fetched results controller) or none"),
+        ]
+    }
+
     @MainActor
-    static func run(_ session: RunSession) async throws -> WorkloadOutcome {
+    func run(_ session: RunSession) async throws -> WorkloadOutcome {
         let stack = session.stack
         let registered = session.integer("registered"), changes = session.integer("changes")
         let merges = session.integer("merges")
@@ -24,7 +56,7 @@ enum MergeCostWorkload {
             request.returnsObjectsAsFaults = false
             return registered > 0 ? try main.fetch(request) : []
         }
-        let observer = try session.mainContextObserver?(main, RunSession.firstScreenRequest())
+        let observer = try MainContextObservers.named(session.text("observer") ?? "frc")?(main, RunSession.firstScreenRequest())
         let background = try stack.newBackgroundContext()
         let ids: [ManagedObjectID] = try await background.perform {
             var request = FetchRequest<ManagedObjectID>(entityName: "Pod")

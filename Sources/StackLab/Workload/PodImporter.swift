@@ -1,3 +1,4 @@
+import LabCore
 import ObjectStack
 
 /// Imports pod specs into a context by find-or-create on the unique identifier (name + version), in batches:
@@ -57,7 +58,7 @@ public enum PodImporter {
         var total = Counts()
         for start in stride(from: 0, to: specs.count, by: max(batchSize, 1)) {
             let batch = specs[start..<min(start + batchSize, specs.count)]
-            let began = ContinuousClock.now
+            let began = phases?.now() ?? 0
             total = total + (try importBatch(batch, into: context))
             let found = phases?.record(.findOrCreate, since: began)
             try save(context)

@@ -1,12 +1,41 @@
 import Foundation
+import LabCore
 import ObjectStack
 
 /// The read-write mix: `readers` loops on the main context each fetching a page of pods `reads_per_s` times a
 /// second, while `writers` background contexts each write `write_rate` pods a second (half new pods, half
 /// updates of existing ones found by one IN fetch) in saves of `batch_size`, for `duration_s`.
-enum ReadWriteMixWorkload {
+struct ReadWriteMixWorkload: StackWorkload {
+    let name = "read-write-mix"
+    let summaryMetrics: [Metric] = [
+        .objectsPerSecond, .fetchP50Milliseconds, .fetchP99Milliseconds, .mainMaxStallMilliseconds,
+        .mainHitchMillisecondsPerSecond, .mergeTotalMilliseconds, .cpuMilliseconds, .peakMemoryMegabytes,
+    ]
+
+    /// Creates the workload.
+    init() {}
+
+    var parameters: [ParameterSpec] {
+        stackParameters + [
+            ParameterSpec(
+                "objects", .integer(minimum: 0), default: .integer(10_000), quick: .integer(1_500),
+                help: "pods in the store before the run"),
+            ParameterSpec("readers", .integer(minimum: 1), default: .integer(2), help: "reader loops on the main context"),
+            ParameterSpec(
+                "reads_per_s", .number(above: 0), default: .integer(30), help: "fetches per second per reader"),
+            ParameterSpec("writers", .integer(minimum: 1), default: .integer(1), help: "background writers"),
+            ParameterSpec(
+                "write_rate", .number(above: 0), default: .integer(2_000),
+                help: "pods written per second per writer (half inserts, half updates)"),
+            ParameterSpec("batch_size", .integer(minimum: 1), default: .integer(200), help: "pods per writer save"),
+            ParameterSpec(
+                "duration_s", .number(above: 0), default: .integer(3), quick: .number(0.5),
+                help: "how long the readers and writers run"),
+        ]
+    }
+
     @MainActor
-    static func run(_ session: RunSession) async throws -> WorkloadOutcome {
+    func run(_ session: RunSession) async throws -> WorkloadOutcome {
         let stack = session.stack
         let seeded = session.integer("objects")
         try stack.seed(count: seeded, seed: session.seed)
@@ -16,12 +45,12 @@ enum ReadWriteMixWorkload {
         let names = Catalogue.synthetic(count: seeded, seed: session.seed).specs.map(\.name)
         let writers = try (0..<session.integer("writers")).map { _ in try stack.newBackgroundContext() }
 
-        let clock = ContinuousClock()
+        let clock = session.run.clock
         let (written, wall) = try await session.measure { start in
-            let deadline = start.advanced(by: .seconds(duration))
+            let deadline = start + duration * 1_000
             let writes = writers.enumerated().map { number, context in
                 Task { @MainActor in
-                    try await write(into: context, stack: stack, number: number, batchSize: batchSize, every: interval,
+                    try await Self.write(into: context, stack: stack, number: number, batchSize: batchSize, every: interval,
                         until: deadline, existing: names, seed: session.seed)
                 }
             }
@@ -33,7 +62,7 @@ enum ReadWriteMixWorkload {
                     request.sortDescriptors = [SortKey("name")]
                     request.fetchLimit = 50
                     var offset = reader * 50
-                    while clock.now < deadline {
+                    while clock.nowMilliseconds() < deadline {
                         request.fetchOffset = offset % max(seeded, 1)
                         offset += 50 * (reader + 1)
                         session.timedFetch(request, on: main)
@@ -54,15 +83,15 @@ enum ReadWriteMixWorkload {
     @MainActor
     static func write(
         into context: ManagedObjectContext, stack: LabStack, number: Int, batchSize: Int, every interval: Double,
-        until deadline: ContinuousClock.Instant, existing: [String], seed: UInt64
+        until deadline: Double, existing: [String], seed: UInt64
     ) async throws -> Int {
         var random = SplitMix64(seed: seed &+ UInt64(number) &* 7_919)
         var written = 0
         var batch = 0
-        let clock = ContinuousClock()
+        let clock = stack.clock
         let resets = context !== stack.main
-        while clock.now < deadline {
-            let due = clock.now.advanced(by: .seconds(interval))
+        while clock.nowMilliseconds() < deadline {
+            let due = clock.nowMilliseconds() + interval * 1_000
             let inserts = (0..<(batchSize + 1) / 2).map { index in
                 PodSpec(name: "Writer\(number)-\(batch)-\(index)", version: "1.0.0", authors: "Writer \(number)",
                     summary: "written during the mix", downloads: Int64(index))
@@ -81,7 +110,8 @@ enum ReadWriteMixWorkload {
                 return inserts.count + found.count
             }
             batch += 1
-            if due > clock.now { try await Task.sleep(until: due, clock: clock) }
+            let wait = due - clock.nowMilliseconds()
+            if wait > 0 { try await Task.sleep(for: .milliseconds(wait)) }
         }
         return written
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 import ObjectStack
 
 /// What a workload gets for one run: the stack, the cell's parameters, and the main-thread instruments.
@@ -10,10 +11,10 @@ import ObjectStack
 public final class RunSession {
     /// The stack under test.
     public let stack: LabStack
+    /// The run: the cell's parameters, the model, the folders, the clock.
+    public let run: WorkloadRun
     /// The cell's parameters, defaults filled in.
-    public let parameters: [String: ScenarioValue]
-    /// Builds the observer the merge-cost workload attaches to the main context (the FRC hook).
-    public let mainContextObserver: MainContextObserverFactory?
+    public var parameters: [String: ScenarioValue] { run.parameters }
     /// Latencies of the main context's fetches.
     public var fetchLatencies = LatencyRecorder()
     private var meter: MainThreadMeter?
@@ -22,30 +23,26 @@ public final class RunSession {
     /// (nil where the kernel does not say), and the wall time; nil until `measure` returns.
     private(set) var measuredUsage: (cpuMilliseconds: Double, cpuWaitMilliseconds: Double?, wallMilliseconds: Double)?
 
-    init(stack: LabStack, parameters: [String: ScenarioValue], mainContextObserver: MainContextObserverFactory?) {
+    init(stack: LabStack, run: WorkloadRun) {
         self.stack = stack
-        self.parameters = parameters
-        self.mainContextObserver = mainContextObserver
+        self.run = run
     }
 
     // MARK: - Parameters
 
     /// An integer parameter (validated when the scenario was read).
-    public func integer(_ name: String) -> Int { parameters[name]?.integerValue ?? 0 }
+    public func integer(_ name: String) -> Int { run.integer(name) }
     /// A number parameter.
-    public func number(_ name: String) -> Double { parameters[name]?.numberValue ?? 0 }
+    public func number(_ name: String) -> Double { run.number(name) }
     /// A text parameter, if set.
     public func text(_ name: String) -> String? {
         if case .text(let value)? = parameters[name] { return value }
         return nil
     }
     /// A boolean parameter.
-    public func flag(_ name: String) -> Bool {
-        if case .boolean(let value)? = parameters[name] { return value }
-        return false
-    }
+    public func flag(_ name: String) -> Bool { run.flag(name) }
     /// The data seed.
-    public var seed: UInt64 { UInt64(integer("seed")) }
+    public var seed: UInt64 { run.seed }
 
     // MARK: - Measuring
 
@@ -63,7 +60,7 @@ public final class RunSession {
         let request = Self.firstScreenRequest()
         let interval = 1 / max(number("ui_fetch_hz"), 0.001)
         var due = Date.timeIntervalSinceReferenceDate
-        let meter = MainThreadMeter { [weak self] in
+        let meter = MainThreadMeter(clock: run.clock) { [weak self] in
             let now = Date.timeIntervalSinceReferenceDate
             guard let self, now >= due else { return }
             due = max(due + interval, now)
@@ -76,11 +73,11 @@ public final class RunSession {
     /// Runs a main-context fetch now, recording its latency; a failed fetch is recorded as the run's error by
     /// the workload's own final count, so it is not thrown from a tick.
     func timedFetch(_ request: FetchRequest<Pod>, on main: ManagedObjectContext) {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let rows = main.performAndWait { try? main.fetch(request) }
-        for pod in rows ?? [] { _ = pod.name }  // what a list shows: the values, not just faults
-        fetchLatencies.record(milliseconds: start.duration(to: clock.now).milliseconds)
+        let (_, milliseconds) = run.clock.measure {
+            let rows = main.performAndWait { try? main.fetch(request) }
+            for pod in rows ?? [] { _ = pod.name }  // what a list shows: the values, not just faults
+        }
+        fetchLatencies.record(milliseconds: milliseconds)
     }
 
     /// Stops the meter.
@@ -90,21 +87,59 @@ public final class RunSession {
     }
 
     /// Runs the measured phase: the first-screen fetches and the main-thread meter run while `body` does and
-    /// stop when it returns or throws. `body` gets the phase's start (for deadlines). The process's CPU time
+    /// stop when it returns or throws. `body` gets the phase's start on the run's clock, in milliseconds (for
+    /// deadlines). The process's CPU time
     /// over the phase is kept for `cpu_ms`, `cpu_share` and `cpu_wait_ms`.
     /// - Returns: what `body` returned, and the phase's wall time in milliseconds.
-    public func measure<T>(_ body: (ContinuousClock.Instant) async throws -> T) async rethrows -> (value: T, milliseconds: Double) {
+    public func measure<T>(_ body: (Double) async throws -> T) async rethrows -> (value: T, milliseconds: Double) {
         startMeasuring()
         defer { stopMeasuring() }
-        let clock = ContinuousClock()
+        let clock = run.clock
         let cpu = ProcessUsage.cpuMilliseconds(), waited = ProcessUsage.runQueueMilliseconds()
-        let start = clock.now
+        let start = clock.nowMilliseconds()
         let value = try await body(start)
-        let wall = start.duration(to: clock.now).milliseconds
+        let wall = clock.nowMilliseconds() - start
         let waitedAfter = ProcessUsage.runQueueMilliseconds()
         let cpuWait = waited.flatMap { before in waitedAfter.map { max(0, $0 - before) } }
         measuredUsage = (ProcessUsage.cpuMilliseconds() - cpu, cpuWait, wall)
         return (value, wall)
+    }
+
+    // MARK: - Metrics
+
+    /// The run's metrics: the workload's own, and what the session's instruments and the stack measured.
+    func metrics(_ outcome: WorkloadOutcome) -> [Metric: Double] {
+        var metrics = outcome.metrics
+        metrics[.wallMilliseconds] = outcome.wallMilliseconds
+        metrics[.objects] = Double(outcome.objects)
+        if outcome.wallMilliseconds > 0 {
+            metrics[.objectsPerSecond] = Double(outcome.objects) / (outcome.wallMilliseconds / 1_000)
+        }
+        let latencies = fetchLatencies
+        metrics[.fetches] = Double(latencies.count)
+        metrics[.fetchP50Milliseconds] = latencies.percentile(50)
+        metrics[.fetchP90Milliseconds] = latencies.percentile(90)
+        metrics[.fetchP99Milliseconds] = latencies.percentile(99)
+        metrics[.fetchMaxMilliseconds] = latencies.maximum
+        metrics[.fetchTotalMilliseconds] = latencies.totalMilliseconds
+        if let usage = measuredUsage {
+            metrics[.cpuMilliseconds] = usage.cpuMilliseconds
+            if usage.wallMilliseconds > 0 { metrics[.cpuShare] = usage.cpuMilliseconds / usage.wallMilliseconds }
+            metrics[.cpuWaitMilliseconds] = usage.cpuWaitMilliseconds
+        }
+        if let report = mainThread {
+            metrics[.mainMaxStallMilliseconds] = report.maxStallMilliseconds
+            metrics[.mainHitchMillisecondsPerSecond] = report.hitchMillisecondsPerSecond
+        }
+        if stack.strategy != .mainOnly {
+            let merges = stack.merges.summary
+            metrics[.merges] = Double(merges.count)
+            metrics[.mergeTotalMilliseconds] = merges.totalMilliseconds
+            metrics[.mergeMaxMilliseconds] = merges.maxMilliseconds
+        }
+        metrics[.storeBytes] = stack.storeBytes.map(Double.init)
+        metrics[.storedObjects] = outcome.storedObjects.map(Double.init)
+        return metrics
     }
 }
 

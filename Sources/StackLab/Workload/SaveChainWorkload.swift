@@ -1,13 +1,32 @@
 import Foundation
+import LabCore
 import ObjectStack
 
 /// The save-chain workload: `saves` times, a background context inserts `objects` pods and saves them to the
 /// store the design's way — directly (`shared-coordinator`, `separate-stacks`), on the main context
 /// (`main-only`), or child → main → root → store (`nested-contexts`). `wall_ms` is the sum of the saves' times,
 /// measured on the saving queue; `merge_total_ms` is the main-queue part of the chain.
-enum SaveChainWorkload {
+struct SaveChainWorkload: StackWorkload {
+    let name = "save-chain"
+    let summaryMetrics: [Metric] = [
+        .wallMilliseconds, .objectsPerSecond, .mergeTotalMilliseconds, .mainMaxStallMilliseconds,
+        .fetchP99Milliseconds,
+    ]
+
+    /// Creates the workload.
+    init() {}
+
+    var parameters: [ParameterSpec] {
+        stackParameters + [
+            ParameterSpec(
+                "objects", .integer(minimum: 1), default: .integer(1_000), quick: .integer(200), help: "pods per save"),
+            ParameterSpec(
+                "saves", .integer(minimum: 1), default: .integer(10), quick: .integer(3), help: "saves per run"),
+        ]
+    }
+
     @MainActor
-    static func run(_ session: RunSession) async throws -> WorkloadOutcome {
+    func run(_ session: RunSession) async throws -> WorkloadOutcome {
         let stack = session.stack
         let objects = session.integer("objects"), saves = session.integer("saves")
         let background = try stack.newBackgroundContext()
@@ -21,10 +40,9 @@ enum SaveChainWorkload {
                         Pod(context: background).apply(PodSpec(
                             name: "Chain\(save)-\(index)", version: "1.0.0", authors: "save chain", downloads: Int64(index)))
                     }
-                    let clock = ContinuousClock()
-                    let elapsed = try clock.measure { try stack.save(background) }
+                    let (_, milliseconds) = try stack.clock.measure { try stack.save(background) }
                     if resets { background.reset() }
-                    return elapsed.milliseconds
+                    return milliseconds
                 }
             }
             await stack.drainMainQueue()

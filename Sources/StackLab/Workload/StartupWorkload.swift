@@ -1,13 +1,64 @@
 import Foundation
+import LabCore
 
 /// The startup workload: each run is one app launch in a fresh child process (`StartupLauncher`) on a copy
 /// of a store seeded once per store kind, size and model version (`SeededStores`), sync or async, migrating
 /// when the app's model is newer than the store's, under the launch watchdog.
-enum StartupWorkload {
+struct StartupWorkload: Workload {
+    let name = "startup"
+    /// A launch opens a file: the in-memory store has nothing to launch on.
+    let stores = StoreKind.fileStores
+    /// A launch has no stack design to choose: it opens one store, in one of two modes.
+    let strategies: [StrategyKind] = []
+    let summaryMetrics: [Metric] = [
+        .timeToFirstFrameMilliseconds, .timeToStoreReadyMilliseconds, .timeToFirstScreenMilliseconds,
+        .mainMaxStallMilliseconds, .killedByWatchdog, .migrated, .deadlineCrossingObjects,
+        .crossingFitErrorMilliseconds,
+    ]
+    /// Launches are child processes: this process's CPU and memory are not theirs.
+    let measuresProcessUsage = false
+
+    /// Creates the workload.
+    init() {}
+
+    var parameters: [ParameterSpec] {
+        [
+            ParameterSpec("store", .choice(stores.map(\.rawValue)), default: nil, help: "the store file's engine"),
+            ParameterSpec(
+                "mode", .choice(LaunchChild.Mode.allCases.map(\.rawValue)), default: .text("async"),
+                help: "sync: the store is added on the main thread in the launch handler; async: on a background queue"),
+            ParameterSpec(
+                "objects", .integer(minimum: 1), default: .integer(10_000), quick: .integer(2_000),
+                help: "pods in the seeded store"),
+            ParameterSpec(
+                "store_version", .integer(minimum: 1), default: .integer(1),
+                help: "pod model version the store is seeded with"),
+            ParameterSpec(
+                "app_version", .integer(minimum: 1), default: .integer(1),
+                help: "pod model version of the app; above store_version the launch migrates the store"),
+            ParameterSpec(
+                "migration", .choice(StartupMigration.allCases.map(\.rawValue)), default: .text("none"),
+                help: "none; lightweight: the app adds an attribute (an inferred migration); custom: a staged migration "
+                    + "whose custom stage back-fills it on every pod (app code touching every object)"),
+            ParameterSpec(
+                "deadline_s", .number(above: 0), default: .integer(20),
+                help: "the watchdog kills a launch whose first frame has not come by then"),
+            ParameterSpec("seed", .integer(minimum: 0), default: .integer(1), help: "seed of the seeded pods"),
+        ]
+    }
+
+    /// Each cell's deadline crossing: the store size at which a launch would miss its deadline.
+    func finish(_ results: inout [RunResult]) {
+        DeadlineCrossing.add(to: &results)
+    }
+
     /// Makes one launch of the cell and returns its metrics; a killed launch is a result, not an error.
-    static func run(_ parameters: [String: ScenarioValue], seeds: SeededStores, workDirectory: URL) async throws -> [Metric: Double] {
-        func integer(_ name: String) -> Int { parameters[name]?.integerValue ?? 0 }
-        guard let store = parameters["store"].flatMap({ PodStoreSeeder.Store(rawValue: $0.description) }),
+    @MainActor
+    func run(_ run: WorkloadRun) async throws -> [Metric: Double] {
+        let parameters = run.parameters
+        func integer(_ name: String) -> Int { run.integer(name) }
+        let workDirectory = run.workDirectory
+        guard let store = run.store, store.isFile,
             let mode = parameters["mode"].flatMap({ LaunchChild.Mode(rawValue: $0.description) })
         else { throw LabError(.invalidScenario, "a startup cell names no file store (sqlite, lmdb) or no mode") }
         guard let migration = StartupMigration(rawValue: parameters["migration"]?.description ?? "none") else {
@@ -22,7 +73,7 @@ enum StartupWorkload {
                 + "\(PodModel.versions.lowerBound)…\(PodModel.versions.upperBound), the app's no older than the store's")
         }
         let deadlineSeconds = parameters["deadline_s"]?.numberValue ?? 20
-        let seeded = try await seeds.store(store, objects: integer("objects"), version: storeVersion, seed: UInt64(integer("seed")))
+        let seeded = try await SeededStores.shared.store(in: run.sharedDirectory, store, objects: integer("objects"), version: storeVersion, seed: UInt64(integer("seed")))
         let launch = StartupLauncher.Launch(
             store: store, seededStore: seeded, mode: mode, appModelVersion: appVersion,
             deadline: .milliseconds(Int64(deadlineSeconds * 1_000)), migration: migration == .custom ? .custom : .lightweight)
@@ -44,32 +95,24 @@ enum StartupWorkload {
     }
 }
 
-/// Stores seeded for startup runs, made once per store kind, size, model version and seed and reused by every
-/// launch of a scenario run (each launch copies its store), removed with the runner's work folder.
+/// Stores seeded for startup runs, made once per store kind, size, model version and seed in the scenario
+/// run's shared folder and reused by every launch of that run (each launch copies its store); the runner
+/// removes the folder at the end.
 actor SeededStores {
-    private let directory: URL
+    /// The process's seeded stores.
+    static let shared = SeededStores()
     private var made: [String: URL] = [:]
 
-    init(directory: URL) {
-        self.directory = directory
-    }
-
-    /// The seeded store for these settings, seeding it on first use.
-    func store(_ store: PodStoreSeeder.Store, objects: Int, version: Int, seed: UInt64) async throws -> URL {
+    /// The seeded store for these settings in `directory`, seeding it on first use.
+    func store(in directory: URL, _ store: StoreKind, objects: Int, version: Int, seed: UInt64) async throws -> URL {
         let key = "\(store.rawValue)-\(objects)-v\(version)-s\(seed)"
-        if let url = made[key] { return url }
+        if let url = made[directory.path + "/" + key], FileManager.default.fileExists(atPath: url.path) { return url }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent("\(key).\(store.rawValue)")
         let seeder = PodStoreSeeder(
             store: store, objects: objects, modelVersion: version, url: url, seed: seed, replacesExisting: true)
         _ = try await Task.detached { try seeder.run() }.value
-        made[key] = url
+        made[directory.path + "/" + key] = url
         return url
-    }
-
-    /// Removes every seeded store.
-    func removeAll() {
-        try? FileManager.default.removeItem(at: directory)
-        made = [:]
     }
 }

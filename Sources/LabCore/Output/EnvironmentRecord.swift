@@ -1,0 +1,96 @@
+import Foundation
+
+/// The environment a result file was made in, written beside it as `NAME.env.json`.
+public struct EnvironmentRecord: Codable, Sendable {
+    public var scenario: String
+    public var scenarioFile: String?
+    public var workload: String
+    public var model: String
+    public var quick: Bool
+    public var repetitions: Int
+    public var warmup: Int
+    /// The fixed parameters the runs used (after `--quick`).
+    public var parameters: [String: String]
+    public var command: [String]
+    public var gitCommit: String
+    public var host: String
+    public var cores: Int
+    public var memoryBytes: UInt64
+    public var operatingSystem: String
+    public var swift: String
+    public var sqlite: String
+    public var lmdb: String
+    public var started: Date
+    public var finished: Date
+    /// Whether each run's peak memory was reset before it (Linux `clear_refs`); otherwise it is the process's.
+    public var peakMemoryPerRun: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case scenario, workload, model, quick, repetitions, warmup, parameters, command, host, cores, swift, sqlite, lmdb
+        case started, finished
+        case scenarioFile = "scenario_file"
+        case gitCommit = "git_commit"
+        case memoryBytes = "memory_bytes"
+        case operatingSystem = "os"
+        case peakMemoryPerRun = "peak_memory_per_run"
+    }
+
+    /// Records the environment of `scenario`'s runs.
+    /// `engineVersions` names the linked engines' versions by store (`sqlite`, `lmdb`): the core links none.
+    static func current(
+        scenario: Scenario, quick: Bool, started: Date, peakMemoryPerRun: Bool, engineVersions: [String: String]
+    ) -> EnvironmentRecord {
+        let info = ProcessInfo.processInfo
+        return EnvironmentRecord(
+            scenario: scenario.name, scenarioFile: scenario.file?.path, workload: scenario.workload.name,
+            model: scenario.model.description, quick: quick, repetitions: scenario.repetitions, warmup: scenario.warmup,
+            parameters: scenario.parameters.mapValues(\.description), command: CommandLine.arguments,
+            gitCommit: gitCommit(), host: info.hostName, cores: info.activeProcessorCount, memoryBytes: info.physicalMemory,
+            operatingSystem: info.operatingSystemVersionString, swift: swiftVersion, sqlite: engineVersions["sqlite"] ?? "",
+            lmdb: engineVersions["lmdb"] ?? "", started: started, finished: Date(), peakMemoryPerRun: peakMemoryPerRun)
+    }
+
+    /// The compiler that built this binary.
+    static var swiftVersion: String {
+        #if compiler(>=6.4)
+        return "6.4 or later"
+        #elseif compiler(>=6.3)
+        return "6.3"
+        #elseif compiler(>=6.2)
+        return "6.2"
+        #elseif compiler(>=6.1)
+        return "6.1"
+        #else
+        return "6.0"
+        #endif
+    }
+
+    /// `git rev-parse HEAD` of the working directory, `+dirty` when it has changes; `unknown` outside a checkout.
+    static func gitCommit() -> String {
+        func git(_ arguments: [String]) -> String? {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git"] + arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return nil }
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { return nil }
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        guard let commit = git(["rev-parse", "HEAD"]) else { return "unknown" }
+        let dirty = git(["status", "--porcelain", "--untracked-files=no"]).map { !$0.isEmpty } ?? false
+        return dirty ? commit + "+dirty" : commit
+    }
+
+    /// Writes the record as pretty JSON.
+    func write(to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try encoder.encode(self).write(to: url, options: .atomic)
+    }
+}

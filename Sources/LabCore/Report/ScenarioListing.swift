@@ -1,0 +1,50 @@
+import Foundation
+
+/// What `stacklab list` prints: one row per scenario file (name, workload, cells, repetitions, runs, file),
+/// then each scenario's matrix and what it answers.
+public enum ScenarioListing {
+    /// The scenario files `paths` name: each folder's `.yaml` files by name, and each file given.
+    /// - Throws: `LabError.invalidScenario` for a path that does not exist.
+    public static func files(in paths: [String]) throws -> [String] {
+        var files: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw LabError(.invalidScenario, "\(path): no such file or folder")
+            }
+            if isDirectory.boolValue {
+                let names = try FileManager.default.contentsOfDirectory(atPath: path)
+                    .filter { $0.hasSuffix(".yaml") }.sorted()
+                files += names.map { (path as NSString).appendingPathComponent($0) }
+            } else {
+                files.append(path)
+            }
+        }
+        return files
+    }
+
+    /// The listing of `scenarios` (each with the file it came from), shrunk as `--quick` runs them if `quick`.
+    public static func text(_ scenarios: [(scenario: Scenario, file: String)], quick: Bool) -> String {
+        var rows = [["scenario", "workload", "cells", "repetitions", "runs", "file"]]
+        var abouts: [String] = []
+        for (loaded, file) in scenarios {
+            let scenario = quick ? loaded.quick() : loaded
+            let matrix = scenario.matrix.map { "\($0.values.count) \($0.name)" }.joined(separator: " × ")
+            rows.append([
+                scenario.name, scenario.workload.name, "\(scenario.cellCount)", "\(scenario.repetitions)",
+                "\(scenario.cellCount * (scenario.repetitions + scenario.warmup))", file,
+            ])
+            abouts.append("\(scenario.name): \(matrix.isEmpty ? "1 cell" : matrix). \(scenario.about)")
+        }
+        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        // Every column padded to its width but the last, so no line ends in spaces.
+        var lines = rows.map { row in
+            zip(row.dropLast(), widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(
+                separator: "  ")
+                + "  " + (row.last ?? "")
+        }
+        lines.append("")
+        lines += abouts
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

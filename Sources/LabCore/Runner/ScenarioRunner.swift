@@ -1,0 +1,134 @@
+import Foundation
+
+/// Runs scenarios: expands each matrix, runs every cell (warm-up runs, then the repetitions, cells interleaved
+/// within each repetition so machine noise hits them alike), reports progress, and writes a CSV and its
+/// environment sidecar per scenario. A run that fails is recorded in its row's `error` cell and the rest go on.
+///
+/// For example:
+/// ```swift
+/// let runner = ScenarioRunner(options: .init(outDirectory: URL(fileURLWithPath: "results")))
+/// let results = await runner.run(try ScenarioFile.load(url))
+/// print(SummaryTable.text(results, scenario: scenario))
+/// ```
+/// Must run on the main actor: the main-queue context's blocks run only while the main actor awaits.
+@MainActor
+public final class ScenarioRunner {
+    /// How scenarios are run.
+    public struct Options: Sendable {
+        /// Shrink every scenario (`Scenario.quick()`).
+        public var quick = false
+        /// Overrides each scenario's repetitions.
+        public var repetitions: Int?
+        /// Parameter name → accepted values; cells that do not match are skipped.
+        public var filters: [String: Set<String>] = [:]
+        /// Where CSVs go.
+        public var outDirectory: URL
+        /// Where run folders (store files) go.
+        public var workDirectory = FileManager.default.temporaryDirectory
+        /// The linked engines' versions by store name, for the environment sidecar (the core links none).
+        public var engineVersions: [String: String] = [:]
+        /// The clock every run times with.
+        public var clock: any LabClock = SystemClock()
+
+        /// Creates options writing to `outDirectory`.
+        public init(
+            outDirectory: URL, quick: Bool = false, repetitions: Int? = nil, filters: [String: Set<String>] = [:]
+        ) {
+            self.outDirectory = outDirectory
+            self.quick = quick
+            self.repetitions = repetitions
+            self.filters = filters
+        }
+    }
+
+    /// How scenarios are run.
+    public let options: Options
+    /// Where progress goes.
+    public var progress: ProgressReporter
+
+    /// Creates a runner.
+    public init(options: Options, progress: ProgressReporter = .standardOutput()) {
+        self.options = options
+        self.progress = progress
+    }
+
+    /// The scenario as this runner runs it: shrunk under `--quick`, repetitions overridden.
+    public func prepared(_ scenario: Scenario) -> Scenario {
+        var scenario = options.quick ? scenario.quick() : scenario
+        if let repetitions = options.repetitions { scenario.repetitions = repetitions }
+        return scenario
+    }
+
+    /// The CSV a scenario's results go to.
+    public func csvURL(for scenario: Scenario) -> URL {
+        options.outDirectory.appendingPathComponent("\(scenario.name).csv")
+    }
+
+    /// Runs one scenario (already `prepared`), writes its CSV and sidecar, and returns every measured run.
+    /// - Throws: only when the CSV cannot be written; failed runs are results with an `error`.
+    public func run(_ scenario: Scenario) async throws -> [RunResult] {
+        let started = Date()
+        let cells = scenario.cells(filters: options.filters)
+        let total = cells.count * (scenario.warmup + scenario.repetitions)
+        var done = 0
+        var results: [RunResult] = []
+        let peakResets = ProcessUsage.resetPeak()
+        let shared = options.workDirectory.appendingPathComponent("stacklab-shared-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: shared) }
+        for cell in cells {
+            for _ in 0..<scenario.warmup {
+                done += 1
+                progress.starting(done, of: total, scenario: scenario.name, cell: cell, repetition: 0, warmup: true)
+                let result = await runOnce(scenario, cell: cell, repetition: 0, shared: shared)
+                progress.finished(done, of: total, result: result, warmup: true)
+            }
+        }
+        for repetition in 1...scenario.repetitions {
+            for cell in cells {
+                done += 1
+                progress.starting(
+                    done, of: total, scenario: scenario.name, cell: cell, repetition: repetition, warmup: false)
+                let result = await runOnce(scenario, cell: cell, repetition: repetition, shared: shared)
+                progress.finished(done, of: total, result: result, warmup: false)
+                results.append(result)
+            }
+        }
+        progress.end()
+        scenario.workload.finish(&results)
+        let url = csvURL(for: scenario)
+        try ResultCSV.write(results, scenario: scenario, to: url)
+        try EnvironmentRecord.current(
+            scenario: scenario, quick: options.quick, started: started, peakMemoryPerRun: peakResets,
+            engineVersions: options.engineVersions
+        )
+        .write(to: url.deletingPathExtension().appendingPathExtension("env.json"))
+        return results
+    }
+
+    /// One run in a fresh folder; never throws: a failure becomes the result's `error`.
+    func runOnce(_ scenario: Scenario, cell: RunCell, repetition: Int, shared: URL) async -> RunResult {
+        var result = RunResult(
+            scenario: scenario.name, workload: scenario.workload.name, cell: cell, repetition: repetition,
+            timestamp: Date(), metrics: [:], error: nil)
+        let run = WorkloadRun(
+            parameters: cell.parameters, model: scenario.model, scenarioFile: scenario.file,
+            directory: options.workDirectory.appendingPathComponent("stacklab-run-\(UUID().uuidString)"),
+            sharedDirectory: shared, workDirectory: options.workDirectory, clock: options.clock)
+        let workload = scenario.workload
+        do {
+            result.metrics =
+                workload.measuresProcessUsage
+                ? try await ProcessUsage.measuring { try await workload.run(run) } : try await workload.run(run)
+        } catch {
+            result.error = Self.oneLine(error)
+        }
+        // Most workloads remove their folder themselves; a failed one may not have.
+        try? FileManager.default.removeItem(at: run.directory)
+        return result
+    }
+
+    /// An error as one CSV-friendly line.
+    static func oneLine(_ error: any Error) -> String {
+        "\(error)".replacingOccurrences(of: "\n", with: " ")
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// A validated scenario: a workload, its fixed parameters, and a matrix expanded as a cartesian product.
+///
+/// For example:
+/// ```swift
+/// let scenario = try ScenarioFile.load(URL(fileURLWithPath: "Scenarios/quick.yaml"))
+/// for cell in scenario.cells() { print(cell.label) }
+/// ```
+public struct Scenario: Sendable {
+    /// One list of the matrix: a parameter and the values it takes, in file order.
+    public struct Axis: Sendable, Hashable {
+        public var name: String
+        public var values: [ScenarioValue]
+    }
+
+    /// The scenario's name: the CSV file's name and its `scenario` column.
+    public var name: String
+    /// The file it was read from, if any.
+    public var file: URL?
+    /// What the scenario answers: its header comment.
+    public var about: String
+    /// The workload every run performs.
+    public var workload: any Workload
+    /// The model the runs use.
+    public var model: ModelReference
+    /// Measured runs per matrix cell.
+    public var repetitions: Int
+    /// Unmeasured runs per matrix cell before the first measured one.
+    public var warmup: Int
+    /// Parameters every cell shares (defaults filled in).
+    public var parameters: [String: ScenarioValue]
+    /// The matrix, in file order; the first axis varies slowest.
+    public var matrix: [Axis]
+
+    /// The number of matrix cells.
+    public var cellCount: Int { matrix.reduce(1) { $0 * $1.values.count } }
+
+    /// The same scenario shrunk for CI: one repetition, no warm-up, counts lowered to each parameter's quick cap.
+    public func quick() -> Scenario {
+        var copy = self
+        copy.repetitions = 1
+        copy.warmup = 0
+        let specs = Dictionary(uniqueKeysWithValues: workload.parameters.map { ($0.name, $0) })
+        copy.parameters = parameters.mapValues { $0 }
+        for (name, value) in parameters { copy.parameters[name] = specs[name]?.shrunk(value) ?? value }
+        copy.matrix = matrix.map { axis in
+            var seen = Set<ScenarioValue>()
+            let values = axis.values.map { specs[axis.name]?.shrunk($0) ?? $0 }.filter { seen.insert($0).inserted }
+            return Axis(name: axis.name, values: values)
+        }
+        return copy
+    }
+
+    /// Every cell of the matrix, first axis slowest, keeping those that match every filter and that the workload
+    /// runs (`Workload.accepts`).
+    ///
+    /// - Parameter filters: parameter name → accepted values (as written on the command line); a cell
+    ///   matches when its value of each named parameter is one of the accepted ones.
+    /// - Complexity: O(cells × parameters).
+    public func cells(filters: [String: Set<String>] = [:]) -> [RunCell] {
+        var combinations: [[ScenarioValue]] = [[]]
+        for axis in matrix {
+            combinations = combinations.flatMap { prefix in axis.values.map { prefix + [$0] } }
+        }
+        return combinations.enumerated().compactMap { index, values in
+            var all = parameters
+            for (axis, value) in zip(matrix, values) { all[axis.name] = value }
+            for (name, accepted) in filters where !accepted.contains(all[name]?.description ?? "") { return nil }
+            guard workload.accepts(all) else { return nil }
+            return RunCell(
+                index: index + 1, matrixValues: zip(matrix.map(\.name), values).map { ($0, $1) }, parameters: all)
+        }
+    }
+
+    /// Checks `--filter` names against the scenario's parameters.
+    /// - Throws: `LabError.invalidScenario` naming an unknown parameter.
+    public func validate(filters: [String: Set<String>]) throws {
+        let known = Set(workload.parameters.map(\.name))
+        for name in filters.keys.sorted() where !known.contains(name) {
+            throw LabError(.invalidScenario,
+                "--filter \(name)=…: scenario '\(self.name)' (workload \(workload.name)) has no parameter '\(name)'; "
+                    + "expected one of \(known.sorted().joined(separator: ", "))")
+        }
+    }
+}
+
+/// One cell of a scenario's matrix: the values of the matrix parameters and every parameter resolved.
+public struct RunCell: Sendable {
+    /// The cell's number in the full matrix, from 1.
+    public var index: Int
+    /// The matrix parameters' values, in matrix order.
+    public var matrixValues: [(name: String, value: ScenarioValue)]
+    /// Every parameter: defaults, fixed parameters and matrix values.
+    public var parameters: [String: ScenarioValue]
+
+    /// `store=sqlite strategy=main-only …` (the store, the strategy, then the other matrix values), for progress lines.
+    public var label: String {
+        let others = matrixValues.filter { $0.name != "store" && $0.name != "strategy" }.map { "\($0.name)=\($0.value)" }
+        let fixed = ["store", "strategy"].compactMap { name in parameters[name].map { "\(name)=\($0)" } }
+        return (fixed + others).joined(separator: " ")
+    }
+}

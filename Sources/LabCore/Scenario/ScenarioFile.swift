@@ -1,0 +1,274 @@
+import Foundation
+import Yams
+
+/// Reads scenario files (YAML) into validated `Scenario`s, with errors that name the file, the line and
+/// what was expected.
+///
+/// For example:
+/// ```swift
+/// let scenario = try ScenarioFile.load(URL(fileURLWithPath: "Scenarios/concurrency.yaml"))
+/// ```
+public enum ScenarioFile {
+    /// The keys a scenario file may have at its top level.
+    public static let topLevelKeys = ["name", "workload", "model", "repetitions", "warmup", "parameters", "matrix"]
+
+    /// The document as written, before validation.
+    struct Document: Decodable {
+        var name: String
+        var workload: String
+        var model: String?
+        var repetitions: Int?
+        var warmup: Int?
+        var parameters: [String: ScenarioValue]?
+        var matrix: [String: [ScenarioValue]]?
+    }
+
+    /// Reads and validates a scenario file.
+    /// - Throws: `LabError.invalidScenario` with `FILE:LINE: what is wrong; expected …`.
+    public static func load(_ url: URL, workloads: WorkloadRegistry) throws -> Scenario {
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw LabError(.invalidScenario, "\(url.path): cannot read the scenario file", cause: error)
+        }
+        return try parse(text, file: url, workloads: workloads)
+    }
+
+    /// Validates scenario text; `file` names it in errors.
+    /// - Throws: `LabError.invalidScenario` with `FILE:LINE: what is wrong; expected …`.
+    public static func parse(_ text: String, file: URL, workloads: WorkloadRegistry) throws -> Scenario {
+        let reader = Reader(text: text, path: file.path, workloads: workloads)
+        let root = try reader.compose()
+        let document = try reader.decode(root)
+        return try reader.validate(document, root: root, file: file)
+    }
+
+    /// The header comment: the `#` lines before the first key, without the `#`.
+    static func header(of text: String) -> String {
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("#") || trimmed.isEmpty else { break }
+            guard trimmed.hasPrefix("#") else { continue }
+            lines.append(trimmed.dropFirst().trimmingCharacters(in: .whitespaces))
+        }
+        return lines.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+    }
+}
+
+extension ScenarioFile {
+    /// One file's text and the errors that point into it.
+    struct Reader {
+        let text: String
+        let path: String
+        let workloads: WorkloadRegistry
+
+        func error(line: Int?, _ message: String) -> LabError {
+            LabError(.invalidScenario, "\(path):\(line.map(String.init) ?? "1"): \(message)")
+        }
+
+        // MARK: - Syntax
+
+        func compose() throws -> Node {
+            let node: Node?
+            do {
+                node = try Yams.compose(yaml: text)
+            } catch let yaml as YamlError {
+                throw error(line: Self.line(of: yaml), "not valid YAML: \(Self.problem(of: yaml))")
+            }
+            guard let node, case .mapping(let mapping) = node else {
+                throw error(line: node?.mark?.line, "a scenario is a mapping of keys (name, workload, …); expected `key: value` lines")
+            }
+            for (key, _) in mapping {
+                guard let name = key.string, ScenarioFile.topLevelKeys.contains(name) else {
+                    throw error(line: key.mark?.line,
+                        "unknown key '\(key.string ?? "?")'; expected one of \(ScenarioFile.topLevelKeys.joined(separator: ", "))")
+                }
+            }
+            return node
+        }
+
+        static func line(of error: YamlError) -> Int? {
+            switch error {
+            case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): return mark.line
+            case .duplicatedKeysInMapping(_, let context): return context.mark.line
+            default: return nil
+            }
+        }
+
+        static func problem(of error: YamlError) -> String {
+            switch error {
+            case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _): return problem
+            case .duplicatedKeysInMapping(let duplicates, _): return "duplicated key(s) \(duplicates.joined(separator: ", "))"
+            default: return "\(error)"
+            }
+        }
+
+        // MARK: - Types
+
+        func decode(_ root: Node) throws -> Document {
+            do {
+                return try YAMLDecoder().decode(Document.self, from: root)
+            } catch let decoding as DecodingError {
+                throw describe(decoding, root: root)
+            }
+        }
+
+        /// Maps a decoding error's coding path back to the node it names, for its line.
+        func describe(_ decoding: DecodingError, root: Node) -> LabError {
+            switch decoding {
+            case .keyNotFound(let key, let context):
+                let line = Self.node(at: context.codingPath, in: root)?.mark?.line
+                let place = context.codingPath.isEmpty ? "the scenario" : Self.dotted(context.codingPath)
+                return error(line: line, "missing key '\(key.stringValue)' in \(place)")
+            case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+                let line = Self.node(at: context.codingPath, in: root)?.mark?.line
+                return error(line: line, "\(Self.dotted(context.codingPath)) has the wrong type; expected \(Self.expected(type, at: context.codingPath))")
+            case .dataCorrupted(let context):
+                let line = Self.node(at: context.codingPath, in: root)?.mark?.line
+                return error(line: line, "\(Self.dotted(context.codingPath)): \(context.debugDescription)")
+            @unknown default:
+                return error(line: nil, "\(decoding)")
+            }
+        }
+
+        static func expected(_ type: Any.Type, at path: [any CodingKey]) -> String {
+            if path.first?.stringValue == "matrix", path.count == 2 { return "a list of values, such as [sqlite, lmdb]" }
+            if path.first?.stringValue == "matrix", path.count == 1 { return "a mapping of parameter → list of values" }
+            if path.first?.stringValue == "parameters", path.count == 1 { return "a mapping of parameter → value" }
+            if type == Int.self { return "an integer" }
+            if type == String.self { return path.first?.stringValue == "parameters" || path.count > 1 ? "a single value" : "text" }
+            return "\(type)"
+        }
+
+        static func dotted(_ path: [any CodingKey]) -> String {
+            path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+
+        /// The node a coding path names (as far as it exists), so an error can name its line.
+        static func node(at path: [any CodingKey], in root: Node) -> Node? {
+            var current = root
+            for key in path {
+                switch current {
+                case .mapping(let mapping):
+                    guard let value = mapping.first(where: { $0.key.string == key.stringValue })?.value else { return current }
+                    current = value
+                case .sequence(let sequence):
+                    guard let index = key.intValue, sequence.indices.contains(index) else { return current }
+                    current = sequence[index]
+                default:
+                    return current
+                }
+            }
+            return current
+        }
+
+        /// The line of the key `name` inside the mapping at `path`.
+        func keyLine(_ name: String, under path: [String], in root: Node) -> Int? {
+            var current = root
+            for component in path {
+                guard let next = current.mapping?.first(where: { $0.key.string == component })?.value else { return nil }
+                current = next
+            }
+            return current.mapping?.first(where: { $0.key.string == name })?.key.mark?.line
+        }
+
+        func valueLine(_ path: [String], in root: Node) -> Int? {
+            var current = root
+            for component in path {
+                if let mapping = current.mapping, let next = mapping.first(where: { $0.key.string == component })?.value {
+                    current = next
+                } else if let index = Int(component), let sequence = current.sequence, sequence.indices.contains(index) {
+                    current = sequence[index]
+                } else {
+                    return current.mark?.line
+                }
+            }
+            return current.mark?.line
+        }
+
+        // MARK: - Values
+
+        func validate(_ document: Document, root: Node, file: URL) throws -> Scenario {
+            guard let workload = workloads[document.workload] else {
+                throw error(line: valueLine(["workload"], in: root),
+                    "unknown workload '\(document.workload)'; expected one of \(workloads.names.joined(separator: ", "))")
+            }
+            guard !document.name.isEmpty, document.name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+                throw error(line: valueLine(["name"], in: root),
+                    "name '\(document.name)' cannot name a CSV file; expected letters, digits, '-', '_' or '.'")
+            }
+            let modelText = document.model ?? "builtin:pods"
+            guard let model = ModelReference(modelText) else {
+                throw error(line: valueLine(["model"], in: root),
+                    "unknown model '\(modelText)'; expected builtin:pods or a path to an .xcdatamodel or .xcdatamodeld")
+            }
+            if case .file(let path) = model {
+                throw error(line: valueLine(["model"], in: root),
+                    "model files (\(path)) arrive with the Xcode model-file reader (issue 6); use builtin:pods for now")
+            }
+            let repetitions = document.repetitions ?? 3
+            guard repetitions >= 1 else {
+                throw error(line: valueLine(["repetitions"], in: root), "repetitions is \(repetitions); expected an integer ≥ 1")
+            }
+            let warmup = document.warmup ?? 0
+            guard warmup >= 0 else {
+                throw error(line: valueLine(["warmup"], in: root), "warmup is \(warmup); expected an integer ≥ 0")
+            }
+
+            let specs = Dictionary(uniqueKeysWithValues: workload.parameters.map { ($0.name, $0) })
+            let known = workload.parameters.map(\.name).joined(separator: ", ")
+            func spec(_ name: String, under section: String) throws -> ParameterSpec {
+                guard let spec = specs[name] else {
+                    throw error(line: keyLine(name, under: [section], in: root),
+                        "unknown parameter '\(name)' in \(section) for workload \(workload.name); expected one of \(known)")
+                }
+                return spec
+            }
+            func accept(_ value: ScenarioValue, _ spec: ParameterSpec, path: [String]) throws -> ScenarioValue {
+                guard let accepted = spec.accept(value) else {
+                    throw error(line: valueLine(path, in: root),
+                        "\(spec.name) is '\(value)'; expected \(spec.expected)")
+                }
+                return accepted
+            }
+
+            var parameters: [String: ScenarioValue] = [:]
+            for (name, value) in document.parameters ?? [:] {
+                parameters[name] = try accept(value, try spec(name, under: "parameters"), path: ["parameters", name])
+            }
+            // Axes in file order: the decoded dictionary has lost it, the node keeps it.
+            let axisNames = root.mapping?.first { $0.key.string == "matrix" }?.value.mapping?.compactMap(\.key.string) ?? []
+            var matrix: [Scenario.Axis] = []
+            for name in axisNames {
+                let spec = try spec(name, under: "matrix")
+                if parameters[name] != nil {
+                    throw error(line: keyLine(name, under: ["matrix"], in: root),
+                        "\(name) is both a fixed parameter and a matrix list; expected it in one place")
+                }
+                let values = document.matrix?[name] ?? []
+                guard !values.isEmpty else {
+                    throw error(line: keyLine(name, under: ["matrix"], in: root), "matrix list \(name) is empty; expected at least one value")
+                }
+                let accepted = try values.enumerated().map { index, value in
+                    try accept(value, spec, path: ["matrix", name, String(index)])
+                }
+                guard Set(accepted).count == accepted.count else {
+                    throw error(line: keyLine(name, under: ["matrix"], in: root), "matrix list \(name) repeats a value; expected distinct values")
+                }
+                matrix.append(Scenario.Axis(name: name, values: accepted))
+            }
+            for spec in workload.parameters where parameters[spec.name] == nil && !axisNames.contains(spec.name) {
+                if let value = spec.defaultValue {
+                    parameters[spec.name] = value
+                } else if spec.name == "store" || spec.name == "strategy" {
+                    throw error(line: 1, "\(spec.name) is not set; expected it under parameters or as a matrix list (\(spec.expected))")
+                }
+            }
+            return Scenario(
+                name: document.name, file: file, about: ScenarioFile.header(of: text), workload: workload, model: model,
+                repetitions: repetitions, warmup: warmup, parameters: parameters, matrix: matrix)
+        }
+    }
+}

@@ -1,0 +1,26 @@
+/// The workloads scenario files can name, by name, in the order `list` and errors give them.
+public struct WorkloadRegistry: Sendable {
+    /// Every workload, in order.
+    public let all: [any Workload]
+
+    /// A registry of `workloads`; a later workload of the same name replaces an earlier one.
+    public init(_ workloads: [any Workload]) {
+        var seen: [String: Int] = [:]
+        var all: [any Workload] = []
+        for workload in workloads {
+            if let index = seen[workload.name] {
+                all[index] = workload
+            } else {
+                seen[workload.name] = all.count
+                all.append(workload)
+            }
+        }
+        self.all = all
+    }
+
+    /// The workload called `name`, if any.
+    public subscript(name: String) -> (any Workload)? { all.first { $0.name == name } }
+
+    /// The names, in order.
+    public var names: [String] { all.map(\.name) }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import StackLab
+
+/// Something that reads untrusted input — a predicate, a model file, a scenario file — and must turn every
+/// input into a result or an error: never a crash, never a hang.
+public struct FuzzTarget: Sendable {
+    /// What one input did.
+    public enum Outcome: Sendable, Equatable {
+        /// The input was read (and, where it applies, used) without error.
+        case accepted
+        /// The input was rejected with an error of the kind the reader promises; the text is its message.
+        case rejected(String)
+        /// The input was rejected with an error of another kind: a reader leaking an internal failure.
+        case unexpectedError(String)
+    }
+
+    /// The target's name on the command line.
+    public let name: String
+    /// Words of the input language, spliced in by mutations so inputs stay near the grammar.
+    public let dictionary: [String]
+    /// Runs one input.
+    public let execute: @Sendable (Data) -> Outcome
+
+    /// A target called `name` that runs inputs with `execute`.
+    public init(name: String, dictionary: [String], execute: @escaping @Sendable (Data) -> Outcome) {
+        self.name = name
+        self.dictionary = dictionary
+        self.execute = execute
+    }
+
+    /// The targets `stacklab fuzz` knows; the scenario reader knows the workloads of `workloads`.
+    public static func all(workloads: WorkloadRegistry) -> [FuzzTarget] {
+        [.predicate, .modelFile, .scenarioFile(workloads: workloads)]
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Lab
+
+/// `stacklab compare`: a result CSV against a baseline, per cell and metric.
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Compare a result CSV against a baseline; exit 1 on a regression.",
+        discussion: """
+            Per matrix cell and metric: unchanged if the medians differ by less than the threshold; \
+            otherwise improved or regressed if a two-sided Mann-Whitney U test on the repetitions gives \
+            p < alpha, inconclusive if not. Each metric says whether lower or higher is better (times and \
+            memory lower, throughput higher); counts have no direction and are not judged. \
+            Exit status: 0 no regression, 1 a regression, 2 bad input.
+            """)
+    @Argument(help: "The baseline CSV.") var baseline: String
+    @Argument(help: "The current CSV.") var current: String
+    @Option(name: .customLong("metric"), help: "A metric column to compare (repeatable; default: every shared metric).")
+    var metrics: [String] = []
+    @Option(help: "The smallest relative change of the medians that counts, e.g. 10%.") var threshold = "10%"
+    @Option(help: "The significance level of the test.") var alpha = 0.05
+    @Option(help: "Also write the comparison as CSV to this file.") var out: String?
+
+    func run() throws {
+        let rows: [ResultComparison.Row]
+        let comparison: ResultComparison
+        do {
+            guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha must be between 0 and 1") }
+            comparison = try ResultComparison(
+                baseline: ResultTable(contentsOf: URL(fileURLWithPath: baseline)),
+                current: ResultTable(contentsOf: URL(fileURLWithPath: current)),
+                metrics: metrics.flatMap { $0.split(separator: ",").map(String.init) },
+                threshold: ResultComparison.parseThreshold(threshold), alpha: alpha)
+            rows = try comparison.rows()
+        } catch let error as CompareError {
+            throw failure(verb: "compare", "\(error)")
+        }
+        print(ComparisonReport.table(rows, threshold: comparison.threshold, alpha: comparison.alpha))
+        if let out {
+            let csv = ComparisonReport.csv(rows, cellColumns: comparison.cellColumns, threshold: comparison.threshold)
+            try Data(csv.utf8).write(to: URL(fileURLWithPath: out), options: .atomic)
+        }
+        if rows.contains(where: { $0.verdict == .regressed }) { throw ExitStatus.regression.code }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// The command line's output, checked against files in `Golden/`: `list`, `run --quick` with its timings
+/// masked, and `compare`. Run with `STACKLAB_UPDATE_GOLDEN=1` to rewrite them after an intended change, and
+/// read the diff.
+@Suite("Golden output of stacklab list, run and compare")
+struct GoldenOutputTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// Compares `output` with the golden file `name`, or writes it when asked to.
+    func check(_ output: String, against name: String) throws {
+        let url = Self.folder.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["STACKLAB_UPDATE_GOLDEN"] == "1" {
+            try Data(output.utf8).write(to: url)
+        }
+        let golden = try String(contentsOf: url, encoding: .utf8)
+        #expect(output == golden, "stacklab's output differs from Golden/\(name)")
+    }
+
+    /// The output with what varies from run to run masked: each progress line's time becomes `#`, each summary
+    /// row keeps its names, its count of runs and of errors and shows `…` for its metrics (a metric may be empty
+    /// in one run and not the next), the output folder becomes `OUT`, and runs of spaces one space.
+    static func masked(_ output: String, out: String) -> String {
+        var lines: [String] = []
+        var inTable = false
+        for line in output.replacingOccurrences(of: out, with: "OUT").split(
+            separator: "\n", omittingEmptySubsequences: false)
+        {
+            var tokens = line.split(separator: " ").map(String.init)
+            if tokens.contains("runs"), tokens.last == "errors" {
+                inTable = true
+            } else if line.hasPrefix("---") {
+                tokens = ["---"]
+            } else if inTable, let runs = tokens.firstIndex(where: { Int($0) != nil }), tokens.count > runs + 1 {
+                tokens = Array(tokens[...runs]) + ["…", tokens[tokens.count - 1]]
+            } else {
+                inTable = false
+            }
+            if let ms = tokens.lastIndex(of: "ms"), ms > 0, Double(tokens[ms - 1]) != nil { tokens[ms - 1] = "#" }
+            lines.append(tokens.joined(separator: " "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    @Test("stacklab list, plain and --quick")
+    func list() throws {
+        let plain = try StackLabBinary.run(["list", Self.folder.path])
+        #expect(plain.status == 0)
+        let quick = try StackLabBinary.run(["list", "--quick", Self.folder.path])
+        #expect(quick.status == 0)
+        let text = (plain.output + "\n--- --quick\n" + quick.output).replacingOccurrences(
+            of: Self.folder.path, with: "GOLDEN")
+        try check(text, against: "list.txt")
+    }
+
+    @Test("stacklab run --quick: progress, summary and the CSV's header, timings masked")
+    func runQuick() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("golden-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let run = try StackLabBinary.run([
+            "run", Self.folder.appendingPathComponent("golden.yaml").path, "--quick", "--out", out.path,
+        ])
+        #expect(run.status == 0)
+        let csv = try String(contentsOf: out.appendingPathComponent("golden.csv"), encoding: .utf8)
+        let header = csv.split(separator: "\n").first.map(String.init) ?? ""
+        try check(Self.masked(run.output, out: out.path) + "\ncsv header: " + header + "\n", against: "run-quick.txt")
+    }
+
+    @Test("stacklab compare on the recorded fixtures: the table, the tally and the exit status")
+    func compare() throws {
+        let folder = Self.fixtures.appendingPathComponent("compare")
+        let result = try StackLabBinary.run([
+            "compare", folder.appendingPathComponent("baseline.csv").path,
+            folder.appendingPathComponent("current.csv").path,
+        ])
+        #expect(result.status == 1, "the fixtures hold a regression")
+        try check(result.output, against: "compare.txt")
+    }
+}

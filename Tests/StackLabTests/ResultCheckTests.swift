@@ -1,0 +1,28 @@
+import Foundation
+import Lab
+import Testing
+
+@Suite("Result check")
+struct ResultCheckTests {
+    @Test("a CSV with a column name twice (startup's objects: a matrix column and a metric) is checked, not a crash")
+    func duplicateColumnName() throws {
+        let scenario = try ScenarioFile.parse(
+            """
+            name: sizes
+            workload: startup
+            repetitions: 1
+            parameters: {store: sqlite}
+            matrix:
+              objects: [1000, 2000]
+            """, file: URL(fileURLWithPath: "/tests/sizes.yaml"))
+        let header = ResultCSV.columns(for: scenario)
+        #expect(header.filter { $0 == "objects" }.count == 2)
+        func row(_ id: String, error: String = "") -> [String] {
+            header.map { $0 == "run_id" ? id : ($0 == "error" ? error : "") }
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sizes-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data(ResultCSV.render([header, row("c1r1"), row("c2r1", error: "killed")]).utf8).write(to: url)
+        #expect(ResultCheck.problems(in: url, scenario: scenario) == ["\(url.path):3: run c2r1 failed: killed"])
+    }
+}

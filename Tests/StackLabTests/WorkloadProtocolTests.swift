@@ -1,0 +1,98 @@
+import Foundation
+import Lab
+import Testing
+
+/// A workload that only reads the clock it is given: the runner's contract with every workload, with no store.
+private struct TickWorkload: Workload {
+    let name = "tick"
+    let strategies: [StrategyKind] = []
+    let summaryMetrics: [Metric] = [.wallMilliseconds]
+    let measuresProcessUsage = false
+    let clock: ManualClock
+
+    var parameters: [ParameterSpec] {
+        [
+            ParameterSpec("store", .choice(stores.map(\.rawValue)), default: .text("memory"), help: "ignored"),
+            ParameterSpec(
+                "ticks", .integer(minimum: 0), default: .integer(1), quick: .integer(2), help: "ms to advance"),
+        ]
+    }
+
+    /// Odd tick counts only: the runner must leave the other cells out.
+    func accepts(_ parameters: [String: ScenarioValue]) -> Bool {
+        (parameters["ticks"]?.integerValue ?? 0) % 2 == 1
+    }
+
+    @MainActor
+    func run(_ run: WorkloadRun) async throws -> [Metric: Double] {
+        if run.integer("ticks") == 13 { throw LabError(.workloadFailed, "unlucky") }
+        let ((), milliseconds) = run.clock.measure { clock.advance(by: Double(run.integer("ticks"))) }
+        return [.wallMilliseconds: milliseconds, .objects: Double(run.integer("ticks"))]
+    }
+
+    /// Marks every result, so the test sees the runner called it once the runs were done.
+    func finish(_ results: inout [RunResult]) {
+        for index in results.indices { results[index].metrics[.merges] = Double(results.count) }
+    }
+}
+
+@Suite("Workload protocol: the runner knows workloads only through it")
+struct WorkloadProtocolTests {
+    @Test("a registered workload runs from a scenario file: its cells, its clock, its failures, its finish")
+    @MainActor
+    func customWorkload() async throws {
+        let clock = ManualClock(start: 1_000)
+        let registry = WorkloadRegistry([TickWorkload(clock: clock)])
+        let scenario = try ScenarioFile.parse(
+            """
+            name: ticks
+            workload: tick
+            repetitions: 2
+            matrix:
+              ticks: [1, 2, 3, 13]
+            """, file: URL(fileURLWithPath: "/tests/ticks.yaml"), workloads: registry)
+        #expect(scenario.cells().map(\.index) == [1, 3, 4], "cell 2 (2 ticks) is not accepted")
+
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("ticks-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        var options = ScenarioRunner.Options(outDirectory: out)
+        options.clock = clock
+        let runner = ScenarioRunner(options: options, progress: ProgressReporter(isTerminal: false) { _ in })
+        let results = try await runner.run(scenario)
+
+        #expect(
+            results.map(\.runID) == ["c1r1", "c3r1", "c4r1", "c1r2", "c3r2", "c4r2"], "cells interleaved per repetition"
+        )
+        #expect(results.map { $0.metrics[.wallMilliseconds] } == [1, 3, nil, 1, 3, nil])
+        #expect(results.filter { $0.error != nil }.map(\.error) == ["unlucky", "unlucky"])
+        #expect(results.allSatisfy { $0.metrics[.merges] == 6 }, "finish saw all six results")
+        #expect(clock.nowMilliseconds() == 1_008)
+        #expect(results.allSatisfy { $0.workload == "tick" })
+
+        let csv = try String(contentsOf: runner.csvURL(for: scenario), encoding: .utf8)
+        let header = try #require(ResultCSV.parse(csv).first)
+        #expect(
+            Array(header.prefix(8)) == [
+                "scenario", "workload", "store", "strategy", "ticks", "repetition", "run_id", "timestamp",
+            ])
+    }
+
+    @Test("a scenario naming a workload the registry lacks is refused, naming the ones it has")
+    func unknownWorkload() {
+        let registry = WorkloadRegistry([TickWorkload(clock: ManualClock())])
+        #expect {
+            try ScenarioFile.parse(
+                "name: x\nworkload: import\n", file: URL(fileURLWithPath: "/t.yaml"), workloads: registry)
+        } throws: { error in
+            "\(error)" == "/t.yaml:2: unknown workload 'import'; expected one of tick"
+        }
+    }
+
+    @Test("the lab's registry holds every workload once, in the order scenario errors list them")
+    func labRegistry() {
+        #expect(
+            WorkloadRegistry.lab.names == [
+                "import", "read-write-mix", "merge-cost", "save-chain", "startup", "engine-overhead",
+            ])
+    }
+}
