@@ -350,24 +350,6 @@ extension StackLabCommand {
         }
     }
 
-    struct Model: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Describe an Xcode model file (.xcdatamodel or .xcdatamodeld): versions, entities, migrations.")
-        @Argument(help: "The model file.") var path: String
-        @Flag(help: "Print per-version counts as JSON.") var json = false
-
-        func run() throws {
-            let description: ModelDescription
-            do {
-                description = try ModelDescription(contentsOf: URL(fileURLWithPath: path))
-            } catch let error as ModelFileError {
-                FileHandle.standardError.write(Data("stacklab model: \(error)\n".utf8))
-                throw ExitCode(2)
-            }
-            print(json ? try description.json() : description.text)
-        }
-    }
-
     /// Hidden: used by the tests to show the concurrency check trapping in a child process.
     struct ConcurrencyProbe: ParsableCommand {
         static let configuration = CommandConfiguration(
