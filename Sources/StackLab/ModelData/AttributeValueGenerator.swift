@@ -30,6 +30,8 @@ struct AttributeValueGenerator {
     /// Why an optional attribute is always left nil, for the plan's notes.
     private(set) var note: String?
     private var seen: Set<StoreValue> = []
+    /// The objects the values are for (of the whole hierarchy, for unique ones).
+    private let count: Int
 
     static let words = [
         "amber", "birch", "cedar", "delta", "ember", "fjord", "gale", "harbor", "iris", "juniper", "kestrel", "lumen",
@@ -44,6 +46,7 @@ struct AttributeValueGenerator {
     init(entityName: String, attribute: AttributeDescription, unique: Bool, count: Int, spec: PopulationSpec) throws {
         self.entityName = entityName
         self.attribute = attribute
+        self.count = count
         self.unique = unique
         nilShare = spec.nilShare
         defaultShare = spec.defaultShare
@@ -176,7 +179,8 @@ struct AttributeValueGenerator {
     private func uniqueValue(_ index: Int, _ random: inout SplitMix64) -> StoreValue {
         switch attribute.type {
         case .integer16, .integer32, .integer64:
-            let start = low.isFinite ? low : (high.isFinite ? min(0, high - 1_000_000) : 0)
+            // From 1, like identifiers, unless the model's bounds say otherwise.
+            let start = attribute.minimumValue != nil ? low : max(low, min(1, high - Double(count) + 1))
             return .integer(Int64(start) + Int64(index))
         case .double, .float, .decimal:
             let start = low.isFinite ? low : (high.isFinite ? high - 1_000_000 : 0)
@@ -214,7 +218,8 @@ struct AttributeValueGenerator {
 
     /// The bounds, or `fallback` moved inside them when they are open.
     private func span(default fallback: ClosedRange<Double>) -> (Double, Double) {
-        switch (low.isFinite, high.isFinite) {
+        // The model's own bounds decide; a type's range (all of Int16, say) is no sensible default.
+        switch (attribute.minimumValue != nil, attribute.maximumValue != nil) {
         case (true, true): return (low, high)
         case (true, false): return (low, max(low, low + (fallback.upperBound - fallback.lowerBound)))
         case (false, true): return (min(high, high - (fallback.upperBound - fallback.lowerBound)), high)

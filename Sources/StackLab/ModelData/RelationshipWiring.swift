@@ -86,10 +86,15 @@ struct RelationshipWiring {
             return Links(relationship: owner, pairs: [])
         }
         try even(&allotments, to: target, bounds, &random) {
-            refusal(owner, "\(owners.count) object(s) must hold \(target) \(childSide.entity.name) object(s) between them "
-                + "(\(childSide.isOptional ? "as many as" : "every one, as \(childSide.entity.name).\(childSide.name) is required"))"
-                + ", but each may hold \(bounds.least == bounds.leastWhenFilled ? "\(bounds.least)" : "0 or \(bounds.leastWhenFilled)")"
-                + "...\(bounds.most == .max ? "any" : String(bounds.most))")
+            let each: String
+            if bounds.least == bounds.leastWhenFilled {
+                each = bounds.most == .max ? "at least \(bounds.least)" : "\(bounds.least) to \(bounds.most)"
+            } else {
+                each = "none or \(bounds.leastWhenFilled)" + (bounds.most == .max ? " or more" : " to \(bounds.most)")
+            }
+            return refusal(owner, "\(owners.count) \(owner.entity.name) object(s) must hold \(target) \(childSide.entity.name) object(s) "
+                + "between them (" + (childSide.isOptional ? "as many as their draws ask for"
+                    : "every one, as \(childSide.entity.name).\(childSide.name) is required") + "), but each must hold \(each)")
         }
         var shuffled = children
         shuffled.shuffle(using: &random)
