@@ -229,4 +229,21 @@ struct ModelPopulationTests {
         #expect(again.status == 2)
         #expect(again.output.contains("already exists"))
     }
+
+    @Test("the regular-expression sampler draws matching strings and refuses what it does not understand",
+        arguments: ["^[abcdefghijklmnorstuvwxyz]*$", "[A-Z]{2}-\\d{3}(x|yz)?", "(?:ab|c+)\\.[^,;]{2,4}", "\\w+@\\w+\\.(com|org)", "a?b*c{3,}"])
+    func regexSampler(pattern: String) throws {
+        let sampler = try RegexSampler(pattern)
+        var random = SplitMix64(seed: 1)
+        for _ in 0..<200 {
+            let text = sampler.sample(using: &random)
+            #expect(sampler.matches(text), "\(text) does not match \(pattern)")
+        }
+    }
+
+    @Test("patterns with look-around, back-references or classes it cannot read are refused",
+        arguments: ["(?=a)b", "(a)\\1", "[[:alpha:]]", "\\p{L}+", "a{2"])
+    func regexSamplerRefuses(pattern: String) {
+        #expect(throws: RegexSampler.Unsupported.self) { try RegexSampler(pattern) }
+    }
 }

@@ -73,15 +73,12 @@ struct AttributeValueGenerator {
         if low > high {
             problem = "its minimum \(attribute.minimumValue.map { "\($0)" } ?? "-") is above its maximum "
                 + "\(attribute.maximumValue.map { "\($0)" } ?? "-") (for its type)"
-        } else if let pattern = attribute.regularExpression {
-            if attribute.type != .string {
-                problem = nil
-            } else {
-                do {
-                    sampler = try RegexSampler(pattern)
-                } catch {
-                    problem = "its regular expression \(pattern) uses \(error), which the generator cannot draw from"
-                }
+        } else if let pattern = attribute.regularExpression, attribute.type == .string {
+            // The stack checks a pattern on strings only, so on another type it constrains nothing.
+            do {
+                sampler = try RegexSampler(pattern)
+            } catch {
+                problem = "its regular expression \(pattern) uses \(error), which the generator cannot draw from"
             }
         }
         regex = sampler

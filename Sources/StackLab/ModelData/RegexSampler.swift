@@ -149,14 +149,14 @@ public struct RegexSampler: Sendable {
                 return inner
             case "[": return .characters(try characterClass())
             case ".": return .characters(Array("abcdefghijklmnopqrstuvwxyz0123456789"))
-            case "\\": return .characters(try escape(inClass: false))
+            case "\\": return .characters(try escape())
             case "*", "+", "?", "{", ")":
                 throw Unsupported(description: "'\(character)' with nothing before it at offset \(position - 1)")
             default: return .characters([character])
             }
         }
 
-        mutating func escape(inClass: Bool) throws -> [Character] {
+        mutating func escape() throws -> [Character] {
             guard let character = current else { throw Unsupported(description: "a pattern ending in '\\'") }
             position += 1
             switch character {
@@ -184,7 +184,7 @@ public struct RegexSampler: Sendable {
                 position += 1
                 var low: [Character]
                 if character == "\\" {
-                    low = try escape(inClass: true)
+                    low = try escape()
                 } else if character == "[" {
                     throw Unsupported(description: "nested or POSIX character classes")
                 } else {

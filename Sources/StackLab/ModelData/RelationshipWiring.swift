@@ -60,8 +60,7 @@ struct RelationshipWiring {
     /// A required relationship on objects that can never be its source (a sub-entity branch the inverse's
     /// destination excludes) cannot be satisfied.
     private func checkUnreachable(_ relationship: RelationshipDescription) throws {
-        guard let inverse = relationship.inverse, !relationship.isOptional || (relationship.isToMany && relationship.minCount > 0 && !relationship.isOptional)
-        else { return }
+        guard let inverse = relationship.inverse, !relationship.isOptional else { return }
         let all = pool(relationship.entity, relationship.entity).count
         let reachable = pool(relationship.entity, inverse.destinationEntity).count
         if reachable < all {
