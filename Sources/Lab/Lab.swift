@@ -7,7 +7,8 @@ import Foundation
 
 extension WorkloadRegistry {
     /// Every workload of the lab: the stack workloads and launches, then the engine comparison.
-    public static let lab = WorkloadRegistry(WorkloadRegistry.stack.all + [EngineOverheadWorkload()])
+    public static let lab = WorkloadRegistry(
+        WorkloadRegistry.stack.all + [EngineOverheadWorkload()], modelFiles: WorkloadRegistry.stack.modelFiles)
 }
 
 extension ScenarioFile {

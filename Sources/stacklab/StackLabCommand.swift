@@ -11,7 +11,7 @@ struct StackLabCommand: AsyncParsableCommand {
         discussion: "Exit status: 0 ok, 1 a regression or failed check, 2 bad input, 3 a hang (fuzz).",
         subcommands: [
             RunCommand.self, ListCommand.self, CheckCommand.self, CompareCommand.self, ServeCommand.self,
-            SeedStoreCommand.self, ModelDescribeCommand.self, VersionsCommand.self, CrashTestCommand.self,
+            SeedStoreCommand.self, ModelCommand.self, VersionsCommand.self, CrashTestCommand.self,
             FuzzCommand.self, ExplainCommand.self, ChildCommand.self,
         ])
 

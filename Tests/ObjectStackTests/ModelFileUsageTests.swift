@@ -90,15 +90,23 @@ struct ModelFileUsageTests {
 
     @Test("an unregistered value transformer: the model loads, using the attribute names the transformer")
     func unregisteredTransformer() throws {
-        // Moody's colors name ColorsTransformer, which no test registers.
-        let model = try ManagedObjectModel(contentsOf: Self.moody)
-        #expect(model.entitiesByName["Mood"]?.attributesByName["colors"]?.valueTransformerName == "ColorsTransformer")
+        // Moody's colors name ColorsTransformer. The lab's data generator registers a transformer for that name
+        // in this process, so a copy names one nobody registers.
+        let files = try TemporaryModelFile()
+        defer { files.remove() }
+        let moody = try files.copy(of: Self.moody)
+        let contents = moody.appendingPathComponent("Moody.xcdatamodel/contents")
+        let xml = try String(contentsOf: contents, encoding: .utf8)
+        try xml.replacingOccurrences(of: "\"ColorsTransformer\"", with: "\"ColorsTransformerNobodyRegisters\"")
+            .write(to: contents, atomically: true, encoding: .utf8)
+        let model = try ManagedObjectModel(contentsOf: moody)
+        #expect(model.entitiesByName["Mood"]?.attributesByName["colors"]?.valueTransformerName == "ColorsTransformerNobodyRegisters")
         let context = try Self.context(model)
         try context.performAndWait {
             let mood = try context.insertNewObject(forEntityName: "Mood")
             let error = try #require(throws: ObjectStackError.self) { try mood.setValue(["red"], forKey: "colors") }
             #expect(error.code == .transformerMissing)
-            #expect(error.message.contains("'ColorsTransformer'") && error.message.contains("Mood.colors"))
+            #expect(error.message.contains("'ColorsTransformerNobodyRegisters'") && error.message.contains("Mood.colors"))
             // nil needs no transformer.
             try mood.setValue(nil, forKey: "colors")
             #expect(try mood.checkedValue(forKey: "colors") == nil)

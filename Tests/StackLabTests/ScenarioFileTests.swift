@@ -95,7 +95,7 @@ struct ScenarioFileTests {
     func unknownTopLevelKey() {
         let text = Self.valid.replacingOccurrences(of: "warmup: 1", with: "warmpu: 1")
         #expect(message(text) == "/scenarios/test.yaml:7: unknown key 'warmpu'; expected one of "
-            + "name, workload, model, repetitions, warmup, parameters, matrix")
+            + "name, workload, model, version, population, repetitions, warmup, parameters, matrix")
     }
 
     @Test("an unknown parameter names its line and the workload's parameters")
@@ -148,7 +148,7 @@ struct ScenarioFileTests {
         #expect(message("name: m\nworkload: import\nparameters:\n  store: lmdb\nmatrix:\n  store: [sqlite]\n  strategy: [main-only]\n")
             == "/scenarios/test.yaml:6: store is both a fixed parameter and a matrix list; expected it in one place")
         #expect(message(Self.valid.replacingOccurrences(of: "builtin:pods", with: "Models/App.xcdatamodeld"))
-            .contains(":5: model files (Models/App.xcdatamodeld) arrive with the Xcode model-file reader (issue 6)"))
+            == "/scenarios/test.yaml:5: no model file at /scenarios/Models/App.xcdatamodeld (Models/App.xcdatamodeld, relative to /scenarios)")
         #expect(message(Self.valid.replacingOccurrences(of: "builtin:pods", with: "builtin:cars")).hasPrefix("/scenarios/test.yaml:5: unknown model 'builtin:cars'"))
         #expect(message("name: m\nworkload: import\nmatrix:\n  store: [sqlite\n").hasPrefix("/scenarios/test.yaml:5: not valid YAML"))
         #expect(message("workload: import\n") == "/scenarios/test.yaml:1: missing key 'name' in the scenario")

@@ -65,8 +65,10 @@ public final class ScenarioRunner {
     }
 
     /// Runs one scenario (already `prepared`), writes its CSV and sidecar, and returns every measured run.
-    /// - Throws: only when the CSV cannot be written; failed runs are results with an `error`.
+    /// - Throws: when the CSV cannot be written, or (`LabError.unsupported`) the scenario is on a model file, which
+    ///   the workloads do not take yet; failed runs are results with an `error`.
     public func run(_ scenario: Scenario) async throws -> [RunResult] {
+        try scenario.refuseModelFileUntilWorkloadsTakeIt()
         let started = Date()
         let cells = scenario.cells(filters: options.filters)
         let total = cells.count * (scenario.warmup + scenario.repetitions)

@@ -32,6 +32,9 @@ public struct Scenario: Sendable {
     public var parameters: [String: ScenarioValue]
     /// The matrix, in file order; the first axis varies slowest.
     public var matrix: [Axis]
+    /// For a model file (`model:` a path): the file as the registry's loader loaded it, with the version
+    /// `version:` chose and the population `population:` gave.
+    public var loadedModelFile: (any LoadedModelFile)? = nil
 
     /// The number of matrix cells.
     public var cellCount: Int { matrix.reduce(1) { $0 * $1.values.count } }
@@ -76,6 +79,7 @@ public struct Scenario: Sendable {
     /// Checks `--filter` names against the scenario's parameters.
     /// - Throws: `LabError.invalidScenario` naming an unknown parameter.
     public func validate(filters: [String: Set<String>]) throws {
+        try refuseModelFileUntilWorkloadsTakeIt()
         let known = Set(workload.parameters.map(\.name))
         for name in filters.keys.sorted() where !known.contains(name) {
             throw LabError(.invalidScenario,

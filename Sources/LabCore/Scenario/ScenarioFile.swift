@@ -10,13 +10,17 @@ import Yams
 /// ```
 public enum ScenarioFile {
     /// The keys a scenario file may have at its top level.
-    public static let topLevelKeys = ["name", "workload", "model", "repetitions", "warmup", "parameters", "matrix"]
+    public static let topLevelKeys = [
+        "name", "workload", "model", "version", "population", "repetitions", "warmup", "parameters", "matrix",
+    ]
 
     /// The document as written, before validation.
     struct Document: Decodable {
         var name: String
         var workload: String
         var model: String?
+        var version: String?
+        var population: [String: ScenarioValue]?
         var repetitions: Int?
         var warmup: Int?
         var parameters: [String: ScenarioValue]?
@@ -204,10 +208,7 @@ extension ScenarioFile {
                 throw error(line: valueLine(["model"], in: root),
                     "unknown model '\(modelText)'; expected builtin:pods or a path to an .xcdatamodel or .xcdatamodeld")
             }
-            if case .file(let path) = model {
-                throw error(line: valueLine(["model"], in: root),
-                    "model files (\(path)) arrive with the Xcode model-file reader (issue 6); use builtin:pods for now")
-            }
+            let modelFile = try loadModelFile(model, document, root: root, file: file)
             let repetitions = document.repetitions ?? 3
             guard repetitions >= 1 else {
                 throw error(line: valueLine(["repetitions"], in: root), "repetitions is \(repetitions); expected an integer ≥ 1")
@@ -268,7 +269,8 @@ extension ScenarioFile {
             }
             return Scenario(
                 name: document.name, file: file, about: ScenarioFile.header(of: text), workload: workload, model: model,
-                repetitions: repetitions, warmup: warmup, parameters: parameters, matrix: matrix)
+                repetitions: repetitions, warmup: warmup, parameters: parameters, matrix: matrix,
+                loadedModelFile: modelFile)
         }
     }
 }

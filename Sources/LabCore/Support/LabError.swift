@@ -29,7 +29,7 @@ public struct LabError: Error, Sendable, CustomStringConvertible {
         public static let serviceFailed = Code(.serviceFailed)
         /// A result CSV that lacks rows or holds an error cell.
         public static let invalidResults = Code(.invalidResults)
-        /// Something this build does not do yet (for example model files, until the model-file reader lands).
+        /// Something this build does not do yet (for example a workload on a model file, until the workloads take any model).
         public static let unsupported = Code(.unsupported)
     }
 

@@ -3,8 +3,12 @@ public struct WorkloadRegistry: Sendable {
     /// Every workload, in order.
     public let all: [any Workload]
 
+    /// Loads the model files scenarios name; nil where no workload reads model files.
+    public let modelFiles: (any ModelFileLoading)?
+
     /// A registry of `workloads`; a later workload of the same name replaces an earlier one.
-    public init(_ workloads: [any Workload]) {
+    public init(_ workloads: [any Workload], modelFiles: (any ModelFileLoading)? = nil) {
+        self.modelFiles = modelFiles
         var seen: [String: Int] = [:]
         var all: [any Workload] = []
         for workload in workloads {

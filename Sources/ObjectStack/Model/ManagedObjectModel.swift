@@ -68,7 +68,9 @@ public final class ManagedObjectModel: Sendable {
         try Self.resolveInheritance(entities, byName: byName)
         for entity in Self.parentsFirst(entities) { try Self.resolveProperties(of: entity) }
         try Self.resolveRelationships(entities, byName: byName)
-        for entity in entities { try Self.resolveConstraints(of: entity) }
+        // Parents first: a sub-entity inherits the constraints its parent has resolved (Continent before its
+        // parent GeographicRegion in Moody 3 used to inherit none).
+        for entity in Self.parentsFirst(entities) { try Self.resolveConstraints(of: entity) }
         for entity in entities { try Self.resolveDerivations(of: entity) }
         for entity in entities { entity.versionHash = Self.versionHash(of: entity) }
         self.entityVersionHashesByName = byName.mapValues(\.versionHash)

@@ -5,5 +5,5 @@ extension WorkloadRegistry {
     /// comparison adds its own (`WorkloadRegistry.lab`, in the `Lab` module).
     public static let stack = WorkloadRegistry([
         ImportWorkload(), ReadWriteMixWorkload(), MergeCostWorkload(), SaveChainWorkload(), StartupWorkload(),
-    ])
+    ], modelFiles: ModelFileLoader())
 }

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Loads the model files scenarios name (`model: App.xcdatamodeld`).
+///
+/// The lab core reads scenario files but knows no managed object model; the stack side supplies a loader through
+/// the `WorkloadRegistry`, so a model file is loaded, its `version:` chosen and its `population:` checked when the
+/// scenario is read, and a model that cannot run is refused before any run.
+public protocol ModelFileLoading: Sendable {
+    /// Loads the model file at `path` (relative to `directory`) at `version` (nil: the current one) and checks
+    /// `population` against it.
+    /// - Parameter location: `FILE:LINE` of a key under `population:`, for messages about it.
+    /// - Throws: `ModelFileProblem` naming the scenario key at fault, or a `LabError` that already says where.
+    func load(path: String, relativeTo directory: URL, version: String?, population: [String: ScenarioValue]?,
+        location: (String) -> String) throws -> any LoadedModelFile
+}
+
+/// A model file a scenario names, as the loader loaded it; the lab core only shows it.
+public protocol LoadedModelFile: Sendable, CustomStringConvertible {}
+
+/// What is wrong with a scenario's model file, and which key of the scenario says it.
+public struct ModelFileProblem: Error, Sendable {
+    /// The scenario key at fault.
+    public enum Key: Sendable, Equatable {
+        case model
+        case version
+        /// An entity (or setting) under `population:`.
+        case population(String)
+    }
+
+    /// The key whose line the message names.
+    public var key: Key
+    /// What is wrong; expected ….
+    public var message: String
+
+    /// Creates a problem with a key and a message.
+    public init(_ key: Key, _ message: String) {
+        self.key = key
+        self.message = message
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Yams
+
+extension ScenarioFile.Reader {
+    /// Loads `model:` when it names a model file, through the registry's model-file loader, with `version:` and
+    /// `population:`. Nil for a built-in model.
+    /// - Throws: `LabError.invalidScenario` with `FILE:LINE:` and what is wrong: `version:` or `population:` given
+    ///   with a built-in model, no loader, or the loader's problem at the line of the key it names.
+    func loadModelFile(_ model: ModelReference, _ document: ScenarioFile.Document, root: Node, file: URL) throws
+        -> (any LoadedModelFile)?
+    {
+        guard case .file(let path) = model else {
+            for key in ["version", "population"] where root.mapping?[key] != nil {
+                throw error(line: keyLine(key, under: [], in: root), "\(key) applies to a model file; model \(model) is built in")
+            }
+            return nil
+        }
+        guard let loader = workloads.modelFiles else {
+            throw error(line: valueLine(["model"], in: root),
+                "model file \(path): this build's workloads read no model files; use builtin:pods")
+        }
+        do {
+            return try loader.load(path: path, relativeTo: file.deletingLastPathComponent(), version: document.version,
+                population: document.population) { key in
+                "\(self.path):\(self.keyLine(key, under: ["population"], in: root) ?? 1)"
+            }
+        } catch let problem as ModelFileProblem {
+            switch problem.key {
+            case .model: throw error(line: valueLine(["model"], in: root), problem.message)
+            case .version: throw error(line: valueLine(["version"], in: root), problem.message)
+            case .population(let key): throw error(line: keyLine(key, under: ["population"], in: root), problem.message)
+            }
+        }
+    }
+}

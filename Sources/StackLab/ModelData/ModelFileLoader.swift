@@ -1,0 +1,55 @@
+import Foundation
+import LabCore
+import ObjectStack
+
+/// The stack side's model-file loader for scenario files: loads the file with the Xcode model-file reader,
+/// chooses the version, reads the population and plans it once, so a model the generator cannot populate is
+/// refused when the scenario is read, before any run.
+public struct ModelFileLoader: ModelFileLoading {
+    /// Creates the loader.
+    public init() {}
+
+    /// Loads and checks a scenario's model file.
+    /// - Throws: `ModelFileProblem` for no file at the path, a file the reader refuses, an unknown version, a
+    ///   population naming an entity the model lacks, or a model the generator cannot populate; `LabError` (with
+    ///   its place) for a population value that is not a count.
+    public func load(path: String, relativeTo directory: URL, version: String?, population: [String: ScenarioValue]?,
+        location: (String) -> String) throws -> any LoadedModelFile
+    {
+        let selection: ModelFileSelection
+        do {
+            selection = try ModelFileSelection(path: path, relativeTo: directory, version: version)
+        } catch let failure as LabError {
+            throw ModelFileProblem(failure.message.contains("has no version") ? .version : .model, failure.message)
+        }
+        let spec = try PopulationSpec(population ?? [:], place: location)
+        for name in spec.counts.keys.sorted() where selection.model.entitiesByName[name] == nil {
+            throw ModelFileProblem(.population(name),
+                "population names entity '\(name)', which \(selection.version.name) does not have; expected count, children or one of "
+                    + selection.model.entities.map(\.name).joined(separator: ", "))
+        }
+        do {
+            _ = try PopulationPlan(model: selection.model, spec: spec, seed: 1)
+        } catch let refusal as PopulationRefusal {
+            throw ModelFileProblem(.model, "\(refusal)")
+        }
+        return ScenarioModelFile(selection: selection, population: spec)
+    }
+}
+
+/// A scenario's model file, loaded: the chosen version and the population the generator makes.
+public struct ScenarioModelFile: LoadedModelFile {
+    /// The file and its chosen version.
+    public let selection: ModelFileSelection
+    /// How many objects of each entity the generator makes (`population:`, defaults filled in).
+    public let population: PopulationSpec
+
+    public var description: String { "version \(selection.version.name), \(selection.model.entities.count) entities" }
+}
+
+extension Scenario {
+    /// For a scenario on a model file: the file loaded, with the version `version:` chose.
+    public var modelFile: ModelFileSelection? { (loadedModelFile as? ScenarioModelFile)?.selection }
+    /// For a scenario on a model file: the population `population:` gave, defaults filled in.
+    public var population: PopulationSpec? { (loadedModelFile as? ScenarioModelFile)?.population }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import ObjectStack
+
+/// A store's trip through a model's version history: seeded at an early version, then migrated version by
+/// version to the current one, each step timed, and the whole trip once more as an app launch would take it
+/// (one staged migration through every version).
+///
+/// For example:
+/// ```swift
+/// let selection = try ModelFileSelection(path: "Moody.xcdatamodeld", relativeTo: nil)
+/// let history = try ModelHistory.run(versions: selection.versions, from: 0, to: selection.versionIndex,
+///     spec: PopulationSpec(rootCount: 1_000), seed: 1, store: .sqlite, directory: folder)
+/// print(history.text)
+/// ```
+/// Each step follows `ModelDifference`'s verdict, the one `StoreMigrator` migrates by: a lightweight step is
+/// migrated and timed; a step no lightweight migration covers (Core Data would need a mapping model or a custom
+/// stage) is reported with its reasons, and the trip goes on from a store seeded afresh at that step's
+/// destination version, so the later steps are still measured. A step whose data breaks the new model (a new
+/// uniqueness constraint, a required value missing) is reported as failed, and the trip goes on the same way.
+public struct ModelHistory: Sendable {
+    /// What happened at one step.
+    public enum Verdict: Sendable, Equatable {
+        /// The versions have the same entity version hashes: the store opens as it is.
+        case unchanged
+        /// Migrated by a lightweight (inferred) migration.
+        case lightweight
+        /// Not migrated: a lightweight migration does not cover these changes.
+        case notLightweight(reasons: [String])
+        /// The lightweight migration was tried and failed.
+        case failed(String)
+
+        /// `unchanged`, `lightweight`, `not lightweight` or `failed`.
+        public var name: String {
+            switch self {
+            case .unchanged: return "unchanged"
+            case .lightweight: return "lightweight"
+            case .notLightweight: return "not lightweight"
+            case .failed: return "failed"
+            }
+        }
+    }
+
+    /// One step from a version to the next.
+    public struct Step: Sendable {
+        /// The version migrated from and to.
+        public let from: String, to: String
+        /// The verdict.
+        public let verdict: Verdict
+        /// How long the migration took (nil when none ran).
+        public let duration: Duration?
+        /// The changes between the two versions, in words.
+        public let changes: [String]
+        /// Set when the store was seeded afresh at `to` after this step, with how long that took.
+        public let reseeded: Duration?
+    }
+
+    /// The versions in the trip, first to last.
+    public let versionNames: [String]
+    /// The store kind.
+    public let store: StoreKind
+    /// Objects seeded at the first version.
+    public let objects: Int
+    /// How long seeding the first version took.
+    public let seedDuration: Duration
+    /// The steps, in order.
+    public let steps: [Step]
+    /// Opening the migrated store at the last version.
+    public let openDuration: Duration
+    /// One staged migration from the first version to the last, as a launch takes it: nil when a step is not
+    /// lightweight or failed (a launch could not take the trip without the app's own migration code).
+    public let launchDuration: Duration?
+
+    /// The time of the migrated steps, added up.
+    public var stepsTotal: Duration {
+        steps.compactMap(\.duration).reduce(.zero, +)
+    }
+
+    /// Seeds a store of `store` kind at `versions[from]`, migrates it step by step to `versions[to]`, opens it there,
+    /// then (when every step is lightweight) seeds again and takes the whole trip as one staged migration.
+    /// - Throws: `LabError.unsupported` for an in-memory store (nothing to migrate) or `from` after `to`;
+    ///   `PopulationRefusal` when a version cannot be populated; the stores' errors.
+    public static func run(
+        versions: [ModelVersion], from: Int, to: Int, spec: PopulationSpec, seed: UInt64, store: StoreKind, directory: URL
+    ) throws -> ModelHistory {
+        guard store != .memory else {
+            throw LabError(.unsupported, "an in-memory store lives only while it is open; a version history needs sqlite or lmdb")
+        }
+        guard versions.indices.contains(from), versions.indices.contains(to), from <= to else {
+            throw LabError(.unsupported, "the history runs from an earlier version to a later one; asked for version \(from + 1) to \(to + 1) of \(versions.count)")
+        }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("history.\(store.rawValue)")
+        try store.storeType.destroyStore(at: url)
+        let clock = ContinuousClock()
+
+        func seedStore(_ version: ModelVersion) throws -> (Duration, Int) {
+            try store.storeType.destroyStore(at: url)
+            let plan = try PopulationPlan(model: version.model, spec: spec, seed: seed)
+            let started = clock.now
+            let result = try ModelPopulator.populateStore(plan, store: store, url: url)
+            return (clock.now - started, result.objects)
+        }
+
+        let (seedDuration, objects) = try seedStore(versions[from])
+        var steps: [Step] = []
+        var allLightweight = true
+        for index in from..<to {
+            let source = versions[index], destination = versions[index + 1]
+            let difference = ModelDifference(from: source.model, to: destination.model)
+            let changes = difference.changes.map(\.description)
+            if difference.differingEntityNames.isEmpty {
+                steps.append(Step(from: source.name, to: destination.name, verdict: .unchanged, duration: nil, changes: changes,
+                    reseeded: nil))
+                continue
+            }
+            guard difference.isLightweightMigratable else {
+                allLightweight = false
+                let (reseed, _) = try seedStore(destination)
+                steps.append(Step(from: source.name, to: destination.name,
+                    verdict: .notLightweight(reasons: difference.reasonsNotLightweight), duration: nil, changes: changes,
+                    reseeded: reseed))
+                continue
+            }
+            let migrator = StoreMigrator(type: store.storeType, url: url, destinationModel: destination.model,
+                sourceModels: [source.model])
+            let started = clock.now
+            do {
+                try migrator.migrateIfNeeded()
+                steps.append(Step(from: source.name, to: destination.name, verdict: .lightweight,
+                    duration: clock.now - started, changes: changes, reseeded: nil))
+            } catch {
+                allLightweight = false
+                let (reseed, _) = try seedStore(destination)
+                steps.append(Step(from: source.name, to: destination.name, verdict: .failed("\(error)"), duration: nil,
+                    changes: changes, reseeded: reseed))
+            }
+        }
+
+        let opened = clock.now
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: versions[to].model)
+        let handle = try coordinator.addPersistentStore(type: store.storeType, at: url)
+        let openDuration = clock.now - opened
+        try coordinator.remove(handle)
+
+        var launchDuration: Duration?
+        if allLightweight, to > from {
+            _ = try seedStore(versions[from])
+            let manager = StagedMigrationManager([
+                LightweightMigrationStage(versions[from..<to].map(\.model), label: "\(versions[from].name) to \(versions[to].name)")
+            ])
+            let started = clock.now
+            try manager.migrateStore(type: store.storeType, at: url, to: versions[to].model)
+            let launch = PersistentStoreCoordinator(managedObjectModel: versions[to].model)
+            let store = try launch.addPersistentStore(type: store.storeType, at: url)
+            launchDuration = clock.now - started
+            try launch.remove(store)
+        }
+        try? store.storeType.destroyStore(at: url)
+        return ModelHistory(versionNames: versions[from...to].map(\.name), store: store, objects: objects,
+            seedDuration: seedDuration, steps: steps, openDuration: openDuration, launchDuration: launchDuration)
+    }
+
+    /// The trip for people: one line per step with its verdict and time, the reasons of the steps that are not
+    /// lightweight, and the totals.
+    public var text: String {
+        func ms(_ duration: Duration?) -> String { duration.map { String(format: "%.1f ms", $0.milliseconds) } ?? "-" }
+        var lines = ["\(store.rawValue): seeded \(objects) objects at \(versionNames.first ?? "?") in \(ms(seedDuration))"]
+        for step in steps {
+            lines.append("  \(step.from) -> \(step.to): \(step.verdict.name), \(ms(step.duration))")
+            switch step.verdict {
+            case .notLightweight(let reasons): lines += reasons.map { "      - \($0)" }
+            case .failed(let message): lines.append("      - \(message)")
+            default: break
+            }
+            if let reseeded = step.reseeded { lines.append("      (store seeded afresh at \(step.to) in \(ms(reseeded)) to go on)") }
+        }
+        lines.append("  steps total: \(ms(stepsTotal)); open at \(versionNames.last ?? "?"): \(ms(openDuration))")
+        lines.append("  launch (one staged migration \(versionNames.first ?? "?") -> \(versionNames.last ?? "?"), then open): "
+            + (launchDuration.map { ms($0) } ?? "not possible without the app's own migration code"))
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,274 @@
+import Foundation
+import ObjectStack
+
+/// Imports pages of objects (`ModelObjectPages`, as `ModelDataService` serves them) into a context, as an app's
+/// importer does: each object, and each object a relationship refers to, is found by its key or created.
+///
+/// An object's key is the attributes of its entity's first uniqueness constraint, or those `keys` names for its
+/// entity (the key an app would match on); the existing objects of a page are found with one `IN` fetch per
+/// entity, never one per object. An object whose entity has no key is known by its `@id` for as long as this
+/// importer lives: a second importer creates it again. A reference to an object not imported yet creates it with
+/// its key; its own page fills in the rest. Relationships are set from whichever side a page gives them, so the
+/// store holds them once every page is imported.
+///
+/// For example:
+/// ```swift
+/// try context.performAndWait {
+///     let importer = try ModelImporter(context: context)
+///     for entity in pages.entityNames {
+///         for number in 1...pages.pageCount(of: entity)! { _ = try importer.importPage(pages.page(number, of: entity)!) }
+///     }
+///     try context.save()
+/// }
+/// ```
+/// The caller saves: a page's objects may need a later page's (a required to-one) before they validate.
+/// - Note: Not thread-safe: use it on its context's queue.
+public final class ModelImporter {
+    /// What imports did.
+    public struct Counts: Sendable, Equatable {
+        /// Objects created (pages' objects and referenced ones).
+        public var inserted = 0
+        /// Page objects found: by key in the store, or by id among those this importer made.
+        public var found = 0
+        /// Fetches run to find existing objects.
+        public var fetches = 0
+
+        /// Creates counts.
+        public init(inserted: Int = 0, found: Int = 0, fetches: Int = 0) {
+            self.inserted = inserted
+            self.found = found
+            self.fetches = fetches
+        }
+    }
+
+    /// The context imported into.
+    public let context: ManagedObjectContext
+    /// Everything imported so far.
+    public private(set) var counts = Counts()
+    private let keys: [String: [AttributeDescription]]
+    /// Where a key is looked for: the entity that declares the constraint (its whole hierarchy), by name.
+    private let keyScope: [String: EntityDescription]
+    private var byID: [String: ManagedObject] = [:]
+    private var byKey: [String: [String: ManagedObject]] = [:]
+    private let formatter: ISO8601DateFormatter
+
+    /// An importer into `context`; `keys` names the attributes an entity's objects are found by, instead of its
+    /// uniqueness constraint.
+    /// - Throws: `LabError.invalidScenario` for an unknown entity or attribute in `keys`.
+    public init(context: ManagedObjectContext, keys: [String: [String]] = [:]) throws {
+        self.context = context
+        guard let model = context.persistentStoreCoordinator?.managedObjectModel else {
+            throw LabError(.unsupported, "the importer's context has no coordinator")
+        }
+        var resolved: [String: [AttributeDescription]] = [:]
+        var scope: [String: EntityDescription] = [:]
+        for entity in model.entities {
+            if let names = keys[entity.name] {
+                resolved[entity.name] = try names.map { name in
+                    guard let attribute = entity.attributesByName[name], !attribute.isTransient else {
+                        throw LabError(.invalidScenario, "import key \(entity.name).\(name): the entity has no stored attribute \(name)")
+                    }
+                    return attribute
+                }
+                scope[entity.name] = entity
+            } else if let constraint = entity.applicableUniquenessConstraints.first {
+                resolved[entity.name] = constraint.attributes
+                scope[entity.name] = constraint.declaring
+            }
+        }
+        for name in keys.keys where model.entitiesByName[name] == nil {
+            throw LabError(.invalidScenario, "import key for \(name): the model has no entity \(name)")
+        }
+        self.keys = resolved
+        keyScope = scope
+        formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    }
+
+    /// Imports one page: finds or creates each of its objects and each object it refers to, and sets their values
+    /// and relationships. Call it on the context's queue; the caller saves.
+    /// - Returns: what this page did.
+    /// - Throws: `LabError.invalidResults` for a page that is not a page of objects of the context's model (naming
+    ///   the object and property), and what setting a value throws.
+    @discardableResult
+    public func importPage(_ data: Data) throws -> Counts {
+        let before = counts
+        guard let page = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let entityName = page["entity"] as? String, let objects = page["result"] as? [[String: Any]]
+        else {
+            throw LabError(.invalidResults, "not a page of objects: expected {\"entity\", \"result\": [...]}")
+        }
+        guard let entity = context.persistentStoreCoordinator?.managedObjectModel.entitiesByName[entityName] else {
+            throw LabError(.invalidResults, "a page of \(entityName), which the model does not have")
+        }
+        try prefetch(objects, entity: entity)
+        for object in objects {
+            let (managed, existed) = try resolve(object, fallback: entity)
+            if existed { counts.found += 1 }
+            try apply(object, to: managed)
+        }
+        return Counts(inserted: counts.inserted - before.inserted, found: counts.found - before.found,
+            fetches: counts.fetches - before.fetches)
+    }
+
+    // MARK: - Finding
+
+    /// The entity an `@id` (`Entity/index`) names, else `fallback`.
+    private func entity(of id: String, fallback: EntityDescription) -> EntityDescription {
+        let name = id.split(separator: "/").first.map(String.init) ?? ""
+        return context.persistentStoreCoordinator?.managedObjectModel.entitiesByName[name] ?? fallback
+    }
+
+    /// Finds, with one fetch per key scope, the stored objects the page's objects and references name by key.
+    private func prefetch(_ objects: [[String: Any]], entity: EntityDescription) throws {
+        var wanted: [String: (scope: EntityDescription, attributes: [AttributeDescription], values: [StoreValue])] = [:]
+        func want(_ reference: [String: Any], _ fallback: EntityDescription) throws {
+            guard let id = reference["@id"] as? String, byID[id] == nil else { return }
+            let target = self.entity(of: id, fallback: fallback)
+            guard let attributes = keys[target.name], let scope = keyScope[target.name],
+                let tuple = try keyTuple(reference, attributes, where: id), byKey[scope.name]?[tuple.text] == nil
+            else { return }
+            wanted[scope.name, default: (scope, attributes, [])].values.append(tuple.values[0])
+        }
+        for object in objects {
+            try want(object, entity)
+            for relationship in entity.relationships where !relationship.isTransient {
+                for reference in Self.references(object[relationship.name]) { try want(reference, relationship.destinationEntity) }
+            }
+        }
+        for (name, request) in wanted.sorted(by: { $0.key < $1.key }) {
+            var fetch = FetchRequest<ManagedObject>(entityName: request.scope.name)
+            fetch.predicate = try FetchPredicate(format: "%K IN %@", request.attributes[0].name, request.values)
+            fetch.returnsObjectsAsFaults = false
+            counts.fetches += 1
+            for found in try context.fetch(fetch) {
+                let values = request.attributes.map { Self.storeValue(object: found.value(forKey: $0.name)) }
+                byKey[name, default: [:]][Self.text(values)] = found
+            }
+        }
+    }
+
+    /// The managed object for a page object or reference, found or created; whether it existed.
+    private func resolve(_ reference: [String: Any], fallback: EntityDescription) throws -> (ManagedObject, Bool) {
+        guard let id = reference["@id"] as? String else {
+            throw LabError(.invalidResults, "an object of \(fallback.name) without an @id")
+        }
+        if let known = byID[id] { return (known, true) }
+        let target = entity(of: id, fallback: fallback)
+        let keyed = try keys[target.name].flatMap { try keyTuple(reference, $0, where: id) }
+        if let keyed, let scope = keyScope[target.name], let found = byKey[scope.name]?[keyed.text] {
+            byID[id] = found
+            return (found, true)
+        }
+        guard !target.isAbstract else {
+            throw LabError(.invalidResults, "\(id) names abstract entity \(target.name)")
+        }
+        let made = try context.insertNewObject(forEntityName: target.name)
+        counts.inserted += 1
+        byID[id] = made
+        if let keyed, let attributes = keys[target.name], let scope = keyScope[target.name] {
+            for (attribute, value) in zip(attributes, keyed.values) { try made.setValue(value, forKey: attribute.name) }
+            byKey[scope.name, default: [:]][keyed.text] = made
+        }
+        return (made, false)
+    }
+
+    /// A reference's key values and their text, nil when a value is missing.
+    private func keyTuple(_ reference: [String: Any], _ attributes: [AttributeDescription], where id: String) throws
+        -> (values: [StoreValue], text: String)?
+    {
+        var values: [StoreValue] = []
+        for attribute in attributes {
+            guard let json = reference[attribute.name], !(json is NSNull) else { return nil }
+            values.append(try storeValue(json: json, attribute, where: id))
+        }
+        return (values, Self.text(values))
+    }
+
+    // MARK: - Values
+
+    /// Sets every attribute and relationship the page object gives.
+    private func apply(_ object: [String: Any], to managed: ManagedObject) throws {
+        let id = object["@id"] as? String ?? "?"
+        for attribute in managed.entity.attributes where !attribute.isTransient && attribute.derivationExpression == nil {
+            guard let json = object[attribute.name] else { continue }
+            if json is NSNull {
+                try managed.setValue(nil, forKey: attribute.name)
+            } else if attribute.type == .transformable {
+                try managed.setValue(json, forKey: attribute.name)
+            } else {
+                try managed.setValue(try storeValue(json: json, attribute, where: id), forKey: attribute.name)
+            }
+        }
+        for relationship in managed.entity.relationships where !relationship.isTransient {
+            guard let json = object[relationship.name] else { continue }
+            let targets = try Self.references(json).map { try resolve($0, fallback: relationship.destinationEntity).0 }
+            if relationship.isToMany {
+                try managed.setValue(targets, forKey: relationship.name)
+            } else {
+                try managed.setValue(targets.first, forKey: relationship.name)
+            }
+        }
+    }
+
+    private static func references(_ json: Any?) -> [[String: Any]] {
+        if let one = json as? [String: Any] { return [one] }
+        return json as? [[String: Any]] ?? []
+    }
+
+    /// A JSON value as a store value of the attribute's type.
+    /// - Throws: `LabError.invalidResults` naming the object and attribute when the value does not fit.
+    func storeValue(json: Any, _ attribute: AttributeDescription, where id: String) throws -> StoreValue {
+        let number = json as? NSNumber
+        let text = json as? String
+        let value: StoreValue?
+        switch attribute.type {
+        case .integer16, .integer32, .integer64: value = number.map { .integer($0.int64Value) }
+        case .double, .float: value = number.map { .double($0.doubleValue) }
+        case .decimal: value = text.flatMap { Decimal(string: $0) }.map(StoreValue.decimal) ?? number.map { .decimal($0.decimalValue) }
+        case .boolean: value = (json as? Bool).map(StoreValue.boolean) ?? number.map { .boolean($0.boolValue) }
+        case .string: value = text.map(StoreValue.string)
+        case .date: value = text.flatMap { formatter.date(from: $0) }.map(StoreValue.date)
+        case .binaryData: value = text.flatMap { Data(base64Encoded: $0) }.map(StoreValue.data)
+        case .uuid: value = text.flatMap(UUID.init(uuidString:)).map(StoreValue.uuid)
+        case .uri: value = text.flatMap(URL.init(string:)).map(StoreValue.uri)
+        case .transformable: value = nil
+        }
+        guard let value else {
+            throw LabError(.invalidResults, "\(id).\(attribute.name): \(json) is not a \(attribute.type.rawValue) value")
+        }
+        return value
+    }
+
+    /// A fetched object's value (as `value(forKey:)` gives it) as a store value, for comparing keys.
+    static func storeValue(object: Any?) -> StoreValue {
+        switch object {
+        case nil: return .null
+        case let value as Decimal: return .decimal(value)
+        case let value as String: return .string(value)
+        case let value as Date: return .date(value)
+        case let value as Data: return .data(value)
+        case let value as UUID: return .uuid(value)
+        case let value as URL: return .uri(value)
+        case let value as NSNumber:
+            let double = value.doubleValue
+            return double == double.rounded() && abs(double) < 9e15 ? .integer(value.int64Value) : .double(double)
+        default: return .null
+        }
+    }
+
+    /// Key values as text that equal values share, whichever way they were read (numbers by value).
+    static func text(_ values: [StoreValue]) -> String {
+        values.map { value in
+            switch value {
+            case .integer(let number): return "n:\(Double(number))"
+            case .double(let number): return "n:\(number)"
+            case .boolean(let flag): return "n:\(flag ? 1.0 : 0.0)"
+            case .decimal(let number): return "n:\(NSDecimalNumber(decimal: number).doubleValue)"
+            case .date(let date): return "d:\(date.timeIntervalSinceReferenceDate)"
+            case .data(let data): return "b:\(data.base64EncodedString())"
+            default: return "\(value.kindName):\(value)"
+            }
+        }.joined(separator: "|")
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import Lab
+
+/// `stacklab model PATH`: describe an Xcode model file, build a store of generated data from it
+/// (`--populate N --out STORE`), or time a store's migration through its version history (`--history`).
+struct ModelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "model",
+        abstract: "Describe an Xcode model file (.xcdatamodel or .xcdatamodeld), populate a store from it, or migrate "
+            + "a store through its version history.",
+        discussion: """
+            stacklab model PATH                      versions, entities and migrations between versions
+            stacklab model PATH --populate N --out STORE [--store sqlite|lmdb] [--version V] [--seed S]
+                                                     a new store of generated objects: N per root entity, each
+                                                     to-many 0-4 children (--children), every constraint held
+            stacklab model PATH --history [--populate N] [--from V] [--version V] [--store sqlite|lmdb]
+                                                     seed at the first version (or --from), migrate step by step
+                                                     to the current one (or --version), print verdicts and times
+            """)
+
+    @Argument(help: "The model file.") var path: String
+    @Flag(help: "Print per-version counts as JSON.") var json = false
+    @Option(help: "Objects per root entity to generate.") var populate: Int?
+    @Option(help: "The store file to create (it must not exist).") var out: String?
+    @Option(help: ArgumentHelp("The store kind.", valueName: "sqlite|lmdb")) var store = "sqlite"
+    @Option(help: "The model version to populate, or the last version of --history (default: the current one).")
+    var version: String?
+    @Option(help: "The first version of --history (default: the first).") var from: String?
+    @Option(help: "The seed: the same seed gives the same store.") var seed: UInt64 = 1
+    @Option(help: "Children per to-many, drawn uniformly (for example 0-4, or 2-10).") var children = "0-4"
+    @Flag(help: "Migrate a seeded store through the version history and time each step.") var history = false
+
+    func validate() throws {
+        guard let kind = StoreKind(rawValue: store), kind != .memory else {
+            throw ValidationError("--store must be sqlite or lmdb")
+        }
+        if let populate, populate < 0 { throw ValidationError("--populate must be 0 or more") }
+        if history {
+            if out != nil { throw ValidationError("--history works in a temporary folder; leave out --out") }
+        } else if populate != nil {
+            guard out != nil else { throw ValidationError("--populate needs --out STORE, the store file to create") }
+        } else if out != nil || version != nil || from != nil {
+            throw ValidationError("--out, --version and --from go with --populate N or --history")
+        }
+        guard PopulationSpec.range(.text(children)) != nil || Int(children) != nil else {
+            throw ValidationError("--children must be a range such as 0-4")
+        }
+    }
+
+    func run() throws {
+        do {
+            if history {
+                try runHistory()
+            } else if let populate, let out {
+                try runPopulate(populate, out: out)
+            } else {
+                let description = try ModelDescription(contentsOf: URL(fileURLWithPath: path))
+                print(json ? try description.json() : description.text)
+            }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw failure(verb: "model", "\(error)")
+        }
+    }
+
+    private var spec: PopulationSpec {
+        let range = PopulationSpec.range(Int(children).map(ScenarioValue.integer) ?? .text(children)) ?? 0...4
+        return PopulationSpec(rootCount: populate ?? 100, children: range)
+    }
+
+    private func runPopulate(_ count: Int, out: String) throws {
+        let selection = try ModelFileSelection(path: path, relativeTo: nil, version: version)
+        let plan = try PopulationPlan(model: selection.model, spec: spec, seed: seed)
+        let result = try ModelPopulator.populateStore(plan, store: StoreKind(rawValue: store)!, url: URL(fileURLWithPath: out))
+        print("\(out): \(store) store of \(selection.url.lastPathComponent), version \(selection.version.name), seed \(seed)")
+        print(result.summary)
+    }
+
+    private func runHistory() throws {
+        let selection = try ModelFileSelection(path: path, relativeTo: nil, version: version)
+        var last = selection.versionIndex
+        // A bundle may name its first version current (CoreDataPlus): its history then runs to the newest.
+        if version == nil, last == 0 { last = selection.versions.count - 1 }
+        var first = 0
+        if let from {
+            guard let index = selection.versions.firstIndex(where: { $0.name == from || "\($0.name).xcdatamodel" == from }) else {
+                throw LabError(.invalidScenario, "--from: \(selection.url.lastPathComponent) has no version '\(from)'; expected one of "
+                    + selection.versions.map { "'\($0.name)'" }.joined(separator: ", "))
+            }
+            first = index
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-history-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let history = try ModelHistory.run(versions: selection.versions, from: first, to: last, spec: spec, seed: seed,
+            store: StoreKind(rawValue: store)!, directory: folder)
+        print("\(selection.url.lastPathComponent): \(history.versionNames.joined(separator: " -> "))")
+        print(history.text)
+    }
+}
