@@ -98,7 +98,7 @@ def main():
     except ValueError:
         print(f"gate_pool: threshold '{args.threshold}' is not a percentage such as 5%", file=sys.stderr)
         sys.exit(2)
-    metrics = args.metric or ["time_to_first_frame_ms", "time_to_first_screen_ms"]
+    metrics = args.metric or ["cpu_ms", "time_to_first_frame_ms", "time_to_first_screen_ms"]
     base_rows, current_rows = read(args.base), read(args.current)
     results, regressed = [], False
     for metric in metrics:

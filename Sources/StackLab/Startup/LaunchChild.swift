@@ -46,7 +46,7 @@ public final class LaunchChild {
         self.migration = migration
         start = ProcessInfo.processInfo.environment[LaunchClock.startVariable].flatMap(UInt64.init)
             ?? LaunchClock.nowNanoseconds()
-        slowdown = LaunchSlowdown(start: start)
+        slowdown = LaunchSlowdown()
     }
 
     /// Runs the launch to the first screen and returns what it measured (also printed as the `result` line).
@@ -125,6 +125,7 @@ public final class LaunchChild {
             report.firstScreenRows = try context.fetch(request).count
             slowdown?.milestone()
             report.timeToFirstScreenMs = LaunchClock.milliseconds(since: start)
+            report.cpuToFirstScreenMs = LaunchClock.processCPUMilliseconds()
         } catch {
             report.error = "the first screen's fetch failed: \(error)"
         }
