@@ -2,12 +2,11 @@
 """Pooled verdict of scripts/startup-gate.sh: did the startup path as a whole get slower?
 
 Usage: gate_pool.py verdict BASE_CSV CURRENT_CSV [--metric M]... [--threshold 5%] [--alpha 0.01] [--out FILE]
-       gate_pool.py cells SCENARIO_YAML     (one line per matrix cell: its --filter options)
 
 A change to the startup path slows every cell a little; per cell, a few noisy launches a side cannot tell
-10% from noise, but all cells together can. The gate launches each cell with base and with current back
-to back, so the k-th launch of a cell on each side ran side by side under the same machine load; each such
-pair gives one log ratio log(current / base). Per metric, over every pair of every cell:
+10% from noise, but all cells together can. The gate runs base and current one repetition at a time,
+alternating, so the k-th launch of a cell on each side ran side by side; each such pair gives one log
+ratio log(current / base). Per metric, over every pair of every cell:
   - the estimate is the median log ratio, as a percentage (exp(median) - 1);
   - a one-sided Wilcoxon signed-rank test (scipy) asks whether the ratios lean towards slower.
 A metric regressed when the estimate is at least the threshold and p < alpha. Exit status: 0 no
@@ -66,23 +65,7 @@ def pooled(base_rows, current_rows, metric):
     return len(ratios), math.exp(median) - 1, p_value
 
 
-def cells(scenario):
-    """The scenario's matrix cells, each as the --filter options that select it, in the runner's order."""
-    import itertools
-
-    import yaml
-
-    with open(scenario) as handle:
-        matrix = (yaml.safe_load(handle) or {}).get("matrix") or {}
-    keys = list(matrix)
-    for values in itertools.product(*(matrix[key] for key in keys)):
-        print(" ".join(f"--filter {key}={value}" for key, value in zip(keys, values)))
-
-
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "cells":
-        cells(sys.argv[2])
-        return
     if len(sys.argv) > 1 and sys.argv[1] == "verdict":
         del sys.argv[1]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -1,27 +1,28 @@
 #!/usr/bin/env bash
 # Usage: scripts/startup-gate.sh BASE_REF [REPETITIONS] [SCENARIO]
 #   Gates a change on startup time: builds BASE_REF (in a temporary git worktree; the working tree's own
-#   build when BASE_REF is HEAD and nothing is changed) and the working tree in release mode, runs the startup
-#   scenario (default Scenarios/startup-gate.yaml) with both, each cell's launches back to back (one
-#   `stacklab run --filter …` per launch, which side goes first alternating), so machine noise falls on both
-#   alike, then decides:
-#   - pooled (scripts/gate_pool.py): each cell's k-th base and k-th current launch ran side by side and give
-#     one ratio; over all cells, a metric (time to first frame, time to first screen) regressed when the
-#     median ratio is GATE_THRESHOLD (default 5%) or more slower and a one-sided Wilcoxon signed-rank test
-#     gives p < GATE_ALPHA (default 0.01). A slower startup path shows in every cell, and all cells together
-#     see a 10% slowdown that five launches of one cell cannot tell from noise;
+#   build when BASE_REF is HEAD and no tracked file is changed) and the working tree in release mode, runs the
+#   startup scenario (default Scenarios/startup-gate.yaml: 8 cells) with both, one repetition at a time and
+#   alternating which side goes first, so machine noise falls on both alike, then decides:
+#   - pooled (scripts/gate_pool.py): the k-th launch of a cell on each side ran side by side and gives one
+#     ratio current/base. Over every cell, a metric — cpu_ms (the launch's CPU time to its first screen),
+#     time_to_first_frame_ms, time_to_first_screen_ms — regressed when the median ratio is GATE_THRESHOLD
+#     (default 5%) or more slower and a one-sided Wilcoxon signed-rank test gives p < GATE_ALPHA (default
+#     0.01). A slower startup path shows in every cell, and all cells together see a 10% slowdown that a few
+#     launches of one cell cannot; on a busy machine only the CPU time is steady enough to see it (the wall
+#     times of adjacent 20-100 ms launches differ by a factor of two);
 #   - per cell (`stacklab compare`, Mann-Whitney U): a launch the watchdog kills that it did not kill before.
 #   The per-cell comparison of the times is written too (comparison.csv), for reading, not for the verdict.
 #   Exits 0 no regression, 1 a regression, 2 bad input. Output lands in results/gate/ (base.csv,
-#   current.csv, pooled.csv, comparison.csv, watchdog.csv).
+#   current.csv, pooled.csv, comparison.csv, watchdog.csv). REPETITIONS defaults to 10 (80 pairs, ~2 min).
 #   Environment: GATE_THRESHOLD (pooled, default 5%), GATE_ALPHA (default 0.01), GATE_INJECT_SLOWDOWN
-#   (test hook: a share such as 0.10 that makes the current side's launches that much slower, through
+#   (test hook: a share such as 0.10 that makes the current side's launches do that much more work, through
 #   STACKLAB_TEST_STARTUP_SLOWDOWN, to check that the gate catches it). The base build is kept in
 #   .build-gate/base-COMMIT and reused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base_ref=${1:?usage: scripts/startup-gate.sh BASE_REF [REPETITIONS] [SCENARIO]}
-repetitions=${2:-6}
+repetitions=${2:-10}
 scenario=${3:-Scenarios/startup-gate.yaml}
 threshold=${GATE_THRESHOLD:-5%}
 alpha=${GATE_ALPHA:-0.01}
@@ -45,35 +46,26 @@ else
 fi
 
 rm -rf "$out" && mkdir -p "$out/runs"
-mapfile -t cells < <(python3 scripts/gate_pool.py cells "$scenario")
-[ ${#cells[@]} -gt 0 ] || { echo "gate: $scenario has no cells" >&2; exit 2; }
-launch() { # SIDE REP CELL_INDEX
-    local side=$1 rep=$2 index=$3
-    # shellcheck disable=SC2086 # a cell is a list of --filter options
-    if [ "$side" = base ]; then
-        "$base_bin" run "$scenario" --repetitions 1 ${cells[$index]} --out "$out/runs/$side-$rep-$index" >/dev/null || true
+launch() { # SIDE REP
+    if [ "$1" = base ]; then
+        "$base_bin" run "$scenario" --repetitions 1 --out "$out/runs/$1-$2" >/dev/null || true
     else
         env ${inject:+STACKLAB_TEST_STARTUP_SLOWDOWN=$inject} \
-            "$current_bin" run "$scenario" --repetitions 1 ${cells[$index]} --out "$out/runs/$side-$rep-$index" >/dev/null || true
+            "$current_bin" run "$scenario" --repetitions 1 --out "$out/runs/$1-$2" >/dev/null || true
     fi
 }
 for ((rep = 1; rep <= repetitions; rep++)); do
-    echo "gate: repetition $rep/$repetitions: ${#cells[@]} cells, base and current back to back"
-    for ((index = 0; index < ${#cells[@]}; index++)); do
-        # Which side goes first alternates, so neither always gets the warmer page cache.
-        if (( (rep + index) % 2 )); then launch base $rep $index; launch current $rep $index
-        else launch current $rep $index; launch base $rep $index; fi
-    done
+    echo "gate: repetition $rep/$repetitions"
+    # Which side goes first alternates, so neither always runs on the warmer page cache.
+    if ((rep % 2)); then launch base $rep; launch current $rep; else launch current $rep; launch base $rep; fi
 done
 name=$(basename "$scenario" .yaml)
 for side in base current; do
     first=1
     for ((rep = 1; rep <= repetitions; rep++)); do
-        for ((index = 0; index < ${#cells[@]}; index++)); do
-            file="$out/runs/$side-$rep-$index/$name.csv"
-            [ -s "$file" ] || { echo "gate: $side repetition $rep, cell ${cells[$index]}: no CSV" >&2; exit 2; }
-            if [ $first = 1 ]; then cat "$file"; first=0; else tail -n +2 "$file"; fi
-        done
+        file="$out/runs/$side-$rep/$name.csv"
+        [ -s "$file" ] || { echo "gate: $side repetition $rep wrote no CSV" >&2; exit 2; }
+        if [ $first = 1 ]; then cat "$file"; first=0; else tail -n +2 "$file"; fi
     done > "$out/$side.csv"
 done
 rc=0
