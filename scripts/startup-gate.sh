@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: scripts/startup-gate.sh BASE_REF [REPETITIONS] [SCENARIO]
 #   Gates a change on startup time: builds BASE_REF (in a temporary git worktree; the working tree's own
-#   build when BASE_REF is HEAD and no tracked file is changed) and the working tree in release mode, runs the
+#   build when BASE_REF is HEAD and no file under Sources/ or Package.swift is changed) and the working tree in release mode, runs the
 #   startup scenario (default Scenarios/startup-gate.yaml: 8 cells) with both, one repetition at a time and
 #   alternating which side goes first, so machine noise falls on both alike, then decides:
 #   - pooled (scripts/gate_pool.py): the k-th launch of a cell on each side ran side by side and gives one
@@ -33,7 +33,8 @@ echo "gate: base $base_ref ($base_commit), current: the working tree of $(git re
 echo "gate: building (release)"
 swift build -c release --product stacklab >/dev/null
 current_bin="$(swift build -c release --product stacklab --show-bin-path)/stacklab"
-if [ "$base_commit" = "$(git rev-parse HEAD)" ] && git diff --quiet HEAD; then
+# Base is HEAD and no source file differs from it (README or results may): the same binary.
+if [ "$base_commit" = "$(git rev-parse HEAD)" ] && [ -z "$(git status --porcelain -- Sources Package.swift)" ]; then
     base_bin=$current_bin
 else
     base_tree=".build-gate/base-$base_commit"
