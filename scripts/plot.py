@@ -871,7 +871,9 @@ def plot_startup(table: ResultTable, env: Environment, footer: str, out: Path, s
                                           else f"{table.header[table.index(role_name, 'id')]} {value}"
                                           for role_name, value in zip(panel_roles, key)) or "launch")
             if column == 0:
-                axis.set_ylabel(LABELS["startup_stall" if role == "stall" else role] + " (log) — lower is better")
+                # Small: three rows of panels leave each label about three inches.
+                axis.set_ylabel(LABELS["startup_stall" if role == "stall" else role] + " (log) — lower is better",
+                                fontsize=8)
             if line == len(rows_of_metrics) - 1:
                 axis.set_xlabel(LABELS["store_size"] + " (log)")
     handles = [Line2D([], [], color=colour_for(m, MODE_COLOURS, modes), marker="o", label=f"{m} store loading")
