@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Usage: scripts/startup-gate.sh BASE_REF [REPETITIONS] [SCENARIO]
 #   Gates a change on startup time: builds BASE_REF (in a temporary git worktree; the working tree's own
-#   build when BASE_REF is HEAD and no file under Sources/ or Package.swift is changed) and the working tree in release mode, runs the
-#   startup scenario (default Scenarios/startup-gate.yaml: 8 cells) with both, one repetition at a time and
-#   alternating which side goes first, so machine noise falls on both alike, then decides:
+#   build when BASE_REF is HEAD and no file under Sources/ or Package.swift is changed) and the working tree
+#   in release mode, runs the startup scenario (default Scenarios/startup-gate.yaml: 8 cells) with both, one
+#   repetition at a time and alternating which side goes first, so machine noise falls on both alike, then
+#   decides:
 #   - pooled (scripts/gate_pool.py): the k-th launch of a cell on each side ran side by side and gives one
 #     ratio current/base. Over every cell, a metric — cpu_ms (the launch's CPU time to its first screen),
 #     time_to_first_frame_ms, time_to_first_screen_ms — regressed when the median ratio is GATE_THRESHOLD
@@ -14,7 +15,7 @@
 #   - per cell (`stacklab compare`, Mann-Whitney U): a launch the watchdog kills that it did not kill before.
 #   The per-cell comparison of the times is written too (comparison.csv), for reading, not for the verdict.
 #   Exits 0 no regression, 1 a regression, 2 bad input. Output lands in results/gate/ (base.csv,
-#   current.csv, pooled.csv, comparison.csv, watchdog.csv). REPETITIONS defaults to 10 (80 pairs, ~2 min).
+#   current.csv, pooled.csv, comparison.csv, watchdog.csv). REPETITIONS defaults to 10 (80 pairs, 1-4 min).
 #   Environment: GATE_THRESHOLD (pooled, default 5%), GATE_ALPHA (default 0.01), GATE_INJECT_SLOWDOWN
 #   (test hook: a share such as 0.10 that makes the current side's launches do that much more work, through
 #   STACKLAB_TEST_STARTUP_SLOWDOWN, to check that the gate catches it). The base build is kept in
