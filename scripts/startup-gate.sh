@@ -1,38 +1,65 @@
 #!/usr/bin/env bash
 # Usage: scripts/startup-gate.sh BASE_REF [REPETITIONS] [SCENARIO]
-#   Gates a change on startup time: builds BASE_REF (in a temporary git worktree) and the working tree in
-#   release mode, runs the startup scenario (default Scenarios/startup-gate.yaml) with both, one repetition
-#   at a time and alternating, so machine noise falls on both alike, then runs `stacklab compare` on the
-#   time-to-first-frame, time-to-first-screen and watchdog columns. Exits as compare does: 0 no regression,
-#   1 a regression, 2 bad input. Output lands in results/gate/ (base.csv, current.csv, comparison.csv).
-#   Environment: GATE_THRESHOLD (default 10%). The base build is kept in .build-gate/base-COMMIT and reused.
+#   Gates a change on startup time: builds BASE_REF (in a temporary git worktree; the working tree's own
+#   build when BASE_REF is HEAD and no file under Sources/ or Package.swift is changed) and the working tree
+#   in release mode, runs the startup scenario (default Scenarios/startup-gate.yaml: 8 cells) with both, one
+#   repetition at a time and alternating which side goes first, so machine noise falls on both alike, then
+#   decides:
+#   - pooled (scripts/gate_pool.py): the k-th launch of a cell on each side ran side by side and gives one
+#     ratio current/base. Over every cell, a metric — cpu_ms (the launch's CPU time to its first screen),
+#     time_to_first_frame_ms, time_to_first_screen_ms — regressed when the median ratio is GATE_THRESHOLD
+#     (default 5%) or more slower and a one-sided Wilcoxon signed-rank test gives p < GATE_ALPHA (default
+#     0.01). A slower startup path shows in every cell, and all cells together see a 10% slowdown that a few
+#     launches of one cell cannot; on a busy machine only the CPU time is steady enough to see it (the wall
+#     times of adjacent 20-100 ms launches differ by a factor of two);
+#   - per cell (`stacklab compare`, Mann-Whitney U): a launch the watchdog kills that it did not kill before.
+#   The per-cell comparison of the times is written too (comparison.csv), for reading, not for the verdict.
+#   Exits 0 no regression, 1 a regression, 2 bad input. Output lands in results/gate/ (base.csv,
+#   current.csv, pooled.csv, comparison.csv, watchdog.csv). REPETITIONS defaults to 10 (80 pairs, 1-4 min).
+#   Environment: GATE_THRESHOLD (pooled, default 5%), GATE_ALPHA (default 0.01), GATE_INJECT_SLOWDOWN
+#   (test hook: a share such as 0.10 that makes the current side's launches do that much more work, through
+#   STACKLAB_TEST_STARTUP_SLOWDOWN, to check that the gate catches it). The base build is kept in
+#   .build-gate/base-COMMIT and reused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base_ref=${1:?usage: scripts/startup-gate.sh BASE_REF [REPETITIONS] [SCENARIO]}
-repetitions=${2:-5}
+repetitions=${2:-10}
 scenario=${3:-Scenarios/startup-gate.yaml}
-threshold=${GATE_THRESHOLD:-10%}
+threshold=${GATE_THRESHOLD:-5%}
+alpha=${GATE_ALPHA:-0.01}
+inject=${GATE_INJECT_SLOWDOWN:-}
 out=results/gate
 base_commit=$(git rev-parse --verify "$base_ref^{commit}")
-base_tree=".build-gate/base-$base_commit"
-echo "gate: base $base_ref ($base_commit), current: the working tree of $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' + changes')"
-if [ ! -d "$base_tree" ]; then
-    git worktree prune
-    git worktree add --detach "$base_tree" "$base_commit" >/dev/null
-fi
-echo "gate: building base and current (release)"
-swift build -c release --product stacklab --package-path "$base_tree" --scratch-path "$base_tree/.build" >/dev/null
+echo "gate: base $base_ref ($base_commit), current: the working tree of $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' + changes')${inject:+, slowed down by $inject (test hook)}"
+echo "gate: building (release)"
 swift build -c release --product stacklab >/dev/null
-base_bin="$base_tree/.build/release/stacklab"
 current_bin="$(swift build -c release --product stacklab --show-bin-path)/stacklab"
+# Base is HEAD and no source file differs from it (README or results may): the same binary.
+if [ "$base_commit" = "$(git rev-parse HEAD)" ] && [ -z "$(git status --porcelain -- Sources Package.swift)" ]; then
+    base_bin=$current_bin
+else
+    base_tree=".build-gate/base-$base_commit"
+    if [ ! -d "$base_tree" ]; then
+        git worktree prune
+        git worktree add --detach "$base_tree" "$base_commit" >/dev/null
+    fi
+    swift build -c release --product stacklab --package-path "$base_tree" --scratch-path "$base_tree/.build" >/dev/null
+    base_bin="$base_tree/.build/release/stacklab"
+fi
 
 rm -rf "$out" && mkdir -p "$out/runs"
+launch() { # SIDE REP
+    if [ "$1" = base ]; then
+        "$base_bin" run "$scenario" --repetitions 1 --out "$out/runs/$1-$2" >/dev/null || true
+    else
+        env ${inject:+STACKLAB_TEST_STARTUP_SLOWDOWN=$inject} \
+            "$current_bin" run "$scenario" --repetitions 1 --out "$out/runs/$1-$2" >/dev/null || true
+    fi
+}
 for ((rep = 1; rep <= repetitions; rep++)); do
-    for side in base current; do
-        bin=$base_bin; [ "$side" = current ] && bin=$current_bin
-        echo "gate: repetition $rep/$repetitions, $side"
-        "$bin" run "$scenario" --repetitions 1 --out "$out/runs/$side-$rep" >/dev/null || true
-    done
+    echo "gate: repetition $rep/$repetitions"
+    # Which side goes first alternates, so neither always runs on the warmer page cache.
+    if ((rep % 2)); then launch base $rep; launch current $rep; else launch current $rep; launch base $rep; fi
 done
 name=$(basename "$scenario" .yaml)
 for side in base current; do
@@ -43,6 +70,22 @@ for side in base current; do
         if [ $first = 1 ]; then cat "$file"; first=0; else tail -n +2 "$file"; fi
     done > "$out/$side.csv"
 done
-"$current_bin" compare "$out/base.csv" "$out/current.csv" --threshold "$threshold" \
-    --metric time_to_first_frame_ms --metric time_to_first_screen_ms --metric killed_by_watchdog \
-    --out "$out/comparison.csv"
+rc=0
+"$current_bin" compare "$out/base.csv" "$out/current.csv" --threshold 10% \
+    --metric time_to_first_frame_ms --metric time_to_first_screen_ms --out "$out/comparison.csv" >/dev/null || rc=$?
+[ $rc -le 1 ] || exit 2
+status=0
+echo "gate: pooled over every cell"
+python3 scripts/gate_pool.py verdict "$out/base.csv" "$out/current.csv" --threshold "$threshold" --alpha "$alpha" \
+    --out "$out/pooled.csv" || status=$?
+[ $status -le 1 ] || exit $status
+echo "gate: launches the watchdog killed, per cell"
+rc=0
+"$current_bin" compare "$out/base.csv" "$out/current.csv" --metric killed_by_watchdog --out "$out/watchdog.csv" \
+    > "$out/watchdog.txt" || rc=$?
+[ $rc -le 1 ] || exit 2
+tail -n 1 "$out/watchdog.txt"
+watchdog=$(python3 -c 'import csv, sys; print(sum(r["verdict"] == "regressed" for r in csv.DictReader(open(sys.argv[1]))))' "$out/watchdog.csv")
+[ "$watchdog" = 0 ] || status=1
+echo "gate: $([ $status = 0 ] && echo 'no regression' || echo 'REGRESSION')"
+exit $status

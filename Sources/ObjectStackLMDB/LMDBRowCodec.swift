@@ -8,6 +8,10 @@ import ObjectStack
 /// Integers are zig-zag varints, doubles and dates 8 bytes, strings, data and URIs a varint length and
 /// their bytes, UUIDs 16 bytes, references the target's entity code and primary key. A field is skipped by
 /// reading its tag and length, so a fetch decodes only the fields its predicate and sort keys touch.
+///
+/// A row written before an in-place migration added attributes has fewer fields than its entity has stored
+/// properties; it is read through the layout `LMDBRowLayouts` recorded for its field count, so it
+/// decodes to the same values a copying migration would have written.
 struct LMDBRowCodec: Sendable {
     static let formatVersion: UInt8 = 1
 
@@ -22,6 +26,8 @@ struct LMDBRowCodec: Sendable {
         let fieldCount: Int
         /// Where the first field starts.
         let fieldsStart: Int
+        /// The row's older layout in `legacyLayouts`, or -1 for a row of the current layout.
+        let legacyLayout: Int
     }
 
     /// Entities by code; a code is the entity's position in the store's persisted entity table.
@@ -30,8 +36,16 @@ struct LMDBRowCodec: Sendable {
     private let codesByModelIndex: [UInt16]
     let storeIdentifier: String
     let url: URL
+    /// The older row layouts the store records (see `LMDBRowLayouts`).
+    let layouts: LMDBRowLayouts
+    /// `layouts`' layouts, and per entity code its layouts' field counts and positions: searched only for a
+    /// store that has any, so reading a row of a store without them costs one branch.
+    private let legacyLayouts: [LMDBRowLayouts.Layout]
+    private let legacyByCode: [[(fieldCount: Int, layout: Int)]]
 
-    init(entityTable: [String], model: ManagedObjectModel, storeIdentifier: String, url: URL) {
+    init(entityTable: [String], model: ManagedObjectModel, storeIdentifier: String, url: URL,
+        layouts: LMDBRowLayouts = .none)
+    {
         let byName = model.entitiesByName
         entitiesByCode = entityTable.map { byName[$0] }
         var codes = [UInt16](repeating: UInt16.max, count: model.entities.count)
@@ -43,6 +57,28 @@ struct LMDBRowCodec: Sendable {
         codesByModelIndex = codes
         self.storeIdentifier = storeIdentifier
         self.url = url
+        self.layouts = layouts
+        legacyLayouts = layouts.layouts
+        var byCode = [[(fieldCount: Int, layout: Int)]](repeating: [], count: layouts.isEmpty ? 0 : entityTable.count)
+        for (index, layout) in layouts.layouts.enumerated() where Int(layout.entityCode) < byCode.count {
+            byCode[Int(layout.entityCode)].append((layout.fieldCount, index))
+        }
+        legacyByCode = byCode
+    }
+
+    /// Checks the recorded layouts against the model: each must give every stored property of its entity a
+    /// source, or the store was migrated in place to another model than the one that opens it.
+    /// - Throws: `StoreError(.corrupt)` naming the entity and layout that do not fit.
+    func checkLayouts() throws {
+        for layout in legacyLayouts {
+            guard let entity = entity(code: layout.entityCode) else { continue }
+            guard layout.sources.count == entity.storedProperties.count, layout.fieldCount < entity.storedProperties.count
+            else {
+                throw StoreError(code: .corrupt,
+                    message: "the store's recorded layout of older \(entity.name) rows (\(layout.fieldCount) fields) does not "
+                        + "fit the entity's \(entity.storedProperties.count) stored properties", url: url)
+            }
+        }
     }
 
     /// The code of an entity of the model.
@@ -106,6 +142,22 @@ struct LMDBRowCodec: Sendable {
         }
     }
 
+    /// Encodes bare values, without a row header: how the `meta` database records row layouts.
+    func encodeValues(_ values: [StoreValue], into buffer: inout [UInt8]) {
+        Self.appendVarint(UInt64(values.count), to: &buffer)
+        for value in values { encode(value, into: &buffer) }
+    }
+
+    /// Decodes what `encodeValues` wrote.
+    /// - Throws: `StoreError.corrupt` when the bytes do not decode.
+    func decodeValues(_ bytes: UnsafeRawBufferPointer) throws -> [StoreValue] {
+        var reader = Reader(bytes: bytes)
+        guard let count = reader.varint(), count <= UInt64(bytes.count) else { throw corrupt("truncated value list") }
+        let values = try (0..<Int(count)).map { _ in try decodeValue(&reader) }
+        guard reader.position == bytes.count else { throw corrupt("trailing bytes after a value list") }
+        return values
+    }
+
     @inline(__always)
     static func appendVarint(_ value: UInt64, to buffer: inout [UInt8]) {
         var rest = value
@@ -139,8 +191,12 @@ struct LMDBRowCodec: Sendable {
         let code = UInt16(bytes[1]) | UInt16(bytes[2]) << 8
         reader.position = 3
         guard let version = reader.varint(), let count = reader.varint() else { throw corrupt("truncated row header") }
-        return Header(
-            entityCode: code, version: Int64(bitPattern: version), fieldCount: Int(count), fieldsStart: reader.position)
+        var legacy = -1
+        if !legacyByCode.isEmpty, Int(code) < legacyByCode.count {
+            for entry in legacyByCode[Int(code)] where UInt64(entry.fieldCount) == count { legacy = entry.layout }
+        }
+        return Header(entityCode: code, version: Int64(bitPattern: version), fieldCount: Int(count),
+            fieldsStart: reader.position, legacyLayout: legacy)
     }
 
     /// Decodes every field of a row.
@@ -150,12 +206,35 @@ struct LMDBRowCodec: Sendable {
         var values: [StoreValue] = []
         values.reserveCapacity(header.fieldCount)
         for _ in 0..<header.fieldCount { values.append(try decodeValue(&reader)) }
-        return values
+        guard header.legacyLayout >= 0 else { return values }
+        return legacyLayouts[header.legacyLayout].sources.map { source in
+            switch source {
+            case .field(let position): return values[position]
+            case .fill(let value): return value
+            }
+        }
     }
 
     /// Decodes one field, skipping the ones before it; `.null` for a field the row does not have.
     @inline(__always)
     func decodeField(_ index: Int, of bytes: UnsafeRawBufferPointer, header: Header) throws -> StoreValue {
+        if header.legacyLayout >= 0 { return try decodeLegacyField(index, of: bytes, header: header) }
+        return try decodeStoredField(index, of: bytes, header: header)
+    }
+
+    /// A field of a row of an older layout: the row's field it maps to, or the fill the layout records.
+    private func decodeLegacyField(_ index: Int, of bytes: UnsafeRawBufferPointer, header: Header) throws -> StoreValue {
+        let sources = legacyLayouts[header.legacyLayout].sources
+        guard index < sources.count else { return .null }
+        switch sources[index] {
+        case .field(let position): return try decodeStoredField(position, of: bytes, header: header)
+        case .fill(let value): return value
+        }
+    }
+
+    /// The field at a position of the row's bytes.
+    @inline(__always)
+    private func decodeStoredField(_ index: Int, of bytes: UnsafeRawBufferPointer, header: Header) throws -> StoreValue {
         guard index < header.fieldCount else { return .null }
         var reader = Reader(bytes: bytes)
         reader.position = header.fieldsStart

@@ -5,10 +5,12 @@ import ObjectStack
 extension LMDBStore {
     // MARK: - Files
 
-    /// How migration reads, moves and deletes LMDB store files: one data file (`MDB_NOSUBDIR`) and its `-lock`.
+    /// How migration reads, moves and deletes LMDB store files: one data file (`MDB_NOSUBDIR`) and its `-lock`;
+    /// an added attribute is migrated in place, without rewriting rows (`LMDBInPlaceMigration`).
     static let fileOperations = StoreFileOperations(
         fileExtension: "lmdb", companionSuffixes: ["-lock"],
-        readMetadata: { try readMetadata(at: $0) }, makeSelfContained: { try makeSelfContained($0) })
+        readMetadata: { try readMetadata(at: $0) }, makeSelfContained: { try makeSelfContained($0) },
+        migrateInPlace: { try LMDBInPlaceMigration(migration: $0).run() })
 
     /// The metadata of the store file at `url`, read in a read-only transaction; nil for no file, an empty file,
     /// or an environment without store metadata.

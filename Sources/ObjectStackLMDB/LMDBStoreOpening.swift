@@ -19,7 +19,7 @@ struct LMDBStoreOpening {
 
     private var url: URL { request.url }
 
-    private enum Key {
+    enum Key {
         static let identifier = "identifier"
         static let storeType = "storeType"
         static let hashes = "entityVersionHashes"
@@ -77,9 +77,7 @@ struct LMDBStoreOpening {
                 try put(txn, meta, Key.format, "\(LMDBRowCodec.formatVersion)")
                 try put(txn, meta, Key.identifier, metadata.identifier)
                 try put(txn, meta, Key.storeType, metadata.storeType)
-                try put(txn, meta, Key.hashes,
-                    metadata.entityVersionHashes.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }
-                        .joined(separator: "\n"))
+                try put(txn, meta, Key.hashes, Self.hashesText(metadata.entityVersionHashes))
                 try put(txn, meta, Key.entities, allEntities.joined(separator: "\n"))
                 return (metadata, allEntities, opened)
             }
@@ -87,7 +85,13 @@ struct LMDBStoreOpening {
             return (created.0, created.1, handles)
         }
         let schema = LMDBSchema(entities: request.entities, model: request.model, dbis: dbis)
-        let codec = LMDBRowCodec(entityTable: table, model: request.model, storeIdentifier: metadata.identifier, url: url)
+        var codec = LMDBRowCodec(entityTable: table, model: request.model, storeIdentifier: metadata.identifier, url: url)
+        let layouts = try environment.read { try LMDBRowLayouts.load($0, meta: schema.meta, codec: codec) }
+        if !layouts.isEmpty {
+            codec = LMDBRowCodec(entityTable: table, model: request.model, storeIdentifier: metadata.identifier, url: url,
+                layouts: layouts)
+            try codec.checkLayouts()
+        }
         try seedKeyCounters(schema)
         // The store is open: its files stay when it closes, as LMDB leaves them.
         LMDBEnvironmentRegistry.keep(environment)
@@ -126,9 +130,10 @@ struct LMDBStoreOpening {
         else {
             throw StoreError(code: .corrupt, message: "\(url.path) has incomplete store metadata", url: url)
         }
-        if let format = try text(Key.format), format != "\(LMDBRowCodec.formatVersion)" {
+        if let format = try text(Key.format), format != "\(LMDBRowCodec.formatVersion)", format != LMDBRowLayouts.storeFormat {
             throw StoreError(code: .notAStore,
-                message: "\(url.path) uses row format \(format); this build reads format \(LMDBRowCodec.formatVersion)",
+                message: "\(url.path) uses row format \(format); this build reads formats \(LMDBRowCodec.formatVersion) and "
+                    + "\(LMDBRowLayouts.storeFormat)",
                 url: url)
         }
         var hashes: [String: String] = [:]
@@ -156,6 +161,15 @@ struct LMDBStoreOpening {
     }
 
     private func put(_ txn: LMDBTransaction, _ dbi: MDB_dbi, _ key: String, _ value: String) throws {
+        try Self.put(txn, dbi, key, value)
+    }
+
+    /// Entity version hashes as the metadata records them: one `name<TAB>hash` line per entity, by name.
+    static func hashesText(_ hashes: [String: String]) -> String {
+        hashes.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }.joined(separator: "\n")
+    }
+
+    static func put(_ txn: LMDBTransaction, _ dbi: MDB_dbi, _ key: String, _ value: String) throws {
         try Array(key.utf8).withUnsafeBytes { k in
             try Array(value.utf8).withUnsafeBytes { v in _ = try txn.put(dbi, k, v) }
         }

@@ -137,4 +137,51 @@ struct LMDBBadInputTests {
             #expect(unreadable.code == .readOnly && unreadable.message.contains(url.path))
         }
     }
+
+    @Test("a damaged record of the rows' older layouts is refused as corrupt, naming it; a layout from another model too")
+    func damagedRowLayouts() throws {
+        let folder = try ScratchFolder()
+        let url = folder.file()
+        try makeStore(url)
+        // Adding `extra` is made in place: the rows stay as they are and the store records their layout.
+        let migrator = StoreMigrator(type: .lmdb, url: url, destinationModel: try ItemModel.make(extraAttribute: true),
+            sourceModels: [try ItemModel.make()])
+        #expect(try migrator.migrateIfNeeded())
+        #expect(!FileManager.default.fileExists(atPath: url.path + ".migrating"))
+        let migrated = try LMDBStack(url, model: try ItemModel.make(extraAttribute: true))
+        #expect((migrated.store as? LMDBStore)?.codec.layouts.layouts.map(\.fieldCount) == [9])
+        try migrated.coordinator.remove(migrated.store)
+
+        func overwriteLayouts(_ value: [UInt8]) {
+            var env: OpaquePointer?
+            #expect(mdb_env_create(&env) == 0)
+            _ = mdb_env_set_maxdbs(env, 64)
+            #expect(mdb_env_open(env, url.path, UInt32(MDB_NOSUBDIR), 0o644) == 0)
+            var txn: OpaquePointer?
+            #expect(mdb_txn_begin(env, nil, 0, &txn) == 0)
+            var dbi: MDB_dbi = 0
+            #expect(mdb_dbi_open(txn, LMDBSchema.metaName, 0, &dbi) == 0)
+            var key = Array("rowLayout/0/9".utf8), bytes = value
+            key.withUnsafeMutableBytes { k in
+                bytes.withUnsafeMutableBytes { v in
+                    var kv = MDB_val(mv_size: k.count, mv_data: k.baseAddress)
+                    var vv = MDB_val(mv_size: v.count, mv_data: v.baseAddress)
+                    #expect(mdb_put(txn, dbi, &kv, &vv, 0) == 0)
+                }
+            }
+            #expect(mdb_txn_commit(txn) == 0)
+            mdb_env_close(env)
+        }
+        overwriteLayouts([0x03, 0xff, 0x00])
+        let damaged = try openError(url, model: try ItemModel.make(extraAttribute: true))
+        #expect(damaged.code == .corrupt)
+        #expect(damaged.message.contains("older row layouts") && damaged.message.contains("rowLayout/0/9"))
+        // Well formed, but one source short of the entity's ten stored properties.
+        let codec = LMDBRowCodec(entityTable: ["Item"], model: try ItemModel.make(), storeIdentifier: "x", url: url)
+        var short: [UInt8] = []
+        codec.encodeValues((0..<9).flatMap { [StoreValue.integer(0), .integer(Int64($0))] }, into: &short)
+        overwriteLayouts(short)
+        let misfit = try openError(url, model: try ItemModel.make(extraAttribute: true))
+        #expect(misfit.code == .corrupt && misfit.message.contains("does not fit"))
+    }
 }

@@ -34,6 +34,8 @@ public final class LaunchChild {
     private var frameDrawn = false
     private var storeReady = false
     private var finished: CheckedContinuation<Void, Never>?
+    /// The gate's test hook (`LaunchSlowdown`); nil unless its environment variable is set.
+    private let slowdown: LaunchSlowdown?
 
     /// A launch of a store at `url`, by an app whose model is pod model `modelVersion`; with `.custom` the
     /// store reaches it through the back-filling staged migration (`StartupMigration`).
@@ -45,10 +47,12 @@ public final class LaunchChild {
         self.migration = migration
         start = ProcessInfo.processInfo.environment[LaunchClock.startVariable].flatMap(UInt64.init)
             ?? LaunchClock.nowNanoseconds()
+        slowdown = LaunchSlowdown()
     }
 
     /// Runs the launch to the first screen and returns what it measured (also printed as the `result` line).
     public func run() async -> LaunchReport {
+        slowdown?.milestone()
         report.timeToMainMs = LaunchClock.milliseconds(since: start)
         let meter = MainThreadMeter()
         meter.start()
@@ -104,6 +108,7 @@ public final class LaunchChild {
         // The handler returns here; the next main-queue tick is the first frame.
         DispatchQueue.main.async {
             MainActor.assumeIsolated {
+                self.slowdown?.milestone()
                 self.report.timeToFirstFrameMs = LaunchClock.milliseconds(since: self.start)
                 Self.emit("first-frame")
                 self.frameDrawn = true
@@ -119,7 +124,9 @@ public final class LaunchChild {
             request.sortDescriptors = [SortKey("name"), SortKey("version")]
             request.fetchLimit = 50
             report.firstScreenRows = try context.fetch(request).count
+            slowdown?.milestone()
             report.timeToFirstScreenMs = LaunchClock.milliseconds(since: start)
+            report.cpuToFirstScreenMs = LaunchClock.processCPUMilliseconds()
         } catch {
             report.error = "the first screen's fetch failed: \(error)"
         }

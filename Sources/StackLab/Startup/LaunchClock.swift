@@ -18,4 +18,16 @@ public enum LaunchClock {
     public static func milliseconds(since start: UInt64) -> Double {
         Double(nowNanoseconds() &- start) / 1_000_000
     }
+
+    /// The process's CPU time so far (every thread, user + system), in milliseconds.
+    public static func processCPUMilliseconds() -> Double {
+        cpuNanoseconds(CLOCK_PROCESS_CPUTIME_ID) / 1_000_000
+    }
+
+    /// The CPU time of a CPU-time clock, in nanoseconds.
+    static func cpuNanoseconds(_ clock: clockid_t) -> Double {
+        var time = timespec()
+        clock_gettime(clock, &time)
+        return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
+    }
 }

@@ -14,6 +14,9 @@ public struct LaunchReport: Codable, Sendable, Equatable {
     public var timeToStoreReadyMs: Double?
     /// From process start to the first screen's fetch (50 sorted pods on the view context) being done.
     public var timeToFirstScreenMs: Double?
+    /// The child's CPU time (user + system, every thread, from its start) when the first screen was done: what
+    /// the launch cost in work, which a busy machine changes far less than the times above.
+    public var cpuToFirstScreenMs: Double?
     /// The longest stall of the main thread from `main` to the first screen (`MainThreadMeter`'s measure).
     public var mainMaxStallMs: Double?
     /// Whether opening the store migrated it.

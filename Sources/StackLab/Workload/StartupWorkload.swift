@@ -91,6 +91,8 @@ struct StartupWorkload: Workload {
         metrics[.timeToFirstScreenMilliseconds] = report.timeToFirstScreenMs
         metrics[.mainMaxStallMilliseconds] = report.mainMaxStallMs
         metrics[.wallMilliseconds] = report.timeToFirstScreenMs
+        // The launch's own CPU time, not the runner's (which only waited for it).
+        metrics[.cpuMilliseconds] = report.cpuToFirstScreenMs
         return metrics
     }
 }
