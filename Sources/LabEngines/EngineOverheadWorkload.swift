@@ -92,7 +92,8 @@ public struct EngineOverheadWorkload: Workload {
     static func accepts(_ parameters: [String: ScenarioValue]) -> Bool {
         let implementation = parameters["implementation"]?.description
         let operation = parameters["operation"]?.description
-        if implementation == Implementation.grdb.rawValue, parameters["store"]?.description != StoreKind.sqlite.rawValue {
+        if implementation == Implementation.grdb.rawValue, parameters["store"]?.description != StoreKind.sqlite.rawValue
+        {
             return false
         }
         if operation == Operation.merge.rawValue || operation == Operation.import.rawValue
@@ -109,7 +110,9 @@ public struct EngineOverheadWorkload: Workload {
             let implementation = parameters["implementation"].flatMap({ Implementation(rawValue: $0.description) }),
             let operation = parameters["operation"].flatMap({ Operation(rawValue: $0.description) }),
             accepts(parameters)
-        else { throw LabError(.invalidScenario, "the cell names no store, implementation and operation that fit together") }
+        else {
+            throw LabError(.invalidScenario, "the cell names no store, implementation and operation that fit together")
+        }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let objects = parameters["objects"]?.integerValue ?? 0
@@ -145,7 +148,8 @@ public struct EngineOverheadWorkload: Workload {
         case .fetchByID:
             let rows = run.rows()
             var generator = SplitMix64(seed: 7)
-            let keys = Array(rows.map(\.id).shuffled(using: &generator).prefix(parameters["lookups"]?.integerValue ?? 1_000))
+            let keys = Array(
+                rows.map(\.id).shuffled(using: &generator).prefix(parameters["lookups"]?.integerValue ?? 1_000))
             let expected = keys.reduce(0) { $0 &+ rows[Int($1) - 1].checksum }
             let engine = try run.seeded(rows)
             defer { engine.close() }
@@ -202,7 +206,8 @@ public struct EngineOverheadWorkload: Workload {
             try engine.register(objects)
             let changes = parameters["changes"]?.integerValue ?? 1_000
             for sample in 0..<samples {
-                let duration = operation == .merge
+                let duration =
+                    operation == .merge
                     ? try engine.measureMerge(round: sample, changes: changes, registered: objects)
                     : try engine.measureChildSave(round: sample, changes: changes, registered: objects)
                 times.append(duration.milliseconds)
@@ -225,8 +230,11 @@ public struct EngineOverheadWorkload: Workload {
     static func addRatios(_ results: inout [RunResult]) {
         func key(_ result: RunResult, implementation: String? = nil) -> [String] {
             let parameters = result.cell.parameters
-            return [parameters["store"]?.description ?? "", implementation ?? parameters["implementation"]?.description ?? "",
-                parameters["operation"]?.description ?? "", parameters["objects"]?.description ?? ""]
+            return [
+                parameters["store"]?.description ?? "",
+                implementation ?? parameters["implementation"]?.description ?? "",
+                parameters["operation"]?.description ?? "", parameters["objects"]?.description ?? "",
+            ]
         }
         var medians: [[String]: [Double]] = [:]
         for result in results where result.error == nil {
@@ -255,7 +263,8 @@ public struct EngineOverheadWorkload: Workload {
 
         /// A fresh engine on a new file (`sample` names it).
         func engine(_ sample: Int) throws -> any PodEngine {
-            let url = store == .memory
+            let url =
+                store == .memory
                 ? store.location(in: directory)
                 : directory.appendingPathComponent("\(implementation.rawValue)-\(sample).\(store.rawValue)")
             switch (implementation, store) {
@@ -268,7 +277,8 @@ public struct EngineOverheadWorkload: Workload {
         }
 
         func stack() throws -> StackPods {
-            let url = store == .memory
+            let url =
+                store == .memory
                 ? store.location(in: directory) : directory.appendingPathComponent("objectstack.\(store.rawValue)")
             return try StackPods(type: store.storeType, url: url)
         }
@@ -286,7 +296,8 @@ public struct EngineOverheadWorkload: Workload {
         /// Fails the run when an implementation read something other than what was written.
         func check(_ found: Int, _ expected: Int, _ what: String) throws {
             guard found != expected else { return }
-            throw LabError(.workloadFailed,
+            throw LabError(
+                .workloadFailed,
                 "\(implementation.rawValue) on \(store.rawValue): \(what) gave \(found), expected \(expected)")
         }
     }

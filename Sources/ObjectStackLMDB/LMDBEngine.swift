@@ -6,7 +6,9 @@ import CLMDB
 public enum LMDBEngine {
     /// The linked LMDB version, such as "0.9.24".
     public static var version: String {
-        var major: Int32 = 0, minor: Int32 = 0, patch: Int32 = 0
+        var major: Int32 = 0
+        var minor: Int32 = 0
+        var patch: Int32 = 0
         _ = mdb_version(&major, &minor, &patch)
         return "\(major).\(minor).\(patch)"
     }

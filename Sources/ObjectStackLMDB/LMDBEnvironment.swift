@@ -113,7 +113,8 @@ final class LMDBEnvironment: Sendable {
     func readKeepingHandles<T>(_ body: (LMDBTransaction) throws -> T) throws -> T {
         try gate.shared { env in
             var handle: OpaquePointer?
-            try LMDBFailure.check(mdb_txn_begin(env, nil, UInt32(bitPattern: MDB_RDONLY), &handle),
+            try LMDBFailure.check(
+                mdb_txn_begin(env, nil, UInt32(bitPattern: MDB_RDONLY), &handle),
                 "beginning a read transaction failed", url: url)
             let txn = handle!
             let result: T
@@ -189,7 +190,8 @@ final class LMDBEnvironment: Sendable {
             var size = max(current * 2, current + extra)
             size = (size + megabyte - 1) / megabyte * megabyte
             guard size <= Self.maximumMapSize else {
-                throw StoreError(code: .full, message: "the LMDB map cannot grow past \(Self.maximumMapSize) bytes",
+                throw StoreError(
+                    code: .full, message: "the LMDB map cannot grow past \(Self.maximumMapSize) bytes",
                     url: url, nativeCode: MDB_MAP_FULL)
             }
             try LMDBFailure.check(mdb_env_set_mapsize(env, size), "growing the LMDB map failed", url: url)

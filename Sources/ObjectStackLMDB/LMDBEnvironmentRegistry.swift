@@ -73,7 +73,9 @@ enum LMDBEnvironmentRegistry {
                 entries[environment.path] = nil
                 environment.close()
                 entry.lock?.release()
-                if !entry.isKept, !entry.createdFiles.isEmpty { removeCreatedFiles(entry.createdFiles, dataPath: environment.path) }
+                if !entry.isKept, !entry.createdFiles.isEmpty {
+                    removeCreatedFiles(entry.createdFiles, dataPath: environment.path)
+                }
             }
         }
     }

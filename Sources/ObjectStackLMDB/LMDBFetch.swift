@@ -79,7 +79,8 @@ struct LMDBFetch {
                 // The count of a scan in one tight loop: no row kept, no captured state to check for exclusive
                 // access on every row.
                 let (count, read) = try txn.withCursor(layout.rows) { cursor in
-                    var count = 0, read = 0
+                    var count = 0
+                    var read = 0
                     var entry = try cursor.move(MDB_FIRST)
                     while let (_, bytes) = entry {
                         read += 1
@@ -112,7 +113,8 @@ struct LMDBFetch {
             }
         case .index(let index, let range):
             guard let dbi = layout.queryIndexes.first(where: { $0.index.name == index.name })?.dbi else {
-                throw StoreError(code: .corrupt, message: "the store has no sub-database for \(index.name)", url: codec.url)
+                throw StoreError(
+                    code: .corrupt, message: "the store has no sub-database for \(index.name)", url: codec.url)
             }
             let walk = LMDBIndexWalk(index: index, dbi: dbi, range: range, codec: codec)
             var entries = 0
@@ -120,7 +122,8 @@ struct LMDBFetch {
                 let stop = plan.stopsAfter
                 let columns = plan.orderedSortKeys
                 var lastGroup: [UInt8] = []
-                var exactOrder = !plan.isDescending && columns == request.sortKeys.count
+                var exactOrder =
+                    !plan.isDescending && columns == request.sortKeys.count
                     && (index.kind == .unique ? columns == index.columns.count : columns == index.columns.count)
                 try walk.walk(txn, descending: plan.isDescending) { key, values in
                     entries += 1
@@ -129,7 +132,9 @@ struct LMDBFetch {
                     let groupBytes = UnsafeRawBufferPointer(rebasing: values[0..<group.length])
                     if stop > 0, matches.count >= stop, !groupBytes.elementsEqual(lastGroup) { return false }
                     guard let bytes = try txn.get(layout.rows, primaryKey: key) else { return true }
-                    if try consider(key, bytes), stop > 0, matches.count >= stop, lastGroup.isEmpty || matches.count == stop {
+                    if try consider(key, bytes), stop > 0, matches.count >= stop,
+                        lastGroup.isEmpty || matches.count == stop
+                    {
                         lastGroup = Array(groupBytes)
                     }
                     return true
@@ -176,7 +181,9 @@ struct LMDBFetch {
 
     private func result(_ matches: [LMDBRow]) throws -> StoreFetchResult {
         let codec = resolver.codec
-        return try PredicateEvaluator(resolver: resolver).result(of: request, matches: matches, objectID: resolver.objectID(of:)) {
+        return try PredicateEvaluator(resolver: resolver).result(
+            of: request, matches: matches, objectID: resolver.objectID(of:)
+        ) {
             RowSnapshot(values: try codec.decodeAll($0.bytes, header: $0.header), version: $0.header.version)
         }
     }

@@ -17,13 +17,14 @@ struct LMDBInPlaceMigration {
 
     /// Whether every change is one this migration makes (the layouts decide the rest; see `sources`).
     static func covers(_ difference: ModelDifference) -> Bool {
-        difference.isLightweightMigratable && difference.changes.allSatisfy { change in
-            switch change {
-            case .attributeAdded, .attributeRenamed, .versionHashModifierChanged: return true
-            case .attributeOptionalityChanged(_, _, let isOptional): return isOptional
-            default: return false
+        difference.isLightweightMigratable
+            && difference.changes.allSatisfy { change in
+                switch change {
+                case .attributeAdded, .attributeRenamed, .versionHashModifierChanged: return true
+                case .attributeOptionalityChanged(_, _, let isOptional): return isOptional
+                default: return false
+                }
             }
-        }
     }
 
     /// Makes the change; false (and nothing written) when it is not one this migration covers.
@@ -50,8 +51,10 @@ struct LMDBInPlaceMigration {
                     var dbi: MDB_dbi = 0
                     let rc = mdb_dbi_open(txn.txn, name, 0, &dbi)
                     if rc == MDB_NOTFOUND {
-                        throw StoreError(code: .notAStore,
-                            message: "\(url.path) is not an ObjectStack LMDB store (it has no sub-database \(name))", url: url)
+                        throw StoreError(
+                            code: .notAStore,
+                            message: "\(url.path) is not an ObjectStack LMDB store (it has no sub-database \(name))",
+                            url: url)
                     }
                     try LMDBFailure.check(rc, "opening sub-database \(name) failed", url: url)
                     opened[name] = dbi
@@ -59,17 +62,23 @@ struct LMDBInPlaceMigration {
                 }
                 let meta = try database(LMDBSchema.metaName)
                 guard let (metadata, table) = try LMDBStoreOpening.loadMetadata(txn, meta, url: url) else {
-                    throw StoreError(code: .notAStore,
-                        message: "\(url.path) is an LMDB environment but not an ObjectStack store (it has no metadata)", url: url)
+                    throw StoreError(
+                        code: .notAStore,
+                        message: "\(url.path) is an LMDB environment but not an ObjectStack store (it has no metadata)",
+                        url: url)
                 }
                 guard metadata.storeType == StoreType.lmdb.name,
                     metadata.entitiesDiffering(from: difference.source, configuration: configuration).isEmpty,
                     let sources = Self.sources(difference, entityTable: table)
                 else { return false }
-                let codec = LMDBRowCodec(entityTable: table, model: difference.source,
+                let codec = LMDBRowCodec(
+                    entityTable: table, model: difference.source,
                     storeIdentifier: metadata.identifier, url: url,
-                    layouts: try LMDBRowLayouts.load(txn, meta: meta, codec: LMDBRowCodec(entityTable: table,
-                        model: difference.source, storeIdentifier: metadata.identifier, url: url)))
+                    layouts: try LMDBRowLayouts.load(
+                        txn, meta: meta,
+                        codec: LMDBRowCodec(
+                            entityTable: table,
+                            model: difference.source, storeIdentifier: metadata.identifier, url: url)))
                 try codec.checkLayouts()
 
                 var rows = 0
@@ -82,7 +91,8 @@ struct LMDBInPlaceMigration {
                 report(.copying, 0.5, rows, done: rows / 2)
                 let hashes = Dictionary(uniqueKeysWithValues: newEntities.map { ($0.name, $0.versionHash) })
                 try LMDBStoreOpening.put(txn, meta, LMDBStoreOpening.Key.hashes, LMDBStoreOpening.hashesText(hashes))
-                try LMDBStoreOpening.put(txn, meta, LMDBStoreOpening.Key.format,
+                try LMDBStoreOpening.put(
+                    txn, meta, LMDBStoreOpening.Key.format,
                     layouts.isEmpty ? "\(LMDBRowCodec.formatVersion)" : LMDBRowLayouts.storeFormat)
                 report(.copying, 0.9, rows, done: rows)
                 report(.replacing, 0.95, rows, done: rows)
@@ -139,6 +149,7 @@ struct LMDBInPlaceMigration {
 
     /// Progress in the copying migration's terms: no row is copied, but every row is carried over.
     private func report(_ phase: MigrationProgress.Phase, _ fraction: Double, _ rows: Int, done: Int) {
-        migration.progress?(MigrationProgress(phase: phase, fractionCompleted: fraction, completedRows: done, totalRows: rows))
+        migration.progress?(
+            MigrationProgress(phase: phase, fractionCompleted: fraction, completedRows: done, totalRows: rows))
     }
 }

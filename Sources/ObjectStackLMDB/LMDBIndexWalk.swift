@@ -53,8 +53,11 @@ struct LMDBIndexWalk {
             }
         case .range(let lower, let lowerInclusive, let upper, let upperInclusive):
             let kind = [LMDBKeyCodec.kindByte(of: lower ?? upper ?? .null)]
-            segments = [Segment(low: lower.map(encoded) ?? kind, lowInclusive: lower == nil || lowerInclusive,
-                high: upper.map(encoded) ?? kind, highInclusive: upper == nil || upperInclusive)]
+            segments = [
+                Segment(
+                    low: lower.map(encoded) ?? kind, lowInclusive: lower == nil || lowerInclusive,
+                    high: upper.map(encoded) ?? kind, highInclusive: upper == nil || upperInclusive)
+            ]
         case .prefix(let prefix):
             var key = LMDBKeyCodec.stringPrefix(prefix)
             if key.count >= limit {
@@ -117,9 +120,10 @@ struct LMDBIndexWalk {
 
     /// Visits the entries in range, in key order (or backwards), until `body` returns false.
     /// `body` gets the row's primary key and the entry's value part.
-    func walk(_ txn: LMDBTransaction, descending: Bool,
-        _ body: (_ primaryKey: Int64, _ values: UnsafeRawBufferPointer) throws -> Bool) throws
-    {
+    func walk(
+        _ txn: LMDBTransaction, descending: Bool,
+        _ body: (_ primaryKey: Int64, _ values: UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
         try txn.withCursor(dbi) { cursor in
             for segment in descending ? segments.reversed() : segments {
                 var entry: (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)?
@@ -141,9 +145,15 @@ struct LMDBIndexWalk {
                     case .inside:
                         guard try body(primaryKey(key, value), values) else { return }
                     case .below:
-                        if descending { entry = nil; continue }
+                        if descending {
+                            entry = nil
+                            continue
+                        }
                     case .above:
-                        if !descending { entry = nil; continue }
+                        if !descending {
+                            entry = nil
+                            continue
+                        }
                     }
                     entry = try cursor.move(descending ? MDB_PREV : MDB_NEXT)
                 }

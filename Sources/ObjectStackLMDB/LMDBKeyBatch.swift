@@ -36,8 +36,10 @@ struct LMDBKeyBatch {
     mutating func add(_ key: [UInt8], owner: Int64, tag: Int64 = 0) {
         let start = bytes.count
         bytes.append(contentsOf: key)
-        entries.append(Entry(start: Int32(start), count: Int32(key.count),
-            owner: owner, tag: tag))
+        entries.append(
+            Entry(
+                start: Int32(start), count: Int32(key.count),
+                owner: owner, tag: tag))
     }
 
     /// Sorts the entries by key, equal keys in the order they were added.

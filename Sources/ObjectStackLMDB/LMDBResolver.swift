@@ -30,7 +30,8 @@ struct LMDBResolver: PredicateResolver {
     func row(key: Int64, bytes: UnsafeRawBufferPointer) throws -> LMDBRow {
         let header = try codec.header(of: bytes)
         guard let entity = codec.entity(code: header.entityCode) else {
-            throw StoreError(code: .corrupt, message: "a stored row names unknown entity code \(header.entityCode)",
+            throw StoreError(
+                code: .corrupt, message: "a stored row names unknown entity code \(header.entityCode)",
                 url: codec.url)
         }
         return LMDBRow(entity: entity, key: key, bytes: bytes, header: header)
@@ -63,7 +64,8 @@ struct LMDBResolver: PredicateResolver {
 
     /// The members of a to-many relationship: through the inverse's referrer index in primary-key order, or
     /// from the join table in link order.
-    func related(_ objectID: ManagedObjectID, through relationship: RelationshipDescription) throws -> [ManagedObjectID] {
+    func related(_ objectID: ManagedObjectID, through relationship: RelationshipDescription) throws -> [ManagedObjectID]
+    {
         guard !objectID.isTemporaryID else { return [] }
         var prefix = [UInt8]()
         prefix.appendPrimaryKey(objectID.key)
@@ -72,7 +74,9 @@ struct LMDBResolver: PredicateResolver {
         case .foreignKey:
             return []
         case .inverseForeignKey:
-            guard let inverse = relationship.inverse, let referrers = schema.referrers[inverse.storageKey] else { return [] }
+            guard let inverse = relationship.inverse, let referrers = schema.referrers[inverse.storageKey] else {
+                return []
+            }
             dbi = referrers
         case .joinTable:
             let owner = relationship.joinTableOwner
@@ -86,9 +90,13 @@ struct LMDBResolver: PredicateResolver {
                     // Referrers: key = target + referrer, value = code. Links: key = side + sequence, value = code + key.
                     guard value.count >= 2,
                         let entity = codec.entity(code: UInt16(value[0]) | UInt16(value[1]) << 8)
-                    else { throw StoreError(code: .corrupt, message: "a relationship entry does not decode", url: codec.url) }
+                    else {
+                        throw StoreError(
+                            code: .corrupt, message: "a relationship entry does not decode", url: codec.url)
+                    }
                     let target = value.count >= 10 ? value.primaryKey(at: 2) : key.trailingPrimaryKey
-                    result.append(ManagedObjectID(entity: entity, storeIdentifier: codec.storeIdentifier, primaryKey: target))
+                    result.append(
+                        ManagedObjectID(entity: entity, storeIdentifier: codec.storeIdentifier, primaryKey: target))
                     return true
                 }
             }

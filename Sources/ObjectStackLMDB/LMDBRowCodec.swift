@@ -43,9 +43,10 @@ struct LMDBRowCodec: Sendable {
     private let legacyLayouts: [LMDBRowLayouts.Layout]
     private let legacyByCode: [[(fieldCount: Int, layout: Int)]]
 
-    init(entityTable: [String], model: ManagedObjectModel, storeIdentifier: String, url: URL,
-        layouts: LMDBRowLayouts = .none)
-    {
+    init(
+        entityTable: [String], model: ManagedObjectModel, storeIdentifier: String, url: URL,
+        layouts: LMDBRowLayouts = .none
+    ) {
         let byName = model.entitiesByName
         entitiesByCode = entityTable.map { byName[$0] }
         var codes = [UInt16](repeating: UInt16.max, count: model.entities.count)
@@ -72,10 +73,13 @@ struct LMDBRowCodec: Sendable {
     func checkLayouts() throws {
         for layout in legacyLayouts {
             guard let entity = entity(code: layout.entityCode) else { continue }
-            guard layout.sources.count == entity.storedProperties.count, layout.fieldCount < entity.storedProperties.count
+            guard layout.sources.count == entity.storedProperties.count,
+                layout.fieldCount < entity.storedProperties.count
             else {
-                throw StoreError(code: .corrupt,
-                    message: "the store's recorded layout of older \(entity.name) rows (\(layout.fieldCount) fields) does not "
+                throw StoreError(
+                    code: .corrupt,
+                    message:
+                        "the store's recorded layout of older \(entity.name) rows (\(layout.fieldCount) fields) does not "
                         + "fit the entity's \(entity.storedProperties.count) stored properties", url: url)
             }
         }
@@ -195,7 +199,8 @@ struct LMDBRowCodec: Sendable {
         if !legacyByCode.isEmpty, Int(code) < legacyByCode.count {
             for entry in legacyByCode[Int(code)] where UInt64(entry.fieldCount) == count { legacy = entry.layout }
         }
-        return Header(entityCode: code, version: Int64(bitPattern: version), fieldCount: Int(count),
+        return Header(
+            entityCode: code, version: Int64(bitPattern: version), fieldCount: Int(count),
             fieldsStart: reader.position, legacyLayout: legacy)
     }
 
@@ -223,7 +228,8 @@ struct LMDBRowCodec: Sendable {
     }
 
     /// A field of a row of an older layout: the row's field it maps to, or the fill the layout records.
-    private func decodeLegacyField(_ index: Int, of bytes: UnsafeRawBufferPointer, header: Header) throws -> StoreValue {
+    private func decodeLegacyField(_ index: Int, of bytes: UnsafeRawBufferPointer, header: Header) throws -> StoreValue
+    {
         let sources = legacyLayouts[header.legacyLayout].sources
         guard index < sources.count else { return .null }
         switch sources[index] {
@@ -234,7 +240,8 @@ struct LMDBRowCodec: Sendable {
 
     /// The field at a position of the row's bytes.
     @inline(__always)
-    private func decodeStoredField(_ index: Int, of bytes: UnsafeRawBufferPointer, header: Header) throws -> StoreValue {
+    private func decodeStoredField(_ index: Int, of bytes: UnsafeRawBufferPointer, header: Header) throws -> StoreValue
+    {
         guard index < header.fieldCount else { return .null }
         var reader = Reader(bytes: bytes)
         reader.position = header.fieldsStart
@@ -314,7 +321,8 @@ struct LMDBRowCodec: Sendable {
     @inline(__always)
     private static func string(_ bytes: UnsafeRawBufferPointer) -> String {
         guard let base = bytes.baseAddress else { return "" }
-        return String(decoding: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count),
+        return String(
+            decoding: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count),
             as: UTF8.self)
     }
 

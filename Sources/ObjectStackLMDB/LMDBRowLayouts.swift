@@ -56,10 +56,13 @@ struct LMDBRowLayouts: Sendable {
                 result.append(layout)
                 continue
             }
-            result.append(Layout(entityCode: layout.entityCode, fieldCount: layout.fieldCount, sources: next.map { source in
-                guard case .field(let position) = source else { return source }
-                return layout.sources[position]
-            }))
+            result.append(
+                Layout(
+                    entityCode: layout.entityCode, fieldCount: layout.fieldCount,
+                    sources: next.map { source in
+                        guard case .field(let position) = source else { return source }
+                        return layout.sources[position]
+                    }))
         }
         for (code, next) in sources.sorted(by: { $0.key < $1.key }) {
             guard let count = currentFieldCounts[code] else { continue }
@@ -82,8 +85,10 @@ struct LMDBRowLayouts: Sendable {
                     guard parts.count == 2, let code = UInt16(parts[0]), let count = Int(parts[1]),
                         let sources = try? decodeSources(codec.decodeValues(value), fieldCount: count)
                     else {
-                        failure = StoreError(code: .corrupt,
-                            message: "the store's record of older row layouts is damaged (entry \(String(decoding: key, as: UTF8.self)))",
+                        failure = StoreError(
+                            code: .corrupt,
+                            message:
+                                "the store's record of older row layouts is damaged (entry \(String(decoding: key, as: UTF8.self)))",
                             url: codec.url)
                         return false
                     }

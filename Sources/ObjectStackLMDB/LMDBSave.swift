@@ -60,7 +60,8 @@ struct LMDBSave {
         for insert in request.inserts {
             let id = insert.objectID
             guard let layout = schema.layout(of: id.entity) else {
-                throw StoreError(code: .unsupported, message: "the store does not hold entity \(id.entityName)", url: url)
+                throw StoreError(
+                    code: .unsupported, message: "the store does not hold entity \(id.entityName)", url: url)
             }
             let last = try lastKeys[layout.rows] ?? lastKey(in: layout.rows, txn)
             // Keys past the last one go in with MDB_APPEND (no search, full pages); others must not overwrite.
@@ -72,7 +73,8 @@ struct LMDBSave {
                 try buffer.withUnsafeBytes { try txn.put(layout.rows, rowKey, $0, flags: flags) }
             }
             if rc == MDB_KEYEXIST {
-                throw StoreError(code: .constraintConflict,
+                throw StoreError(
+                    code: .constraintConflict,
                     message: "primary key \(id.key) of \(id.entityName) is already in the store "
                         + "(was it reserved by another process?)", url: url, nativeCode: rc)
             }
@@ -112,11 +114,13 @@ struct LMDBSave {
         for delete in request.deletes { try check(delete.objectID, delete.expectedVersion) }
         for update in request.updates where update.expectedVersion == nil {
             if try snapshot(update.objectID, txn) == nil {
-                conflicts.append(StoreVersionConflict(objectID: update.objectID, expectedVersion: 0, storedSnapshot: nil))
+                conflicts.append(
+                    StoreVersionConflict(objectID: update.objectID, expectedVersion: 0, storedSnapshot: nil))
             }
         }
         if !conflicts.isEmpty {
-            var error = StoreError(code: .versionConflict,
+            var error = StoreError(
+                code: .versionConflict,
                 message: "\(conflicts.count) object(s) changed in the store since they were read", url: url)
             error.versionConflicts = conflicts
             throw error
@@ -173,10 +177,13 @@ struct LMDBSave {
                 let ownerKey = existing.primaryKey(at: 0)
                 if ownerKey == entry.owner { return }
                 let requestPosition = Int(entry.tag >> 16)
-                let (id, values) = requestPosition < request.inserts.count
+                let (id, values) =
+                    requestPosition < request.inserts.count
                     ? (request.inserts[requestPosition].objectID, request.inserts[requestPosition].values)
-                    : (request.updates[requestPosition - request.inserts.count].objectID,
-                        request.updates[requestPosition - request.inserts.count].values)
+                    : (
+                        request.updates[requestPosition - request.inserts.count].objectID,
+                        request.updates[requestPosition - request.inserts.count].values
+                    )
                 guard let layout = schema.layout(of: id.entity) else { return }
                 let constraint = layout.constraints[Int(entry.tag & 0xFFFF)]
                 let combination = constraint.attributes.map { values[$0.storedIndex!] }
@@ -185,24 +192,37 @@ struct LMDBSave {
                 // the values earlier in it.
                 if savedIDs == nil { savedIDs = savedObjectIDs() }
                 if let other = savedIDs?[id.entity.rootEntity.name]?[ownerKey] {
-                    conflicts.append((entry.tag, ConstraintConflict(entityName: constraint.declaring.name,
-                        attributeNames: names, values: combination, conflictingObjectIDs: [other, id],
-                        existingObjectID: nil)))
+                    conflicts.append(
+                        (
+                            entry.tag,
+                            ConstraintConflict(
+                                entityName: constraint.declaring.name,
+                                attributeNames: names, values: combination, conflictingObjectIDs: [other, id],
+                                existingObjectID: nil)
+                        ))
                     return
                 }
                 var existingID = id
                 if let bytes = try txn.get(layout.rows, primaryKey: ownerKey),
                     let entity = codec.entity(code: try codec.header(of: bytes).entityCode)
                 {
-                    existingID = ManagedObjectID(entity: entity, storeIdentifier: id.storeIdentifier, primaryKey: ownerKey)
+                    existingID = ManagedObjectID(
+                        entity: entity, storeIdentifier: id.storeIdentifier, primaryKey: ownerKey)
                 }
-                conflicts.append((entry.tag, ConstraintConflict(entityName: constraint.declaring.name,
-                    attributeNames: names, values: combination, conflictingObjectIDs: [id], existingObjectID: existingID)))
+                conflicts.append(
+                    (
+                        entry.tag,
+                        ConstraintConflict(
+                            entityName: constraint.declaring.name,
+                            attributeNames: names, values: combination, conflictingObjectIDs: [id],
+                            existingObjectID: existingID)
+                    ))
             }
         }
         if !conflicts.isEmpty {
             conflicts.sort { $0.order < $1.order }
-            var error = StoreError(code: .constraintConflict,
+            var error = StoreError(
+                code: .constraintConflict,
                 message: conflicts.map(\.conflict.description).joined(separator: "; "), url: url)
             error.constraintConflicts = conflicts.map(\.conflict)
             throw error
@@ -225,12 +245,15 @@ struct LMDBSave {
         LMDBKeyCodec.fitUniqueKey(&key)
     }
 
-    private func indexKey(_ attributes: [AttributeDescription], _ values: [StoreValue], _ primaryKey: Int64,
-        into key: inout [UInt8])
-    {
+    private func indexKey(
+        _ attributes: [AttributeDescription], _ values: [StoreValue], _ primaryKey: Int64,
+        into key: inout [UInt8]
+    ) {
         key.removeAll(keepingCapacity: true)
         for attribute in attributes { LMDBKeyCodec.append(values[attribute.storedIndex!], to: &key, codec: codec) }
-        if key.count > LMDBKeyCodec.maximumIndexValueBytes { key.removeLast(key.count - LMDBKeyCodec.maximumIndexValueBytes) }
+        if key.count > LMDBKeyCodec.maximumIndexValueBytes {
+            key.removeLast(key.count - LMDBKeyCodec.maximumIndexValueBytes)
+        }
         key.appendPrimaryKey(primaryKey)
     }
 
@@ -242,9 +265,10 @@ struct LMDBSave {
 
     /// Writes the referrer entries of a row and gathers its index entries into `batches` (unique values were
     /// claimed before).
-    private func index(_ id: ManagedObjectID, _ values: [StoreValue], _ layout: Layout, _ txn: LMDBTransaction,
-        _ key: inout [UInt8], _ batches: inout [LMDBKeyBatch]) throws
-    {
+    private func index(
+        _ id: ManagedObjectID, _ values: [StoreValue], _ layout: Layout, _ txn: LMDBTransaction,
+        _ key: inout [UInt8], _ batches: inout [LMDBKeyBatch]
+    ) throws {
         for index in layout.indexes {
             indexKey(index.attributes, values, id.key, into: &key)
             let batch: Int
@@ -268,9 +292,10 @@ struct LMDBSave {
     }
 
     /// Removes a row's unique (where it owns them), index and referrer entries.
-    private func unindex(_ id: ManagedObjectID, _ values: [StoreValue], _ layout: Layout, _ txn: LMDBTransaction,
-        _ key: inout [UInt8]) throws
-    {
+    private func unindex(
+        _ id: ManagedObjectID, _ values: [StoreValue], _ layout: Layout, _ txn: LMDBTransaction,
+        _ key: inout [UInt8]
+    ) throws {
         for constraint in layout.constraints {
             let combination = constraint.attributes.map { values[$0.storedIndex!] }
             if combination.contains(where: \.isNull) { continue }
@@ -315,9 +340,10 @@ struct LMDBSave {
     }
 
     /// Deletes the entries under `side` in `dbi` (optionally only those pointing at `other`) and their mirrors.
-    private func removeLinks(from dbi: MDB_dbi, mirror: MDB_dbi, side: Int64, only other: Int64? = nil,
-        _ txn: LMDBTransaction) throws
-    {
+    private func removeLinks(
+        from dbi: MDB_dbi, mirror: MDB_dbi, side: Int64, only other: Int64? = nil,
+        _ txn: LMDBTransaction
+    ) throws {
         var doomed: [(key: [UInt8], mirrorKey: [UInt8])] = []
         var prefix: [UInt8] = []
         prefix.appendPrimaryKey(side)
@@ -345,7 +371,8 @@ struct LMDBSave {
         guard !request.insertedLinks.isEmpty || !request.deletedLinks.isEmpty else { return }
         for link in request.deletedLinks {
             guard let table = schema.joinTables[link.relationship] else { continue }
-            try removeLinks(from: table.forward, mirror: table.backward, side: link.source.key,
+            try removeLinks(
+                from: table.forward, mirror: table.backward, side: link.source.key,
                 only: link.destination.key, txn)
         }
         guard !request.insertedLinks.isEmpty else { return }
@@ -356,7 +383,8 @@ struct LMDBSave {
         }
         for link in request.insertedLinks {
             guard let table = schema.joinTables[link.relationship] else {
-                throw StoreError(code: .unsupported, message: "the store has no join table \(link.relationship)", url: url)
+                throw StoreError(
+                    code: .unsupported, message: "the store has no join table \(link.relationship)", url: url)
             }
             var exists = false
             var prefix: [UInt8] = []
@@ -379,9 +407,10 @@ struct LMDBSave {
         try sequenceKey.withUnsafeBytes { k in try stored.withUnsafeBytes { _ = try txn.put(schema.meta, k, $0) } }
     }
 
-    private func putLink(_ dbi: MDB_dbi, side: Int64, sequence: Int64, to other: ManagedObjectID,
-        _ txn: LMDBTransaction) throws
-    {
+    private func putLink(
+        _ dbi: MDB_dbi, side: Int64, sequence: Int64, to other: ManagedObjectID,
+        _ txn: LMDBTransaction
+    ) throws {
         var key: [UInt8] = []
         key.appendPrimaryKey(side)
         key.appendPrimaryKey(sequence)
@@ -411,7 +440,9 @@ struct LMDBSave {
             guard let reserved = reservedKeys[root] else { continue }
             let name = Array("lastKey/\(root)".utf8)
             try name.withUnsafeBytes { k in
-                if let value = try txn.get(schema.meta, k), value.count == 8, value.primaryKey(at: 0) >= reserved { return }
+                if let value = try txn.get(schema.meta, k), value.count == 8, value.primaryKey(at: 0) >= reserved {
+                    return
+                }
                 var stored: [UInt8] = []
                 stored.appendPrimaryKey(reserved)
                 try stored.withUnsafeBytes { _ = try txn.put(schema.meta, k, $0) }

@@ -58,9 +58,10 @@ struct LMDBSchema: Sendable {
         /// no entity check).
         let ownsAllRows: Bool
 
-        init(rows: MDB_dbi, constraints: [Constraint], indexes: [Index], toOnes: [ToOne], sourceOf: [JoinTable],
-            destinationOf: [JoinTable], queryIndexes: [(index: QueryIndex, dbi: MDB_dbi)], ownsAllRows: Bool)
-        {
+        init(
+            rows: MDB_dbi, constraints: [Constraint], indexes: [Index], toOnes: [ToOne], sourceOf: [JoinTable],
+            destinationOf: [JoinTable], queryIndexes: [(index: QueryIndex, dbi: MDB_dbi)], ownsAllRows: Bool
+        ) {
             self.queryIndexes = queryIndexes
             self.ownsAllRows = ownsAllRows
             self.rows = rows
@@ -93,7 +94,9 @@ struct LMDBSchema: Sendable {
         var names: Set<String> = [metaName]
         for entity in entities {
             names.insert(rowsName(entity.rootEntity))
-            for (declaring, attributes) in entity.applicableUniquenessConstraints { names.insert(constraintName(declaring, attributes)) }
+            for (declaring, attributes) in entity.applicableUniquenessConstraints {
+                names.insert(constraintName(declaring, attributes))
+            }
             for (name, _) in indexes(of: entity) { names.insert(name) }
             for case .toOne(let relationship) in entity.storedProperties {
                 names.insert("referrers/\(relationship.storageKey)")
@@ -113,8 +116,11 @@ struct LMDBSchema: Sendable {
         var current: EntityDescription? = entity
         while let declaring = current {
             for index in declaring.indexes {
-                result.append(("index/\(declaring.name)/\(index.name)",
-                    index.attributeNames.compactMap { declaring.attributesByName[$0] }))
+                result.append(
+                    (
+                        "index/\(declaring.name)/\(index.name)",
+                        index.attributeNames.compactMap { declaring.attributesByName[$0] }
+                    ))
             }
             for attribute in declaring.declaredAttributes where attribute.isIndexed && attribute.storedIndex != nil {
                 result.append(("index/\(declaring.name)/.\(attribute.name)", [attribute]))
@@ -156,7 +162,8 @@ struct LMDBSchema: Sendable {
                     .sorted { $0.owner.storageKey < $1.owner.storageKey },
                 destinationOf: joinTables.values.filter { entity.isKind(of: $0.owner.destinationEntity) }
                     .sorted { $0.owner.storageKey < $1.owner.storageKey },
-                queryIndexes: QueryIndex.indexes(of: entity).compactMap { index in dbis[index.name].map { (index, $0) } },
+                queryIndexes: QueryIndex.indexes(of: entity).compactMap { index in dbis[index.name].map { (index, $0) }
+                },
                 ownsAllRows: entity.rootEntity.selfAndDescendants.allSatisfy { $0 === entity || $0.isAbstract })
         }
         self.layouts = layouts

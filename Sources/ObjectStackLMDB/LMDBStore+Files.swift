@@ -45,11 +45,13 @@ extension LMDBStore {
     static func makeSelfContained(_ url: URL) throws {
         let users = LMDBEnvironmentRegistry.users(of: url)
         guard users == 0 else {
-            throw StoreError(code: .locked,
+            throw StoreError(
+                code: .locked,
                 message: "the store cannot be moved while \(users) store(s) in this process have it open", url: url)
         }
         guard !lockFileIsHeldElsewhere(url) else {
-            throw StoreError(code: .locked,
+            throw StoreError(
+                code: .locked,
                 message: "the store cannot be moved while another process has its LMDB environment open", url: url)
         }
     }
@@ -77,7 +79,9 @@ extension LMDBStore {
 extension LMDBStore: StoreRowScanning {
     // MARK: - Row scanning
 
-    public func rows(of entity: EntityDescription, after key: Int64, limit: Int) throws -> [(ManagedObjectID, RowSnapshot)] {
+    public func rows(of entity: EntityDescription, after key: Int64, limit: Int) throws -> [(
+        ManagedObjectID, RowSnapshot
+    )] {
         try checkOpen()
         guard let layout = schema.layout(of: entity), limit > 0 else { return [] }
         let code = codec.code(of: entity)
@@ -92,9 +96,14 @@ extension LMDBStore: StoreRowScanning {
                 while let (rowKey, bytes) = entry, rows.count < limit {
                     let header = try codec.header(of: bytes)
                     if header.entityCode == code, rowKey.count == 8 {
-                        let id = ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier,
+                        let id = ManagedObjectID(
+                            entity: entity, storeIdentifier: storeIdentifier,
                             primaryKey: rowKey.primaryKey(at: 0))
-                        rows.append((id, RowSnapshot(values: try codec.decodeAll(bytes, header: header), version: header.version)))
+                        rows.append(
+                            (
+                                id,
+                                RowSnapshot(values: try codec.decodeAll(bytes, header: header), version: header.version)
+                            ))
                     }
                     entry = try cursor.move(MDB_NEXT)
                 }

@@ -43,13 +43,15 @@ public final class LMDBStore: PersistentStore, StoreQueryExplaining {
     ///   that differ), `.ioFailure`/`.readOnly` when the file cannot be opened. A failed open changes nothing.
     public init(_ request: StoreOpenRequest) throws {
         guard request.url.isFileURL else {
-            throw StoreError(code: .invalidOption, message: "an LMDB store needs a file URL, not \(request.url)",
+            throw StoreError(
+                code: .invalidOption, message: "an LMDB store needs a file URL, not \(request.url)",
                 url: request.url)
         }
         var initialMapSize = Self.defaultInitialMapSize
         if let text = request.options["mapSize"] {
             guard let size = Int(text), size >= 64 * 1024 else {
-                throw StoreError(code: .invalidOption, message: "mapSize must be a byte count of at least 65536, not \(text)",
+                throw StoreError(
+                    code: .invalidOption, message: "mapSize must be a byte count of at least 65536, not \(text)",
                     url: request.url)
             }
             initialMapSize = size
@@ -144,7 +146,9 @@ public final class LMDBStore: PersistentStore, StoreQueryExplaining {
             counters[root] = first + Int64(count) - 1
             return first
         }
-        return (0..<Int64(count)).map { ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: first + $0) }
+        return (0..<Int64(count)).map {
+            ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: first + $0)
+        }
     }
 
     public func execute(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {

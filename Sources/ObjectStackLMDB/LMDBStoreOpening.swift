@@ -35,14 +35,16 @@ struct LMDBStoreOpening {
             // First read: most opens find a store of this model with every sub-database in place.
             let found = try environment.readKeepingHandles { txn -> (StoreMetadata, [String], [String: MDB_dbi])? in
                 var opened: [String: MDB_dbi] = [:]
-                guard let meta = try handles[LMDBSchema.metaName] ?? openDatabase(txn, LMDBSchema.metaName, create: false)
+                guard
+                    let meta = try handles[LMDBSchema.metaName] ?? openDatabase(txn, LMDBSchema.metaName, create: false)
                 else {
                     try checkEmpty(txn)
                     return nil
                 }
                 opened[LMDBSchema.metaName] = meta
                 guard let (metadata, table) = try loadMetadata(txn, meta) else {
-                    throw StoreError(code: .notAStore,
+                    throw StoreError(
+                        code: .notAStore,
                         message: "\(url.path) is an LMDB environment but not an ObjectStack store (it has no metadata)",
                         url: url)
                 }
@@ -72,8 +74,10 @@ struct LMDBStoreOpening {
                     return (metadata, extended, opened)
                 }
                 let identifier = request.options[StoreOpenRequest.storeIdentifierOption] ?? UUID().uuidString
-                let metadata = StoreMetadata(identifier: identifier, storeType: StoreType.lmdb.name,
-                    entityVersionHashes: Dictionary(uniqueKeysWithValues: request.entities.map { ($0.name, $0.versionHash) }))
+                let metadata = StoreMetadata(
+                    identifier: identifier, storeType: StoreType.lmdb.name,
+                    entityVersionHashes: Dictionary(
+                        uniqueKeysWithValues: request.entities.map { ($0.name, $0.versionHash) }))
                 try put(txn, meta, Key.format, "\(LMDBRowCodec.formatVersion)")
                 try put(txn, meta, Key.identifier, metadata.identifier)
                 try put(txn, meta, Key.storeType, metadata.storeType)
@@ -85,10 +89,12 @@ struct LMDBStoreOpening {
             return (created.0, created.1, handles)
         }
         let schema = LMDBSchema(entities: request.entities, model: request.model, dbis: dbis)
-        var codec = LMDBRowCodec(entityTable: table, model: request.model, storeIdentifier: metadata.identifier, url: url)
+        var codec = LMDBRowCodec(
+            entityTable: table, model: request.model, storeIdentifier: metadata.identifier, url: url)
         let layouts = try environment.read { try LMDBRowLayouts.load($0, meta: schema.meta, codec: codec) }
         if !layouts.isEmpty {
-            codec = LMDBRowCodec(entityTable: table, model: request.model, storeIdentifier: metadata.identifier, url: url,
+            codec = LMDBRowCodec(
+                entityTable: table, model: request.model, storeIdentifier: metadata.identifier, url: url,
                 layouts: layouts)
             try codec.checkLayouts()
         }
@@ -102,13 +108,16 @@ struct LMDBStoreOpening {
 
     private func checkModel(_ metadata: StoreMetadata) throws {
         guard metadata.storeType == StoreType.lmdb.name else {
-            throw StoreError(code: .notAStore,
+            throw StoreError(
+                code: .notAStore,
                 message: "\(url.path) is a store of type \(metadata.storeType), not LMDB", url: url)
         }
         let differing = metadata.entitiesDiffering(from: request.model, configuration: request.configurationName)
         guard differing.isEmpty else {
-            throw StoreError(code: .incompatibleModel,
-                message: "the store was written with another model; entities that differ: \(differing.joined(separator: ", "))",
+            throw StoreError(
+                code: .incompatibleModel,
+                message:
+                    "the store was written with another model; entities that differ: \(differing.joined(separator: ", "))",
                 url: url)
         }
     }
@@ -130,9 +139,13 @@ struct LMDBStoreOpening {
         else {
             throw StoreError(code: .corrupt, message: "\(url.path) has incomplete store metadata", url: url)
         }
-        if let format = try text(Key.format), format != "\(LMDBRowCodec.formatVersion)", format != LMDBRowLayouts.storeFormat {
-            throw StoreError(code: .notAStore,
-                message: "\(url.path) uses row format \(format); this build reads formats \(LMDBRowCodec.formatVersion) and "
+        if let format = try text(Key.format), format != "\(LMDBRowCodec.formatVersion)",
+            format != LMDBRowLayouts.storeFormat
+        {
+            throw StoreError(
+                code: .notAStore,
+                message:
+                    "\(url.path) uses row format \(format); this build reads formats \(LMDBRowCodec.formatVersion) and "
                     + "\(LMDBRowLayouts.storeFormat)",
                 url: url)
         }
@@ -155,7 +168,8 @@ struct LMDBStoreOpening {
                 }
             }
         }
-        let metadata = StoreMetadata(identifier: identifier, storeType: storeType, entityVersionHashes: hashes,
+        let metadata = StoreMetadata(
+            identifier: identifier, storeType: storeType, entityVersionHashes: hashes,
             userInfo: userInfo)
         return (metadata, entityText.split(separator: "\n").map(String.init))
     }
@@ -193,7 +207,8 @@ struct LMDBStoreOpening {
         var stat = MDB_stat()
         try LMDBFailure.check(mdb_stat(txn.txn, main, &stat), "reading the LMDB environment failed", url: url)
         if stat.ms_entries > 0 {
-            throw StoreError(code: .notAStore,
+            throw StoreError(
+                code: .notAStore,
                 message: "\(url.path) is an LMDB environment but not an ObjectStack store (it holds other data)",
                 url: url)
         }
@@ -207,15 +222,19 @@ struct LMDBStoreOpening {
         let lastKeys = try environment.read { txn -> [String: Int64] in
             var result: [String: Int64] = [:]
             for (name, root) in roots {
-                guard let layout = schema.layout(of: root) ?? request.entities.first(where: { $0.rootEntity === root })
-                    .flatMap(schema.layout(of:))
+                guard
+                    let layout = schema.layout(of: root)
+                        ?? request.entities.first(where: { $0.rootEntity === root })
+                        .flatMap(schema.layout(of:))
                 else { continue }
                 var last = try txn.withCursor(layout.rows) { cursor -> Int64 in
                     guard let (key, _) = try cursor.move(MDB_LAST), key.count == 8 else { return 0 }
                     return key.primaryKey(at: 0)
                 }
                 try Array("lastKey/\(name)".utf8).withUnsafeBytes { key in
-                    if let value = try txn.get(schema.meta, key), value.count == 8 { last = max(last, value.primaryKey(at: 0)) }
+                    if let value = try txn.get(schema.meta, key), value.count == 8 {
+                        last = max(last, value.primaryKey(at: 0))
+                    }
                 }
                 result[name] = last
             }

@@ -92,8 +92,10 @@ struct LMDBCursor {
         let rc = mdb_cursor_get(cursor, &k, &v, op)
         if rc == MDB_NOTFOUND { return nil }
         try LMDBFailure.check(rc, "reading the store failed", url: url)
-        return (UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
-                UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+        return (
+            UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
+            UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)
+        )
     }
 
     /// Deletes the entry under the cursor.

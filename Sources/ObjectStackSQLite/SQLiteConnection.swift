@@ -20,13 +20,15 @@ final class SQLiteConnection {
     /// - Parameter readOnly: open without the right to write (and without creating the file).
     init(url: URL, readOnly: Bool) throws {
         var pointer: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
             | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(url.path, &pointer, flags, nil)
         guard code == SQLITE_OK, let pointer else {
             let message = pointer.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close_v2(pointer)
-            throw SQLiteConnection.storeError(code, message: "cannot open the SQLite file: \(message)", url: url,
+            throw SQLiteConnection.storeError(
+                code, message: "cannot open the SQLite file: \(message)", url: url,
                 detail: nil)
         }
         handle = pointer

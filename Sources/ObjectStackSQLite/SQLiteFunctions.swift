@@ -31,7 +31,8 @@ enum SQLiteFunctions {
             code = sqlite3_create_collation_v2(db, "OSDECIMAL", SQLITE_UTF8, nil, decimalCollation, nil)
         }
         guard code == SQLITE_OK else {
-            throw StoreError(code: .ioFailure, message: "cannot register SQL functions: \(String(cString: sqlite3_errmsg(db)))",
+            throw StoreError(
+                code: .ioFailure, message: "cannot register SQL functions: \(String(cString: sqlite3_errmsg(db)))",
                 nativeCode: code)
         }
     }
@@ -78,8 +79,11 @@ enum SQLiteFunctions {
         if let cached = regexCache.withLock({ $0[key] }) { return cached }
         var regexOptions: NSRegularExpression.Options = []
         if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
-        let folded = options.contains(.diacriticInsensitive) ? ValueComparison.fold(pattern, [.diacriticInsensitive]) : pattern
-        guard let regex = try? NSRegularExpression(pattern: "^(?:\(folded))$", options: regexOptions) else { return nil }
+        let folded =
+            options.contains(.diacriticInsensitive) ? ValueComparison.fold(pattern, [.diacriticInsensitive]) : pattern
+        guard let regex = try? NSRegularExpression(pattern: "^(?:\(folded))$", options: regexOptions) else {
+            return nil
+        }
         regexCache.withLock { cache in
             if cache.count > 256 { cache.removeAll() }
             cache[key] = regex
@@ -134,15 +138,16 @@ private let numberFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutable
     }
 }
 
-private let decimalCollation: @convention(c) (
-    UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?
-) -> Int32 = { _, leftCount, left, rightCount, right in
-    func decode(_ pointer: UnsafeRawPointer?, _ count: Int32) -> Decimal {
-        guard let pointer else { return 0 }
-        let text = String(decoding: UnsafeRawBufferPointer(start: pointer, count: Int(count)), as: UTF8.self)
-        return SQLiteFunctions.decimal(text) ?? 0
+private let decimalCollation:
+    @convention(c) (
+        UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?
+    ) -> Int32 = { _, leftCount, left, rightCount, right in
+        func decode(_ pointer: UnsafeRawPointer?, _ count: Int32) -> Decimal {
+            guard let pointer else { return 0 }
+            let text = String(decoding: UnsafeRawBufferPointer(start: pointer, count: Int(count)), as: UTF8.self)
+            return SQLiteFunctions.decimal(text) ?? 0
+        }
+        let a = decode(left, leftCount)
+        let b = decode(right, rightCount)
+        return a < b ? -1 : (a == b ? 0 : 1)
     }
-    let a = decode(left, leftCount)
-    let b = decode(right, rightCount)
-    return a < b ? -1 : (a == b ? 0 : 1)
-}

@@ -16,16 +16,18 @@ struct SQLiteInPlaceMigration {
 
     /// Whether every change is one this migration makes.
     static func covers(_ difference: ModelDifference) -> Bool {
-        difference.isLightweightMigratable && difference.changes.allSatisfy { change in
-            switch change {
-            case .attributeAdded, .attributeRemoved, .attributeRenamed, .indexAdded, .indexRemoved, .versionHashModifierChanged:
-                return true
-            case .attributeOptionalityChanged(_, _, let isOptional):
-                return isOptional
-            default:
-                return false
+        difference.isLightweightMigratable
+            && difference.changes.allSatisfy { change in
+                switch change {
+                case .attributeAdded, .attributeRemoved, .attributeRenamed, .indexAdded, .indexRemoved,
+                    .versionHashModifierChanged:
+                    return true
+                case .attributeOptionalityChanged(_, _, let isOptional):
+                    return isOptional
+                default:
+                    return false
+                }
             }
-        }
     }
 
     /// Makes the change; false (and nothing written) when it is not one this migration covers.
@@ -68,7 +70,8 @@ struct SQLiteInPlaceMigration {
 
     /// Progress in the copying migration's terms: no row is copied, but every row is carried over.
     private func report(_ phase: MigrationProgress.Phase, _ fraction: Double, _ rows: Int, done: Int) {
-        migration.progress?(MigrationProgress(phase: phase, fractionCompleted: fraction, completedRows: done, totalRows: rows))
+        migration.progress?(
+            MigrationProgress(phase: phase, fractionCompleted: fraction, completedRows: done, totalRows: rows))
     }
 
     /// Renames, drops and adds the columns of one table, dropping first the indexes that no longer fit.
@@ -90,16 +93,20 @@ struct SQLiteInPlaceMigration {
             }
             oldColumns[source] = nil
             if source != column.name {
-                try db.execute("ALTER TABLE \(name) RENAME COLUMN \(SQLiteSchema.quote(source)) TO \(SQLiteSchema.quote(column.name))")
+                try db.execute(
+                    "ALTER TABLE \(name) RENAME COLUMN \(SQLiteSchema.quote(source)) TO \(SQLiteSchema.quote(column.name))"
+                )
             }
         }
         // Indexes over a column that goes, or whose columns are not the new model's, are dropped; the new
         // model's creation statements then make any that are missing.
         let wanted = Dictionary(uniqueKeysWithValues: indexes.map { ($0.name, $0.columns) })
         for index in try db.strings(
-            "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = '\(table.name.replacingOccurrences(of: "'", with: "''"))'")
-        {
-            let columns = try db.strings("SELECT name FROM pragma_index_info('\(index.replacingOccurrences(of: "'", with: "''"))') ORDER BY seqno")
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = '\(table.name.replacingOccurrences(of: "'", with: "''"))'"
+        ) {
+            let columns = try db.strings(
+                "SELECT name FROM pragma_index_info('\(index.replacingOccurrences(of: "'", with: "''"))') ORDER BY seqno"
+            )
             if wanted[index] != columns { try db.execute("DROP INDEX \(SQLiteSchema.quote(index))") }
         }
         for column in oldColumns.keys.sorted() {
@@ -108,8 +115,9 @@ struct SQLiteInPlaceMigration {
         for column in added {
             guard case .attribute(let attribute) = column.content else { continue }
             let literal = Self.literal(attribute.defaultValue)
-            try db.execute("ALTER TABLE \(name) ADD COLUMN \(SQLiteSchema.quote(column.name)) \(column.sqlType)"
-                + (literal.map { " DEFAULT \($0)" } ?? ""))
+            try db.execute(
+                "ALTER TABLE \(name) ADD COLUMN \(SQLiteSchema.quote(column.name)) \(column.sqlType)"
+                    + (literal.map { " DEFAULT \($0)" } ?? ""))
             if literal == nil, !attribute.defaultValue.isNull {
                 // A default SQL cannot spell as a constant (a decimal, a UUID, data): written into the rows.
                 let update = try db.statement("UPDATE \(name) SET \(SQLiteSchema.quote(column.name)) = ?")
@@ -122,7 +130,9 @@ struct SQLiteInPlaceMigration {
     /// The old column an attribute's values come from: its renaming identifier's, else its own name's, declared
     /// by the same entity (a sub-entity's columns carry its name as a prefix, and `covers` allows no entity
     /// change); nil for a new attribute.
-    private func sourceColumn(of attribute: AttributeDescription, named column: String, in old: SQLiteSchema.Table) -> String? {
+    private func sourceColumn(of attribute: AttributeDescription, named column: String, in old: SQLiteSchema.Table)
+        -> String?
+    {
         let prefix = String(column.dropLast(attribute.name.count))
         let candidate = prefix + (attribute.renamingIdentifier ?? attribute.name)
         return old.columns.contains { column in

@@ -106,7 +106,8 @@ final class SQLitePredicateCompiler {
             return any(values.map { element(constant($0), comparison, rhs) })
         case (.all, .list(let values)):
             if values.isEmpty { return SQLFragment("1") }
-            return "(" + SQLFragment.joined(values.map { element(constant($0), comparison, rhs) }, separator: " AND ") + ")"
+            return "(" + SQLFragment.joined(values.map { element(constant($0), comparison, rhs) }, separator: " AND ")
+                + ")"
         case (.none, .list(let values)):
             return "(NOT " + any(values.map { element(constant($0), comparison, rhs) }) + ")"
         case (_, .single(let value)):
@@ -160,7 +161,8 @@ final class SQLitePredicateCompiler {
             return any(values.map { compare(value, .equal, constant($0), options) })
         }
         let placeholders = Array(repeating: "?", count: present.count).joined(separator: ", ")
-        var test = "(" + value.fragment + " IN (" + SQLFragment(placeholders, present.map(SQLiteStatement.sqlValue))
+        var test =
+            "(" + value.fragment + " IN (" + SQLFragment(placeholders, present.map(SQLiteStatement.sqlValue))
             + ") AND " + value.fragment + " IS NOT NULL)"
         if present.count < values.count { test = "(" + test + " OR " + value.fragment + " IS NULL)" }
         return test
@@ -217,7 +219,8 @@ final class SQLitePredicateCompiler {
 
     /// The two sides in a form SQL compares as `ValueComparison` does, and the collation to use; nil for
     /// values of unlike kinds.
-    private func project(_ a: Operand, _ b: Operand, _ options: PredicateOptions) -> (SQLFragment, SQLFragment, String)? {
+    private func project(_ a: Operand, _ b: Operand, _ options: PredicateOptions) -> (SQLFragment, SQLFragment, String)?
+    {
         switch (a.kind, b.kind) {
         case (.number, .number): return (a.fragment, b.fragment, "")
         case (.decimal, .decimal): return (a.fragment, b.fragment, " COLLATE OSDECIMAL")
@@ -272,7 +275,8 @@ final class SQLitePredicateCompiler {
         case .objectID(let id):
             // An object of no row here (unsaved, or another store's) equals nothing stored.
             let key = id.isTemporaryID || id.storeIdentifier != storeIdentifier ? Int64.min : id.key
-            return Operand(fragment: SQLFragment("?", [.integer(key)]), kind: .object(root: id.entity.rootEntity.name),
+            return Operand(
+                fragment: SQLFragment("?", [.integer(key)]), kind: .object(root: id.entity.rootEntity.name),
                 constant: value)
         }
         return Operand(fragment: SQLFragment("?", [SQLiteStatement.sqlValue(value)]), kind: kind, constant: value)
@@ -296,7 +300,8 @@ final class SQLitePredicateCompiler {
         case .list(let values): return .list(values)
         case .keyPath(let path): return keyPath(path, scope)
         case .subquery(let subquery):
-            guard case .collection(var collection) = keyPath(subquery.collection, scope), let member = collection.member else {
+            guard case .collection(var collection) = keyPath(subquery.collection, scope), let member = collection.member
+            else {
                 return .collection(Self.emptyCollection)
             }
             var inner = scope
@@ -309,7 +314,8 @@ final class SQLitePredicateCompiler {
             // TOTAL() is REAL, but `ValueComparison.aggregate` sums integers to an integer, which arithmetic
             // (integer division) can tell apart.
             if function == .sum, case .keyPath(let path) = inner, path.isCollection,
-                let type = path.finalAttribute?.type, [.integer16, .integer32, .integer64].contains(type) {
+                let type = path.finalAttribute?.type, [.integer16, .integer32, .integer64].contains(type)
+            {
                 operand.fragment = "CAST(" + operand.fragment + " AS INTEGER)"
             }
             return .single(operand)
@@ -383,12 +389,14 @@ final class SQLitePredicateCompiler {
             let isLast = position == path.steps.count - 1
             switch step {
             case .attribute(let attribute):
-                value = Operand(fragment: SQLFragment("\(current.alias).\(schema.column(attribute))"),
+                value = Operand(
+                    fragment: SQLFragment("\(current.alias).\(schema.column(attribute))"),
                     kind: Self.kind(of: attribute.type), isColumn: true)
             case .toOne(let relationship):
                 let key = "\(current.alias).\(schema.column(relationship))"
                 if isLast {
-                    value = Operand(fragment: SQLFragment(key),
+                    value = Operand(
+                        fragment: SQLFragment(key),
                         kind: .object(root: relationship.destinationEntity.rootEntity.name), isColumn: true)
                 } else {
                     let next = RowRef(alias: newAlias(), entity: relationship.destinationEntity)
@@ -412,10 +420,13 @@ final class SQLitePredicateCompiler {
                 case .last: (direction, offset) = ("DESC", 0)
                 case .index(let index): (direction, offset) = ("ASC", index)
                 }
-                let key = "(SELECT \(pk) FROM " + members.from.joined(separator: ", ") + " WHERE "
-                    + members.conditions.joined(separator: " AND ") + " ORDER BY \(pk) \(direction) LIMIT 1 OFFSET \(offset))"
+                let key =
+                    "(SELECT \(pk) FROM " + members.from.joined(separator: ", ") + " WHERE "
+                    + members.conditions.joined(separator: " AND ")
+                    + " ORDER BY \(pk) \(direction) LIMIT 1 OFFSET \(offset))"
                 if isLast {
-                    value = Operand(fragment: SQLFragment(key),
+                    value = Operand(
+                        fragment: SQLFragment(key),
                         kind: .object(root: relationship.destinationEntity.rootEntity.name))
                 } else {
                     let next = RowRef(alias: newAlias(), entity: relationship.destinationEntity)
@@ -427,7 +438,8 @@ final class SQLitePredicateCompiler {
         }
         let result = value ?? constant(.null)
         if from.isEmpty { return .single(result) }
-        let source = SQLFragment(" FROM " + from.joined(separator: ", ") + " WHERE " + conditions.joined(separator: " AND "))
+        let source = SQLFragment(
+            " FROM " + from.joined(separator: ", ") + " WHERE " + conditions.joined(separator: " AND "))
         if path.isCollection {
             let member: RowRef? = if case .toMany = path.steps.last! { current } else { nil }
             return .collection(Collection(source: source, value: result, member: member))
@@ -449,16 +461,21 @@ final class SQLitePredicateCompiler {
             let join = schema.joinTables[relationship.joinTableOwner.storageKey]!
             let link = newAlias()
             let (mine, theirs) = relationship.joinTableOwner === relationship ? ("src", "dst") : ("dst", "src")
-            return (["\(SQLiteSchema.quote(join.name)) \(link)", "\(table) \(next.alias)"],
-                ["\(link).\(mine) = \(current.alias).Z_PK", "\(next.alias).Z_PK = \(link).\(theirs)"], next)
+            return (
+                ["\(SQLiteSchema.quote(join.name)) \(link)", "\(table) \(next.alias)"],
+                ["\(link).\(mine) = \(current.alias).Z_PK", "\(next.alias).Z_PK = \(link).\(theirs)"], next
+            )
         default:
             let inverse = relationship.inverse!
-            return (["\(table) \(next.alias)"], ["\(next.alias).\(schema.column(inverse)) = \(current.alias).Z_PK"], next)
+            return (
+                ["\(table) \(next.alias)"], ["\(next.alias).\(schema.column(inverse)) = \(current.alias).Z_PK"], next
+            )
         }
     }
 
     private func objectOperand(_ row: RowRef) -> Operand {
-        Operand(fragment: SQLFragment("\(row.alias).Z_PK"), kind: .object(root: row.entity.rootEntity.name), isColumn: true)
+        Operand(
+            fragment: SQLFragment("\(row.alias).Z_PK"), kind: .object(root: row.entity.rootEntity.name), isColumn: true)
     }
 
     /// A single-valued key path (a sort key or a property to fetch) from `row`.

@@ -53,8 +53,11 @@ struct SQLiteRowReader: Sendable {
                 }
                 var target = destination
                 if let entityColumn, let found = table.entitiesByCode[statement.int(entityColumn)] { target = found }
-                values.append(.objectID(ManagedObjectID(entity: target, storeIdentifier: storeIdentifier,
-                    primaryKey: statement.int(column))))
+                values.append(
+                    .objectID(
+                        ManagedObjectID(
+                            entity: target, storeIdentifier: storeIdentifier,
+                            primaryKey: statement.int(column))))
             }
         }
         return RowSnapshot(values: values, version: statement.int(2))

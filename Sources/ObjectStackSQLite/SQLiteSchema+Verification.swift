@@ -8,8 +8,12 @@ extension SQLiteSchema {
             ("Z_PRIMARYKEY", [("root", "TEXT"), ("max", "INTEGER")]),
         ]
         for table in tables.values.sorted(by: { $0.name < $1.name }) {
-            expected.append((table.name,
-                [("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER")] + table.columns.map { ($0.name, $0.sqlType) }))
+            expected.append(
+                (
+                    table.name,
+                    [("Z_PK", "INTEGER"), ("Z_ENT", "INTEGER"), ("Z_OPT", "INTEGER")]
+                        + table.columns.map { ($0.name, $0.sqlType) }
+                ))
         }
         for join in joinTables.values.sorted(by: { $0.name < $1.name }) {
             expected.append((join.name, [("src", "INTEGER"), ("dst", "INTEGER")]))

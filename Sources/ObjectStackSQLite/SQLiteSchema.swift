@@ -46,7 +46,8 @@ struct SQLiteSchema: Sendable {
         let rowColumns: String
 
         static func rowColumns(of columns: [Column]) -> String {
-            (["Z_PK", "Z_ENT", "Z_OPT"] + columns.map { SQLiteSchema.quote($0.name) }).map { "t0.\($0)" }.joined(separator: ", ")
+            (["Z_PK", "Z_ENT", "Z_OPT"] + columns.map { SQLiteSchema.quote($0.name) }).map { "t0.\($0)" }.joined(
+                separator: ", ")
         }
 
         /// The codes of entities, comma-separated for `Z_ENT IN (...)`.
@@ -203,12 +204,16 @@ struct SQLiteSchema: Sendable {
         }
         for entity in table.root.selfAndDescendants {
             for constraint in entity.uniquenessConstraints {
-                index("\(entity.name)_unique_\(constraint.joined(separator: "_"))",
+                index(
+                    "\(entity.name)_unique_\(constraint.joined(separator: "_"))",
                     constraint.compactMap { entity.attributesByName[$0] }.map { columnNames[ObjectIdentifier($0)]! })
             }
             for model in entity.indexes {
-                index("\(entity.name)_\(model.name)",
-                    model.attributeNames.compactMap { entity.attributesByName[$0] }.map { columnNames[ObjectIdentifier($0)]! })
+                index(
+                    "\(entity.name)_\(model.name)",
+                    model.attributeNames.compactMap { entity.attributesByName[$0] }.map {
+                        columnNames[ObjectIdentifier($0)]!
+                    })
             }
             for attribute in entity.declaredAttributes where attribute.isIndexed && attribute.storedIndex != nil {
                 index("\(entity.name)_\(attribute.name)", [columnNames[ObjectIdentifier(attribute)]!])
@@ -227,18 +232,22 @@ struct SQLiteSchema: Sendable {
             "CREATE TABLE IF NOT EXISTS Z_PRIMARYKEY (root TEXT PRIMARY KEY, max INTEGER NOT NULL)",
         ]
         for table in tables.values.sorted(by: { $0.name < $1.name }) {
-            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER NOT NULL", "Z_OPT INTEGER NOT NULL"]
+            let columns =
+                ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER NOT NULL", "Z_OPT INTEGER NOT NULL"]
                 + table.columns.map { "\(Self.quote($0.name)) \($0.sqlType)" }
-            statements.append("CREATE TABLE IF NOT EXISTS \(Self.quote(table.name)) (\(columns.joined(separator: ", ")))")
+            statements.append(
+                "CREATE TABLE IF NOT EXISTS \(Self.quote(table.name)) (\(columns.joined(separator: ", ")))")
             statements.append("INSERT OR IGNORE INTO Z_PRIMARYKEY (root, max) VALUES ('\(table.root.name)', 0)")
             for index in indexes(of: table) {
-                statements.append("CREATE INDEX IF NOT EXISTS \(Self.quote(index.name)) ON \(Self.quote(table.name)) "
-                    + "(\(index.columns.map(Self.quote).joined(separator: ", ")))")
+                statements.append(
+                    "CREATE INDEX IF NOT EXISTS \(Self.quote(index.name)) ON \(Self.quote(table.name)) "
+                        + "(\(index.columns.map(Self.quote).joined(separator: ", ")))")
             }
         }
         for join in joinTables.values.sorted(by: { $0.name < $1.name }) {
             let name = Self.quote(join.name)
-            statements.append("CREATE TABLE IF NOT EXISTS \(name) (src INTEGER NOT NULL, dst INTEGER NOT NULL, UNIQUE (src, dst))")
+            statements.append(
+                "CREATE TABLE IF NOT EXISTS \(name) (src INTEGER NOT NULL, dst INTEGER NOT NULL, UNIQUE (src, dst))")
             statements.append("CREATE INDEX IF NOT EXISTS \(Self.quote("I_\(join.name)_dst")) ON \(name) (dst)")
         }
         return statements

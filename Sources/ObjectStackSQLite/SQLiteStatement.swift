@@ -58,7 +58,8 @@ final class SQLiteStatement {
 
     func bindBlob(_ data: Data, at index: Int32) {
         data.withUnsafeBytes { buffer in
-            _ = sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+            _ = sqlite3_bind_blob(
+                handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
                 SQLiteConnection.transient)
         }
     }

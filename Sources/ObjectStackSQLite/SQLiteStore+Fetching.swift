@@ -28,13 +28,20 @@ extension SQLiteStore {
         let order = request.sortKeys.map { compiler.orderTerm($0, from: row) } + [SQLFragment("t0.Z_PK")]
         tail = tail + " ORDER BY " + SQLFragment.joined(order, separator: ", ")
         if request.fetchLimit > 0 || request.fetchOffset > 0 {
-            tail = tail + SQLFragment(" LIMIT ? OFFSET ?",
-                [.integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1), .integer(Int64(request.fetchOffset))])
+            tail =
+                tail
+                + SQLFragment(
+                    " LIMIT ? OFFSET ?",
+                    [
+                        .integer(request.fetchLimit > 0 ? Int64(request.fetchLimit) : -1),
+                        .integer(Int64(request.fetchOffset)),
+                    ])
         }
         return try withConnection { db in
             switch request.resultType {
             case .count:
-                let query = request.fetchLimit > 0 || request.fetchOffset > 0
+                let query =
+                    request.fetchLimit > 0 || request.fetchOffset > 0
                     ? "SELECT COUNT(*) FROM (SELECT 1" + tail + ")" : "SELECT COUNT(*)" + body
                 let statement = try prepare(db, query)
                 defer { statement.reset() }
@@ -45,7 +52,8 @@ extension SQLiteStore {
                 var ids: [ManagedObjectID] = []
                 while try statement.step() {
                     guard let entity = table.entitiesByCode[statement.int(1)] else { continue }
-                    ids.append(ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: statement.int(0)))
+                    ids.append(
+                        ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: statement.int(0)))
                 }
                 return .objectIDs(ids)
             case .objects:
@@ -60,8 +68,10 @@ extension SQLiteStore {
 
     /// `Z_PK, Z_ENT, Z_OPT` and every column of a table, as `SQLiteRowReader` expects them.
     func rowColumns(_ table: SQLiteSchema.Table, alias: String) -> String {
-        alias == "t0" ? table.rowColumns : (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map { SQLiteSchema.quote($0.name) })
-            .map { "\(alias).\($0)" }.joined(separator: ", ")
+        alias == "t0"
+            ? table.rowColumns
+            : (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map { SQLiteSchema.quote($0.name) })
+                .map { "\(alias).\($0)" }.joined(separator: ", ")
     }
 
     func prepare(_ db: SQLiteConnection, _ query: SQLFragment) throws -> SQLiteStatement {
@@ -84,7 +94,8 @@ extension SQLiteStore {
                 lastCode = code
             }
             guard let reader else { continue }
-            let id = ManagedObjectID(entity: reader.entity, storeIdentifier: storeIdentifier, primaryKey: statement.int(0))
+            let id = ManagedObjectID(
+                entity: reader.entity, storeIdentifier: storeIdentifier, primaryKey: statement.int(0))
             rows.append((id, reader.snapshot(statement, storeIdentifier: storeIdentifier)))
         }
         return rows
@@ -123,7 +134,8 @@ extension SQLiteStore {
             var entityColumn: Int32?
             if SQLiteSchema.isPolymorphic(entity) {
                 entityColumn = Int32(selects.count)
-                selects.append("(SELECT e.Z_ENT FROM \(SQLiteSchema.quote(table.name)) e WHERE e.Z_PK = " + operand.fragment + ")")
+                selects.append(
+                    "(SELECT e.Z_ENT FROM \(SQLiteSchema.quote(table.name)) e WHERE e.Z_PK = " + operand.fragment + ")")
             }
             readings.append(.object(column, entityColumn: entityColumn, SQLiteRowReader.concrete(entity), table))
         }
@@ -139,8 +151,11 @@ extension SQLiteStore {
                 case .object(let column, let entityColumn, let concrete, let table):
                     if statement.isNull(column) { return .null }
                     var entity = concrete
-                    if let entityColumn, let found = table.entitiesByCode[statement.int(entityColumn)] { entity = found }
-                    return .objectID(ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: statement.int(column)))
+                    if let entityColumn, let found = table.entitiesByCode[statement.int(entityColumn)] {
+                        entity = found
+                    }
+                    return .objectID(
+                        ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: statement.int(column)))
                 }
             }
             if distinct, !seen.insert(values).inserted { continue }
@@ -177,7 +192,8 @@ extension SQLiteStore {
             }
         }
         return objectIDs.map { id in
-            guard !id.isTemporaryID, let row = found[id.entity.rootEntity.name]?[id.key], row.0.entity.name == id.entity.name
+            guard !id.isTemporaryID, let row = found[id.entity.rootEntity.name]?[id.key],
+                row.0.entity.name == id.entity.name
             else { return nil }
             return row.1
         }
@@ -201,12 +217,14 @@ extension SQLiteStore {
             return objectIDs.map { _ in [] }
         case .inverseForeignKey:
             let column = schema.column(relationship.inverse!)
-            sql = "SELECT d.\(column), d.Z_PK, d.Z_ENT FROM \(SQLiteSchema.quote(destination.name)) d "
+            sql =
+                "SELECT d.\(column), d.Z_PK, d.Z_ENT FROM \(SQLiteSchema.quote(destination.name)) d "
                 + "WHERE d.\(column) IN (SELECT value FROM json_each(?)) ORDER BY d.Z_PK"
         case .joinTable:
             let join = schema.joinTables[relationship.joinTableOwner.storageKey]!
             let (mine, theirs) = relationship.joinTableOwner === relationship ? ("src", "dst") : ("dst", "src")
-            sql = "SELECT j.\(mine), d.Z_PK, d.Z_ENT FROM \(SQLiteSchema.quote(join.name)) j "
+            sql =
+                "SELECT j.\(mine), d.Z_PK, d.Z_ENT FROM \(SQLiteSchema.quote(join.name)) j "
                 + "JOIN \(SQLiteSchema.quote(destination.name)) d ON d.Z_PK = j.\(theirs) "
                 + "WHERE j.\(mine) IN (SELECT value FROM json_each(?)) ORDER BY j.rowid"
         }

@@ -18,7 +18,8 @@ extension SQLiteStore {
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return nil }
         guard !isDirectory.boolValue else {
-            throw StoreError(code: .notAStore, message: "the location is a directory, not an SQLite store file", url: url)
+            throw StoreError(
+                code: .notAStore, message: "the location is a directory, not an SQLite store file", url: url)
         }
         let size = (try? manager.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
         guard size > 0 else { return nil }
@@ -36,13 +37,16 @@ extension SQLiteStore {
             let tables = try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table'")
             guard tables.contains("Z_METADATA") else {
                 if tables.isEmpty { return nil }
-                throw StoreError(code: .notAStore, message: "an SQLite database, but not an ObjectStack store", url: url)
+                throw StoreError(
+                    code: .notAStore, message: "an SQLite database, but not an ObjectStack store", url: url)
             }
             guard let stored = try SQLiteStoreOpener.readMetadata(connection) else { return nil }
-            return StoreMetadata(identifier: stored.identifier, storeType: StoreType.sqlite.name,
+            return StoreMetadata(
+                identifier: stored.identifier, storeType: StoreType.sqlite.name,
                 entityVersionHashes: stored.hashes, userInfo: ["schemaVersion": stored.schemaVersion])
         } catch let error as StoreError where error.url == nil {
-            throw StoreError(code: error.code, message: error.message, url: url, nativeCode: error.nativeCode,
+            throw StoreError(
+                code: error.code, message: error.message, url: url, nativeCode: error.nativeCode,
                 detail: error.detail)
         }
     }
@@ -57,8 +61,10 @@ extension SQLiteStore {
         sqlite3_busy_timeout(connection.handle, 1_000)
         let mode = try connection.scalarText("PRAGMA journal_mode = DELETE")
         guard mode?.lowercased() == "delete" else {
-            throw StoreError(code: .locked,
-                message: "the store cannot be moved while another connection has it open (journal mode stays \(mode ?? "?"))",
+            throw StoreError(
+                code: .locked,
+                message:
+                    "the store cannot be moved while another connection has it open (journal mode stays \(mode ?? "?"))",
                 url: url)
         }
     }
@@ -67,10 +73,13 @@ extension SQLiteStore {
 extension SQLiteStore: StoreRowScanning {
     // MARK: - Row scanning
 
-    public func rows(of entity: EntityDescription, after key: Int64, limit: Int) throws -> [(ManagedObjectID, RowSnapshot)] {
+    public func rows(of entity: EntityDescription, after key: Int64, limit: Int) throws -> [(
+        ManagedObjectID, RowSnapshot
+    )] {
         let table = schema.table(for: entity)
         guard let code = table.codes[entity.name] else { return [] }
-        let sql = "SELECT " + rowColumns(table, alias: "t0") + " FROM \(SQLiteSchema.quote(table.name)) t0"
+        let sql =
+            "SELECT " + rowColumns(table, alias: "t0") + " FROM \(SQLiteSchema.quote(table.name)) t0"
             + " WHERE t0.Z_PK > ? AND t0.Z_ENT = ? ORDER BY t0.Z_PK LIMIT ?"
         return try withConnection { db in
             let statement = try db.statement(sql)

@@ -62,7 +62,8 @@ extension SQLiteStore {
         }
         guard conflicts.isEmpty else {
             let rows = try snapshotsInTransaction(conflicts.map(\.0), db)
-            var error = StoreError(code: .versionConflict,
+            var error = StoreError(
+                code: .versionConflict,
                 message: "\(conflicts.count) object(s) changed in the store since they were read", url: url)
             error.versionConflicts = zip(conflicts, rows).map { conflict, row in
                 StoreVersionConflict(objectID: conflict.0, expectedVersion: conflict.1, storedSnapshot: row)
@@ -77,7 +78,8 @@ extension SQLiteStore {
         try ids.map { id in
             let table = schema.table(for: id.entity)
             let statement = try db.statement(
-                "SELECT " + rowColumns(table, alias: "t0") + " FROM \(SQLiteSchema.quote(table.name)) t0 WHERE t0.Z_PK = ?")
+                "SELECT " + rowColumns(table, alias: "t0")
+                    + " FROM \(SQLiteSchema.quote(table.name)) t0 WHERE t0.Z_PK = ?")
             defer { statement.reset() }
             statement.bindInt(id.key, at: 1)
             return try readRows(statement, root: table.root.name).first?.1
@@ -107,21 +109,25 @@ extension SQLiteStore {
             return empty
         }
         for (id, values) in written {
-            let constraints = constraintsByEntity[ObjectIdentifier(id.entity)] ?? {
-                let found = id.entity.applicableUniquenessConstraints.map { declaring, attributes in
-                    (declaring, attributes, uniquenessQuery(declaring, attributes))
-                }
-                constraintsByEntity[ObjectIdentifier(id.entity)] = found
-                return found
-            }()
+            let constraints =
+                constraintsByEntity[ObjectIdentifier(id.entity)]
+                ?? {
+                    let found = id.entity.applicableUniquenessConstraints.map { declaring, attributes in
+                        (declaring, attributes, uniquenessQuery(declaring, attributes))
+                    }
+                    constraintsByEntity[ObjectIdentifier(id.entity)] = found
+                    return found
+                }()
             for (declaring, constraint, query) in constraints {
                 let combination = constraint.map { values[$0.storedIndex!] }
                 if combination.contains(where: \.isNull) { continue }
                 let key = "\(declaring.name):" + constraint.map(\.name).joined(separator: ",")
                 let names = constraint.map(\.name)
                 if let other = claimed[key]?[combination] {
-                    conflicts.append(ConstraintConflict(entityName: declaring.name, attributeNames: names,
-                        values: combination, conflictingObjectIDs: [other, id], existingObjectID: nil))
+                    conflicts.append(
+                        ConstraintConflict(
+                            entityName: declaring.name, attributeNames: names,
+                            values: combination, conflictingObjectIDs: [other, id], existingObjectID: nil))
                     continue
                 }
                 claimed[key, default: [:]][combination] = id
@@ -136,14 +142,17 @@ extension SQLiteStore {
                     if leaving.contains(RowKey(root: table.root.name, key: ownerKey)) { continue }
                     let entity = table.entitiesByCode[statement.int(1)] ?? id.entity
                     let existing = ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: ownerKey)
-                    conflicts.append(ConstraintConflict(entityName: declaring.name, attributeNames: names,
-                        values: combination, conflictingObjectIDs: [id], existingObjectID: existing))
+                    conflicts.append(
+                        ConstraintConflict(
+                            entityName: declaring.name, attributeNames: names,
+                            values: combination, conflictingObjectIDs: [id], existingObjectID: existing))
                     break
                 }
             }
         }
         if !conflicts.isEmpty {
-            var error = StoreError(code: .constraintConflict,
+            var error = StoreError(
+                code: .constraintConflict,
                 message: conflicts.map(\.description).joined(separator: "; "), url: url)
             error.constraintConflicts = conflicts
             throw error
@@ -171,7 +180,9 @@ extension SQLiteStore {
             try statement.run()
             for join in schema.joinTables.values {
                 let owner = join.owner
-                for (side, root) in [("src", owner.entity.rootEntity.name), ("dst", owner.destinationEntity.rootEntity.name)]
+                for (side, root) in [
+                    ("src", owner.entity.rootEntity.name), ("dst", owner.destinationEntity.rootEntity.name),
+                ]
                 where root == table.root.name {
                     let unlink = try db.statement("DELETE FROM \(SQLiteSchema.quote(join.name)) WHERE \(side) = ?")
                     unlink.bindInt(id.key, at: 1)
@@ -192,11 +203,13 @@ extension SQLiteStore {
         var insertStatements: [ObjectIdentifier: SQLiteStatement] = [:]
         for insert in request.inserts {
             let id = insert.objectID
-            let statement = try insertStatements[ObjectIdentifier(id.entity)] ?? {
-                let statement = try db.statement(insertSQL(for: id.entity))
-                insertStatements[ObjectIdentifier(id.entity)] = statement
-                return statement
-            }()
+            let statement =
+                try insertStatements[ObjectIdentifier(id.entity)]
+                ?? {
+                    let statement = try db.statement(insertSQL(for: id.entity))
+                    insertStatements[ObjectIdentifier(id.entity)] = statement
+                    return statement
+                }()
             statement.bindInt(id.key, at: 1)
             statement.bindInt(schema.table(for: id.entity).codes[id.entity.name]!, at: 2)
             statement.bindInt(1, at: 3)
@@ -219,7 +232,8 @@ extension SQLiteStore {
         }
         for link in request.insertedLinks {
             guard let join = schema.joinTables[link.relationship] else { continue }
-            let statement = try db.statement("INSERT OR IGNORE INTO \(SQLiteSchema.quote(join.name)) (src, dst) VALUES (?, ?)")
+            let statement = try db.statement(
+                "INSERT OR IGNORE INTO \(SQLiteSchema.quote(join.name)) (src, dst) VALUES (?, ?)")
             statement.bindInt(link.source.key, at: 1)
             statement.bindInt(link.destination.key, at: 2)
             try statement.run()
@@ -252,7 +266,9 @@ extension SQLiteStore {
 
     /// Binds a row's values from parameter `first` on; returns the next free parameter.
     @discardableResult
-    private func bindRow(_ values: [StoreValue], of entity: EntityDescription, _ statement: SQLiteStatement, from first: Int32)
+    private func bindRow(
+        _ values: [StoreValue], of entity: EntityDescription, _ statement: SQLiteStatement, from first: Int32
+    )
         -> Int32
     {
         var index = first

@@ -7,7 +7,9 @@ extension StoreType {
     ///
     /// Options: `"synchronous"`: `"NORMAL"` (the default) or `"FULL"` (each commit reaches the disk before
     /// the save returns).
-    public static let sqlite = StoreType(name: "SQLite", fileOperations: SQLiteStore.fileOperations) { try SQLiteStore($0) }
+    public static let sqlite = StoreType(name: "SQLite", fileOperations: SQLiteStore.fileOperations) {
+        try SQLiteStore($0)
+    }
 }
 
 /// A persistent store in an SQLite file: one table per entity hierarchy, predicates compiled to SQL.
@@ -117,6 +119,8 @@ public final class SQLiteStore: PersistentStore {
             }
         }
         let first = last - Int64(count) + 1
-        return (0..<Int64(count)).map { ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: first + $0) }
+        return (0..<Int64(count)).map {
+            ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: first + $0)
+        }
     }
 }

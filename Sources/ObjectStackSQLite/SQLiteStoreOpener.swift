@@ -13,7 +13,8 @@ struct SQLiteStoreOpener {
 
     func open() throws -> (connection: SQLiteConnection, metadata: StoreMetadata) {
         guard url.isFileURL else {
-            throw StoreError(code: .notAStore, message: "an SQLite store needs a file URL, not \(url.absoluteString)", url: url)
+            throw StoreError(
+                code: .notAStore, message: "an SQLite store needs a file URL, not \(url.absoluteString)", url: url)
         }
         let synchronous = try synchronousOption()
         // What this open may create (the file of a new store, a reader's -wal and -shm): removed again if the
@@ -53,7 +54,8 @@ struct SQLiteStoreOpener {
         } catch let error as StoreError where existing == nil && error.code == .ioFailure {
             // The folder passed the permission check but the file cannot be created there (a read-only
             // file system, or a folder only the kernel writes, such as /proc/sys).
-            throw StoreError(code: .readOnly, message: "cannot create the store file: the location is read-only",
+            throw StoreError(
+                code: .readOnly, message: "cannot create the store file: the location is read-only",
                 url: url, nativeCode: error.nativeCode, detail: error.message)
         }
         do {
@@ -78,8 +80,10 @@ struct SQLiteStoreOpener {
     private func synchronousOption() throws -> String {
         let value = request.options["synchronous"]?.uppercased() ?? "NORMAL"
         guard ["NORMAL", "FULL"].contains(value) else {
-            throw StoreError(code: .invalidOption,
-                message: "option synchronous must be NORMAL or FULL, not \(request.options["synchronous"] ?? "")", url: url)
+            throw StoreError(
+                code: .invalidOption,
+                message: "option synchronous must be NORMAL or FULL, not \(request.options["synchronous"] ?? "")",
+                url: url)
         }
         return value
     }
@@ -101,16 +105,19 @@ struct SQLiteStoreOpener {
         let directory = url.deletingLastPathComponent().path
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
             var parentIsDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: directory, isDirectory: &parentIsDirectory), parentIsDirectory.boolValue else {
+            guard manager.fileExists(atPath: directory, isDirectory: &parentIsDirectory), parentIsDirectory.boolValue
+            else {
                 throw StoreError(code: .ioFailure, message: "the folder \(directory) does not exist", url: url)
             }
             guard access(directory, W_OK) == 0, !isReadOnlyVolume(directory) else {
-                throw StoreError(code: .readOnly, message: "cannot create a store: the folder \(directory) is read-only", url: url)
+                throw StoreError(
+                    code: .readOnly, message: "cannot create a store: the folder \(directory) is read-only", url: url)
             }
             return nil
         }
         if isDirectory.boolValue {
-            throw StoreError(code: .notAStore, message: "the location is a directory, not an SQLite store file", url: url)
+            throw StoreError(
+                code: .notAStore, message: "the location is a directory, not an SQLite store file", url: url)
         }
         guard access(path, R_OK) == 0 else {
             throw StoreError(code: .ioFailure, message: "the store file cannot be read (permission denied)", url: url)
@@ -123,8 +130,10 @@ struct SQLiteStoreOpener {
         }
         if size == 0 {
             // A store is never empty: switching to WAL writes the first page before any table exists.
-            throw StoreError(code: .notAStore,
-                message: "the file is empty (0 bytes), not an SQLite store; remove it to create a new store here", url: url)
+            throw StoreError(
+                code: .notAStore,
+                message: "the file is empty (0 bytes), not an SQLite store; remove it to create a new store here",
+                url: url)
         }
         // A reader of a WAL file creates -wal and -shm beside it; `open` removes them if the open is refused.
         return try readStoredMetadata()
@@ -136,7 +145,8 @@ struct SQLiteStoreOpener {
         do {
             reader = try SQLiteConnection(url: url, readOnly: true)
         } catch var error as StoreError {
-            error = StoreError(code: error.code, message: "cannot read the store: \(error.message)", url: url,
+            error = StoreError(
+                code: error.code, message: "cannot read the store: \(error.message)", url: url,
                 nativeCode: error.nativeCode, detail: error.detail)
             throw error
         }
@@ -145,7 +155,8 @@ struct SQLiteStoreOpener {
             let tables = try reader.strings("SELECT name FROM sqlite_master WHERE type = 'table'")
             guard tables.contains("Z_METADATA") else {
                 if tables.isEmpty { return nil }
-                throw StoreError(code: .notAStore,
+                throw StoreError(
+                    code: .notAStore,
                     message: "an SQLite database, but not an ObjectStack store (no Z_METADATA table; tables: "
                         + tables.prefix(5).joined(separator: ", ") + ")", url: url)
             }
@@ -153,19 +164,23 @@ struct SQLiteStoreOpener {
                 throw StoreError(code: .corrupt, message: "the store's metadata has no identifier", url: url)
             }
             // Tables are checked against the model that wrote them; a store of another model is for the caller.
-            let storedModel = StoreMetadata(identifier: stored.identifier, storeType: StoreType.sqlite.name,
+            let storedModel = StoreMetadata(
+                identifier: stored.identifier, storeType: StoreType.sqlite.name,
                 entityVersionHashes: stored.hashes)
-            let written = storedModel.entitiesDiffering(from: request.model, configuration: request.configurationName).isEmpty
+            let written = storedModel.entitiesDiffering(from: request.model, configuration: request.configurationName)
+                .isEmpty
             let differences = written ? try schema.differences(in: reader) : []
             guard differences.isEmpty else {
-                throw StoreError(code: .corrupt,
+                throw StoreError(
+                    code: .corrupt,
                     message: "the store's tables do not match the model that wrote it (edited outside ObjectStack?): "
                         + differences.joined(separator: "; "), url: url)
             }
             return stored
         } catch let error as StoreError where error.code == .corrupt || error.code == .notAStore {
             if error.nativeCode == nil { throw error }
-            throw StoreError(code: error.code, message: "the file is damaged or not an SQLite database: \(error.message)",
+            throw StoreError(
+                code: error.code, message: "the file is damaged or not an SQLite database: \(error.message)",
                 url: url, nativeCode: error.nativeCode, detail: error.detail)
         }
     }
@@ -185,20 +200,26 @@ struct SQLiteStoreOpener {
         defer { try? handle.close() }
         let header = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
         guard header.count >= Self.magic.count, Array(header.prefix(Self.magic.count)) == Self.magic else {
-            throw StoreError(code: .notAStore, message: "not an SQLite file (its first bytes are not the SQLite header)", url: url)
+            throw StoreError(
+                code: .notAStore, message: "not an SQLite file (its first bytes are not the SQLite header)", url: url)
         }
         guard header.count == 100 else {
-            throw StoreError(code: .corrupt, message: "the SQLite file is truncated: \(size) bytes, shorter than its header", url: url)
+            throw StoreError(
+                code: .corrupt, message: "the SQLite file is truncated: \(size) bytes, shorter than its header",
+                url: url)
         }
         let rawPageSize = Int(header[16]) << 8 | Int(header[17])
         let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
         let pageCount = Int(header[28]) << 24 | Int(header[29]) << 16 | Int(header[30]) << 8 | Int(header[31])
         guard pageSize >= 512, pageSize & (pageSize - 1) == 0 else {
-            throw StoreError(code: .corrupt, message: "the SQLite header is damaged (page size \(rawPageSize))", url: url)
+            throw StoreError(
+                code: .corrupt, message: "the SQLite header is damaged (page size \(rawPageSize))", url: url)
         }
         if !walHoldsPages && (size % pageSize != 0 || (pageCount > 0 && size < pageCount * pageSize)) {
-            throw StoreError(code: .corrupt,
-                message: "the SQLite file is truncated: \(size) bytes, but its header says \(pageCount) pages of \(pageSize) bytes",
+            throw StoreError(
+                code: .corrupt,
+                message:
+                    "the SQLite file is truncated: \(size) bytes, but its header says \(pageCount) pages of \(pageSize) bytes",
                 url: url)
         }
     }
@@ -228,17 +249,22 @@ struct SQLiteStoreOpener {
     }
 
     private func checkModel(_ stored: StoredMetadata) throws {
-        let existing = StoreMetadata(identifier: stored.identifier, storeType: StoreType.sqlite.name,
+        let existing = StoreMetadata(
+            identifier: stored.identifier, storeType: StoreType.sqlite.name,
             entityVersionHashes: stored.hashes)
         let differing = existing.entitiesDiffering(from: request.model, configuration: request.configurationName)
         guard differing.isEmpty else {
-            throw StoreError(code: .incompatibleModel,
-                message: "the store was written with another model; entities that differ: \(differing.joined(separator: ", "))",
+            throw StoreError(
+                code: .incompatibleModel,
+                message:
+                    "the store was written with another model; entities that differ: \(differing.joined(separator: ", "))",
                 url: url)
         }
         guard stored.schemaVersion == SQLiteStore.schemaVersion else {
-            throw StoreError(code: .incompatibleModel,
-                message: "the store's schema version is \(stored.schemaVersion), this build reads \(SQLiteStore.schemaVersion)",
+            throw StoreError(
+                code: .incompatibleModel,
+                message:
+                    "the store's schema version is \(stored.schemaVersion), this build reads \(SQLiteStore.schemaVersion)",
                 url: url)
         }
     }

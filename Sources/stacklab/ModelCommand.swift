@@ -73,8 +73,11 @@ struct ModelCommand: ParsableCommand {
     private func runPopulate(_ count: Int, out: String) throws {
         let selection = try ModelFileSelection(path: path, relativeTo: nil, version: version)
         let plan = try PopulationPlan(model: selection.model, spec: spec, seed: seed)
-        let result = try ModelPopulator.populateStore(plan, store: StoreKind(rawValue: store)!, url: URL(fileURLWithPath: out))
-        print("\(out): \(store) store of \(selection.url.lastPathComponent), version \(selection.version.name), seed \(seed)")
+        let result = try ModelPopulator.populateStore(
+            plan, store: StoreKind(rawValue: store)!, url: URL(fileURLWithPath: out))
+        print(
+            "\(out): \(store) store of \(selection.url.lastPathComponent), version \(selection.version.name), seed \(seed)"
+        )
         print(result.summary)
     }
 
@@ -85,15 +88,22 @@ struct ModelCommand: ParsableCommand {
         if version == nil, last == 0 { last = selection.versions.count - 1 }
         var first = 0
         if let from {
-            guard let index = selection.versions.firstIndex(where: { $0.name == from || "\($0.name).xcdatamodel" == from }) else {
-                throw LabError(.invalidScenario, "--from: \(selection.url.lastPathComponent) has no version '\(from)'; expected one of "
-                    + selection.versions.map { "'\($0.name)'" }.joined(separator: ", "))
+            guard
+                let index = selection.versions.firstIndex(where: { $0.name == from || "\($0.name).xcdatamodel" == from }
+                )
+            else {
+                throw LabError(
+                    .invalidScenario,
+                    "--from: \(selection.url.lastPathComponent) has no version '\(from)'; expected one of "
+                        + selection.versions.map { "'\($0.name)'" }.joined(separator: ", "))
             }
             first = index
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-history-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stacklab-history-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let history = try ModelHistory.run(versions: selection.versions, from: first, to: last, spec: spec, seed: seed,
+        let history = try ModelHistory.run(
+            versions: selection.versions, from: first, to: last, spec: spec, seed: seed,
             store: StoreKind(rawValue: store)!, directory: folder)
         print("\(selection.url.lastPathComponent): \(history.versionNames.joined(separator: " -> "))")
         print(history.text)

@@ -1,8 +1,9 @@
 import CLMDB
 import Foundation
 import ObjectStack
-@testable import ObjectStackLMDB
 import Testing
+
+@testable import ObjectStackLMDB
 
 /// Bad files give a `StoreError` that names what is wrong and where, and a failed open changes nothing.
 @Suite("LMDB store: bad input")
@@ -107,7 +108,8 @@ struct LMDBBadInputTests {
         #expect(mdb_txn_begin(env, nil, 0, &txn) == 0)
         var dbi: MDB_dbi = 0
         #expect(mdb_dbi_open(txn, nil, 0, &dbi) == 0)
-        var key = Array("greeting".utf8), value = Array("hello".utf8)
+        var key = Array("greeting".utf8)
+        var value = Array("hello".utf8)
         key.withUnsafeMutableBytes { k in
             value.withUnsafeMutableBytes { v in
                 var kv = MDB_val(mv_size: k.count, mv_data: k.baseAddress)
@@ -138,13 +140,15 @@ struct LMDBBadInputTests {
         }
     }
 
-    @Test("a damaged record of the rows' older layouts is refused as corrupt, naming it; a layout from another model too")
+    @Test(
+        "a damaged record of the rows' older layouts is refused as corrupt, naming it; a layout from another model too")
     func damagedRowLayouts() throws {
         let folder = try ScratchFolder()
         let url = folder.file()
         try makeStore(url)
         // Adding `extra` is made in place: the rows stay as they are and the store records their layout.
-        let migrator = StoreMigrator(type: .lmdb, url: url, destinationModel: try ItemModel.make(extraAttribute: true),
+        let migrator = StoreMigrator(
+            type: .lmdb, url: url, destinationModel: try ItemModel.make(extraAttribute: true),
             sourceModels: [try ItemModel.make()])
         #expect(try migrator.migrateIfNeeded())
         #expect(!FileManager.default.fileExists(atPath: url.path + ".migrating"))
@@ -161,7 +165,8 @@ struct LMDBBadInputTests {
             #expect(mdb_txn_begin(env, nil, 0, &txn) == 0)
             var dbi: MDB_dbi = 0
             #expect(mdb_dbi_open(txn, LMDBSchema.metaName, 0, &dbi) == 0)
-            var key = Array("rowLayout/0/9".utf8), bytes = value
+            var key = Array("rowLayout/0/9".utf8)
+            var bytes = value
             key.withUnsafeMutableBytes { k in
                 bytes.withUnsafeMutableBytes { v in
                     var kv = MDB_val(mv_size: k.count, mv_data: k.baseAddress)

@@ -1,7 +1,8 @@
 import Foundation
 import ObjectStack
-@testable import ObjectStackLMDB
 import Testing
+
+@testable import ObjectStackLMDB
 
 /// The LMDB store's own behaviour: map growth, the environment registry, reopening, index range scans.
 @Suite("LMDB store")
@@ -84,8 +85,10 @@ struct LMDBStoreTests {
         let dates: [(String, [Any])] = [
             ("%K == %@", [when]), ("%K < %@", [when]), ("%K >= %@", [when]), ("%K BETWEEN %@", [[when, later]]),
         ]
-        let groups = [("n", "plainN", cases), ("x", "plainX", doubles), ("name", "plainName", strings),
-            ("when", "plainWhen", dates)]
+        let groups = [
+            ("n", "plainN", cases), ("x", "plainX", doubles), ("name", "plainName", strings),
+            ("when", "plainWhen", dates),
+        ]
         var compared = 0
         for (indexed, plain, formats) in groups {
             for (format, args) in formats {
@@ -93,7 +96,9 @@ struct LMDBStoreTests {
                 let viaScan = try stack.ids(format, arguments: [plain] + args)
                 #expect(viaIndex == viaScan, "\(format) on \(indexed)")
                 let sort = [SortKey("x", ascending: false)]
-                #expect(try stack.ids(format, arguments: [indexed] + args, sort: sort) == stack.ids(format, arguments: [plain] + args, sort: sort))
+                #expect(
+                    try stack.ids(format, arguments: [indexed] + args, sort: sort)
+                        == stack.ids(format, arguments: [plain] + args, sort: sort))
                 compared += 1
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import ObjectStack
+
 @testable import ObjectStackLMDB
 
 /// A small model for the LMDB store's own tests: every indexed kind, the same values unindexed, a
@@ -20,9 +21,11 @@ enum ItemModel {
         if extraAttribute { attributes.append(AttributeDescription(name: "extra", type: .string)) }
         let item = EntityDescription(
             name: "Item", attributes: attributes, uniquenessConstraints: [["code"]],
-            indexes: [IndexDescription(name: "byName", attributeNames: ["name"]),
+            indexes: [
+                IndexDescription(name: "byName", attributeNames: ["name"]),
                 IndexDescription(name: "byWhen", attributeNames: ["when", "x"]),
-                IndexDescription(name: "byX", attributeNames: ["x"])])
+                IndexDescription(name: "byX", attributeNames: ["x"]),
+            ])
         return try ManagedObjectModel(entities: [item])
     }
 }
@@ -72,8 +75,11 @@ struct LMDBStack {
                 let x = Double(index % 97) / 4 - 10
                 try item.setValue(x, forKey: "x")
                 try item.setValue(x, forKey: "plainX")
-                let name: String? = index % 11 == 0 ? nil : ["alpha", "alps", "beta", "b\u{0}eta", "é", "zeta"][index % 6]
-                    + "\(index % 13)"
+                let name: String? =
+                    index % 11 == 0
+                    ? nil
+                    : ["alpha", "alps", "beta", "b\u{0}eta", "é", "zeta"][index % 6]
+                        + "\(index % 13)"
                 try item.setValue(name, forKey: "name")
                 try item.setValue(name, forKey: "plainName")
                 let when = Date(timeIntervalSinceReferenceDate: Double(index % 50) * 3600)

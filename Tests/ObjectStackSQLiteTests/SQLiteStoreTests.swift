@@ -16,7 +16,8 @@ struct SQLiteStoreTests {
     }
 
     static func directory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-store-tests-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sqlite-store-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
@@ -30,7 +31,8 @@ struct SQLiteStoreTests {
         context.persistentStoreCoordinator = coordinator
         try context.performAndWait {
             for index in 0..<count {
-                let item = ManagedObject(entity: coordinator.managedObjectModel.entitiesByName["Item"]!, insertInto: context)
+                let item = ManagedObject(
+                    entity: coordinator.managedObjectModel.entitiesByName["Item"]!, insertInto: context)
                 try item.setValue("item \(index)", forKey: "name")
             }
             try context.save()
@@ -39,13 +41,18 @@ struct SQLiteStoreTests {
         return url
     }
 
-    static func open(_ url: URL, model: ManagedObjectModel? = nil, options: [String: String] = [:]) throws -> SQLiteStore {
+    static func open(_ url: URL, model: ManagedObjectModel? = nil, options: [String: String] = [:]) throws
+        -> SQLiteStore
+    {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try model ?? Self.model())
-        return try #require(try coordinator.addPersistentStore(type: .sqlite, at: url, options: options) as? SQLiteStore)
+        return try #require(
+            try coordinator.addPersistentStore(type: .sqlite, at: url, options: options) as? SQLiteStore)
     }
 
     /// Expects opening `url` to fail with one of `codes` and to leave the file's bytes as they were.
-    static func expectRefused(_ url: URL, _ codes: [StoreError.Code], model: ManagedObjectModel? = nil) throws -> StoreError {
+    static func expectRefused(_ url: URL, _ codes: [StoreError.Code], model: ManagedObjectModel? = nil) throws
+        -> StoreError
+    {
         let before = try? Data(contentsOf: url)
         let error = try #require(throws: StoreError.self) { try open(url, model: model) }
         #expect(codes.contains(error.code), "\(error)")
@@ -108,14 +115,18 @@ struct SQLiteStoreTests {
         let url = try Self.storeFile(items: 3)
         let error = try Self.expectRefused(url, [.incompatibleModel], model: try Self.model(extra: true))
         #expect(error.message.contains("Item") && !error.message.contains("Other"))
-        #expect(try Self.open(url).metadata.entityVersionHashes["Item"] == (try Self.model()).entitiesByName["Item"]?.versionHash)
+        #expect(
+            try Self.open(url).metadata.entityVersionHashes["Item"]
+                == (try Self.model()).entitiesByName["Item"]?.versionHash)
     }
 
     @Test("synchronous is NORMAL by default and FULL on request; other values are refused")
     func synchronous() throws {
         let folder = try Self.directory()
         #expect(try Self.open(folder.appendingPathComponent("a.sqlite")).synchronousLevel() == 1)
-        #expect(try Self.open(folder.appendingPathComponent("b.sqlite"), options: ["synchronous": "FULL"]).synchronousLevel() == 2)
+        #expect(
+            try Self.open(folder.appendingPathComponent("b.sqlite"), options: ["synchronous": "FULL"])
+                .synchronousLevel() == 2)
         let error = try #require(throws: StoreError.self) {
             try Self.open(folder.appendingPathComponent("c.sqlite"), options: ["synchronous": "SOMETIMES"])
         }
@@ -141,7 +152,9 @@ struct SQLiteStoreTests {
             try writer.save()
         }
         let names = try reader.performAndWait {
-            try reader.fetch(FetchRequest<ManagedObject>(entityName: "Item")).map { $0.value(forKey: "name") as? String }
+            try reader.fetch(FetchRequest<ManagedObject>(entityName: "Item")).map {
+                $0.value(forKey: "name") as? String
+            }
         }
         #expect(names == ["item 0", "from the first"])
     }

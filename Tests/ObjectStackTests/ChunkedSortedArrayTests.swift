@@ -7,7 +7,10 @@ import Testing
 struct ChunkedSortedArrayTests {
     private static func elements(_ array: ChunkedSortedArray<Int>) -> [Int] {
         var result: [Int] = []
-        array.forEach(from: array.partitionPoint { _ in true }) { result.append($0); return true }
+        array.forEach(from: array.partitionPoint { _ in true }) {
+            result.append($0)
+            return true
+        }
         return result
     }
 
@@ -35,9 +38,14 @@ struct ChunkedSortedArrayTests {
         #expect(Self.elements(snapshot!.0) == snapshot!.1)
         #expect(array.chunks.allSatisfy { !$0.isEmpty && $0.count <= 2 * ChunkedSortedArray<Int>.chunkCapacity })
         var backwards: [Int] = []
-        array.forEachBackwards(before: array.end) { backwards.append($0); return true }
+        array.forEachBackwards(before: array.end) {
+            backwards.append($0)
+            return true
+        }
         #expect(backwards == reference.reversed())
         let position = array.partitionPoint { $0 >= 1_500 }
-        #expect(position == array.end ? reference.allSatisfy { $0 < 1_500 } : array[position] == reference.first { $0 >= 1_500 })
+        #expect(
+            position == array.end
+                ? reference.allSatisfy { $0 < 1_500 } : array[position] == reference.first { $0 >= 1_500 })
     }
 }

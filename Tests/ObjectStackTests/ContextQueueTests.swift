@@ -13,7 +13,9 @@ struct ContextQueueTests {
         let ranOnMain: Bool = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 #expect(!ManagedObjectContext.isOnMainQueue)
-                context.perform { continuation.resume(returning: ManagedObjectContext.isOnMainQueue && context.isOnQueue) }
+                context.perform {
+                    continuation.resume(returning: ManagedObjectContext.isOnMainQueue && context.isOnQueue)
+                }
             }
         }
         #expect(ranOnMain)

@@ -236,11 +236,14 @@ struct ModelFileErrorTests {
         #expect(try ManagedObjectModel(contentsOf: commented).entitiesByName["A"] != nil)
     }
 
-    @Test("bytes that are not UTF-8, or another declared encoding, are refused before XMLParser (libxml2 crashes on some)")
+    @Test(
+        "bytes that are not UTF-8, or another declared encoding, are refused before XMLParser (libxml2 crashes on some)"
+    )
     func encoding() throws {
         let files = try TemporaryModelFile()
         defer { files.remove() }
-        let crasher = try files.model(Data("<?xml version=\"1.0\" encoding=\"UTF_8\"".utf8) + Data([0xEB]) + Data("e".utf8))
+        let crasher = try files.model(
+            Data("<?xml version=\"1.0\" encoding=\"UTF_8\"".utf8) + Data([0xEB]) + Data("e".utf8))
         let invalid = try #require(throws: ModelFileError.self) { try ManagedObjectModel(contentsOf: crasher) }
         #expect(invalid.reason.contains("not UTF-8") && invalid.line == 1, "\(invalid)")
         let latin = try files.model("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<model/>")

@@ -100,13 +100,16 @@ struct ModelFileUsageTests {
         try xml.replacingOccurrences(of: "\"ColorsTransformer\"", with: "\"ColorsTransformerNobodyRegisters\"")
             .write(to: contents, atomically: true, encoding: .utf8)
         let model = try ManagedObjectModel(contentsOf: moody)
-        #expect(model.entitiesByName["Mood"]?.attributesByName["colors"]?.valueTransformerName == "ColorsTransformerNobodyRegisters")
+        #expect(
+            model.entitiesByName["Mood"]?.attributesByName["colors"]?.valueTransformerName
+                == "ColorsTransformerNobodyRegisters")
         let context = try Self.context(model)
         try context.performAndWait {
             let mood = try context.insertNewObject(forEntityName: "Mood")
             let error = try #require(throws: ObjectStackError.self) { try mood.setValue(["red"], forKey: "colors") }
             #expect(error.code == .transformerMissing)
-            #expect(error.message.contains("'ColorsTransformerNobodyRegisters'") && error.message.contains("Mood.colors"))
+            #expect(
+                error.message.contains("'ColorsTransformerNobodyRegisters'") && error.message.contains("Mood.colors"))
             // nil needs no transformer.
             try mood.setValue(nil, forKey: "colors")
             #expect(try mood.checkedValue(forKey: "colors") == nil)

@@ -9,13 +9,14 @@ import Testing
 struct PersistentContainerTests {
     private static func model() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
-            EntityDescription(name: "Note", attributes: [AttributeDescription(name: "text", type: .string)]),
+            EntityDescription(name: "Note", attributes: [AttributeDescription(name: "text", type: .string)])
         ])
     }
 
     private static func memoryURL() -> URL { URL(string: "memory://container-\(UUID().uuidString)")! }
 
-    private static func container(urls: [URL] = [memoryURL()], asynchronous: Bool = false) throws -> PersistentContainer {
+    private static func container(urls: [URL] = [memoryURL()], asynchronous: Bool = false) throws -> PersistentContainer
+    {
         let container = PersistentContainer(name: "Notes", managedObjectModel: try model())
         container.persistentStoreDescriptions = urls.map { url in
             var description = StoreDescription(type: .inMemory, url: url)
@@ -54,12 +55,14 @@ struct PersistentContainerTests {
         let container = try Self.container(asynchronous: true)
         let caller = pthread_self()
         let returned = DispatchSemaphore(value: 0)
-        let report: (waitedForReturn: Bool, onCaller: Bool, error: String?) = await withCheckedContinuation { continuation in
+        let report: (waitedForReturn: Bool, onCaller: Bool, error: String?) = await withCheckedContinuation {
+            continuation in
             container.loadPersistentStores { _, error in
                 // Blocks until the caller is past `loadPersistentStores`: a load on the caller's thread would
                 // still be inside it, so the wait would time out.
                 let waited = returned.wait(timeout: .now() + 30) == .success
-                continuation.resume(returning: (waited, pthread_equal(pthread_self(), caller) != 0, error.map { "\($0)" }))
+                continuation.resume(
+                    returning: (waited, pthread_equal(pthread_self(), caller) != 0, error.map { "\($0)" }))
             }
             returned.signal()
         }
@@ -83,16 +86,19 @@ struct PersistentContainerTests {
                 if let all { continuation.resume(returning: all) }
             }
         }
-        #expect(described.sorted { $0.absoluteString < $1.absoluteString } == urls.sorted { $0.absoluteString < $1.absoluteString })
+        #expect(
+            described.sorted { $0.absoluteString < $1.absoluteString }
+                == urls.sorted { $0.absoluteString < $1.absoluteString })
         #expect(container.persistentStoreCoordinator.persistentStores.count == 3)
     }
 
-    @Test("a store that fails to load reports its error through the completion, for each way of loading",
+    @Test(
+        "a store that fails to load reports its error through the completion, for each way of loading",
         arguments: [false, true])
     func errorsThroughCompletion(asynchronous: Bool) async throws {
         let url = Self.memoryURL()
         let other = try ManagedObjectModel(entities: [
-            EntityDescription(name: "Note", attributes: [AttributeDescription(name: "body", type: .string)]),
+            EntityDescription(name: "Note", attributes: [AttributeDescription(name: "body", type: .string)])
         ])
         let holder = PersistentStoreCoordinator(managedObjectModel: other)
         try holder.addPersistentStore(type: .inMemory, at: url)

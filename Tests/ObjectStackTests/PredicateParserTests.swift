@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectStack
 
 // MARK: - Helpers
@@ -57,8 +58,9 @@ private func booleansAsIntegers(_ expression: SyntaxExpression) -> SyntaxExpress
     case .constant, .keyPath, .variable: return expression
     case .list(let items): return .list(items.map(booleansAsIntegers))
     case .subquery(let collection, let variable, let predicate, let path):
-        return .subquery(collection: booleansAsIntegers(collection), variable: variable,
-                         predicate: booleansAsIntegers(predicate), path: path)
+        return .subquery(
+            collection: booleansAsIntegers(collection), variable: variable,
+            predicate: booleansAsIntegers(predicate), path: path)
     case .arithmetic(let op, let lhs, let rhs): return .arithmetic(op, booleansAsIntegers(lhs), booleansAsIntegers(rhs))
     case .negate(let operand): return .negate(booleansAsIntegers(operand))
     }
@@ -124,18 +126,22 @@ private let wellFormed: [PredicateWellFormedCase] = [
     .init("age between {1, 10}", cmp(key("age"), .between, .list([int(1), int(10)]))),
     .init("name BEGINSWITH 'A'", cmp(key("name"), .beginsWith, str("A"))),
     .init("name endswith[c] 'a'", cmp(key("name"), .endsWith, str("a"), .direct, .caseInsensitive)),
-    .init("name CONTAINS[cd] \"x\"",
-          cmp(key("name"), .contains, str("x"), .direct, [.caseInsensitive, .diacriticInsensitive])),
-    .init("name CONTAINS[dc] 'x'",
-          cmp(key("name"), .contains, str("x"), .direct, [.caseInsensitive, .diacriticInsensitive])),
+    .init(
+        "name CONTAINS[cd] \"x\"",
+        cmp(key("name"), .contains, str("x"), .direct, [.caseInsensitive, .diacriticInsensitive])),
+    .init(
+        "name CONTAINS[dc] 'x'",
+        cmp(key("name"), .contains, str("x"), .direct, [.caseInsensitive, .diacriticInsensitive])),
     .init("name LIKE[n] 'a*'", cmp(key("name"), .like, str("a*"), .direct, .normalized)),
     .init("name MATCHES '[a-z]+'", cmp(key("name"), .matches, str("[a-z]+"))),
     .init("name ==[c] 'a'", cmp(key("name"), .equal, str("a"), .direct, .caseInsensitive)),
-    .init("name !=[cdn] 'a'",
-          cmp(key("name"), .notEqual, str("a"), .direct, [.caseInsensitive, .diacriticInsensitive, .normalized])),
+    .init(
+        "name !=[cdn] 'a'",
+        cmp(key("name"), .notEqual, str("a"), .direct, [.caseInsensitive, .diacriticInsensitive, .normalized])),
     .init("age <[c] 3", cmp(key("age"), .lessThan, int(3), .direct, .caseInsensitive)),
-    .init("name == [CD] 'x'",
-          cmp(key("name"), .equal, str("x"), .direct, [.caseInsensitive, .diacriticInsensitive])),
+    .init(
+        "name == [CD] 'x'",
+        cmp(key("name"), .equal, str("x"), .direct, [.caseInsensitive, .diacriticInsensitive])),
     // Compounds.
     .init("a = 1 AND b = 2 AND c = 3", .and([a1, b2, c3])),
     .init("a = 1 && b = 2", .and([a1, b2])),
@@ -165,13 +171,15 @@ private let wellFormed: [PredicateWellFormedCase] = [
     .init("books.@count > 2", cmp(.keyPath(["books", "@count"]), .greaterThan, int(2))),
     .init("books.@sum.pages >= 1000", cmp(.keyPath(["books", "@sum", "pages"]), .greaterThanOrEqual, int(1000))),
     .init("books.@avg.pages < 3.5", cmp(.keyPath(["books", "@avg", "pages"]), .lessThan, double(3.5))),
-    .init("books.@min.pages = books.@max.pages",
-          cmp(.keyPath(["books", "@min", "pages"]), .equal, .keyPath(["books", "@max", "pages"]))),
+    .init(
+        "books.@min.pages = books.@max.pages",
+        cmp(.keyPath(["books", "@min", "pages"]), .equal, .keyPath(["books", "@max", "pages"]))),
     .init("SELF == %@", [Tagged()], cmp(.keyPath([]), .equal, int(42))),
     .init("self.name == 'x'", cmp(key("name"), .equal, str("x"))),
     .init("#IN == 1", cmp(key("IN"), .equal, int(1))),
-    .init("author.#size == 2 AND item.size == 3",
-          .and([cmp(key("author.size"), .equal, int(2)), cmp(key("item.size"), .equal, int(3))])),
+    .init(
+        "author.#size == 2 AND item.size == 3",
+        .and([cmp(key("author.size"), .equal, int(2)), cmp(key("item.size"), .equal, int(3))])),
     .init("prénom == 'x'", cmp(key("prénom"), .equal, str("x"))),
     .init("'abc' == name", cmp(str("abc"), .equal, key("name"))),
     .init("{1, 2} CONTAINS a", cmp(.list([int(1), int(2)]), .contains, key("a"))),
@@ -180,8 +188,9 @@ private let wellFormed: [PredicateWellFormedCase] = [
     .init(#"name == 'it\'s'"#, cmp(key("name"), .equal, str("it's"))),
     .init(#"name == "\uD83D\uDE00 Zoë""#, cmp(key("name"), .equal, str("😀 Zoë"))),
     .init("n == 0x1F", cmp(key("n"), .equal, int(31))),
-    .init("n == 0o17 OR n == 0b101 OR n == -0x10",
-          .or([cmp(key("n"), .equal, int(15)), cmp(key("n"), .equal, int(5)), cmp(key("n"), .equal, int(-16))])),
+    .init(
+        "n == 0o17 OR n == 0b101 OR n == -0x10",
+        .or([cmp(key("n"), .equal, int(15)), cmp(key("n"), .equal, int(5)), cmp(key("n"), .equal, int(-16))])),
     .init("n == -42", cmp(key("n"), .equal, int(-42))),
     .init("n == 1.5e3", cmp(key("n"), .equal, double(1500))),
     .init("n == 2.5E-2", cmp(key("n"), .equal, double(0.025))),
@@ -189,70 +198,106 @@ private let wellFormed: [PredicateWellFormedCase] = [
     .init("n == 1.0", cmp(key("n"), .equal, double(1))),
     .init("n == 9223372036854775807", cmp(key("n"), .equal, int(.max))),
     .init("n == -9223372036854775808", cmp(key("n"), .equal, int(.min))),
-    .init("flag == TRUE OR flag == yes", .or([cmp(key("flag"), .equal, bool(true)),
-                                             cmp(key("flag"), .equal, bool(true))])),
-    .init("flag == FALSE OR flag == No", .or([cmp(key("flag"), .equal, bool(false)),
-                                             cmp(key("flag"), .equal, bool(false))])),
+    .init(
+        "flag == TRUE OR flag == yes",
+        .or([
+            cmp(key("flag"), .equal, bool(true)),
+            cmp(key("flag"), .equal, bool(true)),
+        ])),
+    .init(
+        "flag == FALSE OR flag == No",
+        .or([
+            cmp(key("flag"), .equal, bool(false)),
+            cmp(key("flag"), .equal, bool(false)),
+        ])),
     .init("name == nil OR name = NULL", .or([cmp(key("name"), .equal, null), cmp(key("name"), .equal, null)])),
     .init("a == {}", cmp(key("a"), .equal, .list([]))),
     .init("a IN {{1, 2}, {3}}", cmp(key("a"), .in, .list([.list([int(1), int(2)]), .list([int(3)])]))),
-    .init("created > CAST(0, \"NSDate\")",
-          cmp(key("created"), .greaterThan, .constant(.date(Date(timeIntervalSinceReferenceDate: 0))))),
-    .init("created < cast(-3.5, 'NSDate')",
-          cmp(key("created"), .lessThan, .constant(.date(Date(timeIntervalSinceReferenceDate: -3.5))))),
+    .init(
+        "created > CAST(0, \"NSDate\")",
+        cmp(key("created"), .greaterThan, .constant(.date(Date(timeIntervalSinceReferenceDate: 0))))),
+    .init(
+        "created < cast(-3.5, 'NSDate')",
+        cmp(key("created"), .lessThan, .constant(.date(Date(timeIntervalSinceReferenceDate: -3.5))))),
     // Variables and subqueries.
     .init("$x == 1", cmp(.variable("x", []), .equal, int(1))),
     .init("$b.author.name == 'a'", cmp(.variable("b", ["author", "name"]), .equal, str("a"))),
-    .init("SUBQUERY(books, $b, $b.pages > 100).@count > 0",
-          cmp(.subquery(collection: key("books"), variable: "b",
-                        predicate: cmp(.variable("b", ["pages"]), .greaterThan, int(100)), path: ["@count"]),
-              .greaterThan, int(0))),
-    .init("SUBQUERY(books, $b, $b.pages > 1 AND $b.title BEGINSWITH 'A') != nil",
-          cmp(.subquery(collection: key("books"), variable: "b",
-                        predicate: .and([cmp(.variable("b", ["pages"]), .greaterThan, int(1)),
-                                         cmp(.variable("b", ["title"]), .beginsWith, str("A"))]),
-                        path: []),
-              .notEqual, null)),
-    .init("SUBQUERY(authors, $a, SUBQUERY($a.books, $b, $b.pages > 1).@count > 2).@count == 1",
-          cmp(.subquery(collection: key("authors"), variable: "a",
-                        predicate: cmp(.subquery(collection: .variable("a", ["books"]), variable: "b",
-                                                 predicate: cmp(.variable("b", ["pages"]), .greaterThan, int(1)),
-                                                 path: ["@count"]),
-                                       .greaterThan, int(2)),
+    .init(
+        "SUBQUERY(books, $b, $b.pages > 100).@count > 0",
+        cmp(
+            .subquery(
+                collection: key("books"), variable: "b",
+                predicate: cmp(.variable("b", ["pages"]), .greaterThan, int(100)), path: ["@count"]),
+            .greaterThan, int(0))),
+    .init(
+        "SUBQUERY(books, $b, $b.pages > 1 AND $b.title BEGINSWITH 'A') != nil",
+        cmp(
+            .subquery(
+                collection: key("books"), variable: "b",
+                predicate: .and([
+                    cmp(.variable("b", ["pages"]), .greaterThan, int(1)),
+                    cmp(.variable("b", ["title"]), .beginsWith, str("A")),
+                ]),
+                path: []),
+            .notEqual, null)),
+    .init(
+        "SUBQUERY(authors, $a, SUBQUERY($a.books, $b, $b.pages > 1).@count > 2).@count == 1",
+        cmp(
+            .subquery(
+                collection: key("authors"), variable: "a",
+                predicate: cmp(
+                    .subquery(
+                        collection: .variable("a", ["books"]), variable: "b",
+                        predicate: cmp(.variable("b", ["pages"]), .greaterThan, int(1)),
                         path: ["@count"]),
-              .equal, int(1))),
+                    .greaterThan, int(2)),
+                path: ["@count"]),
+            .equal, int(1))),
     // Arguments.
     .init("%K == %@", ["author.name", "x"], cmp(key("author.name"), .equal, str("x"))),
     .init("%K.@count > 1", ["books"], cmp(.keyPath(["books", "@count"]), .greaterThan, int(1))),
-    .init("age == %d OR age == %i OR age == %ld", [5, Int32(6), Int64(7)],
-          .or([cmp(key("age"), .equal, int(5)), cmp(key("age"), .equal, int(6)), cmp(key("age"), .equal, int(7))])),
-    .init("age == %lu OR age == %u OR age == %hd OR age == %lld", [UInt(1), UInt32(2), Int16(-3), Int64(4)],
-          .or([cmp(key("age"), .equal, int(1)), cmp(key("age"), .equal, int(2)),
-               cmp(key("age"), .equal, int(-3)), cmp(key("age"), .equal, int(4))])),
-    .init("score > %f AND score < %lf AND score != %g AND score != %e", [2.5, Float(1.5), 3, Double(4)],
-          .and([cmp(key("score"), .greaterThan, double(2.5)), cmp(key("score"), .lessThan, double(1.5)),
-                cmp(key("score"), .notEqual, double(3)), cmp(key("score"), .notEqual, double(4))])),
+    .init(
+        "age == %d OR age == %i OR age == %ld", [5, Int32(6), Int64(7)],
+        .or([cmp(key("age"), .equal, int(5)), cmp(key("age"), .equal, int(6)), cmp(key("age"), .equal, int(7))])),
+    .init(
+        "age == %lu OR age == %u OR age == %hd OR age == %lld", [UInt(1), UInt32(2), Int16(-3), Int64(4)],
+        .or([
+            cmp(key("age"), .equal, int(1)), cmp(key("age"), .equal, int(2)),
+            cmp(key("age"), .equal, int(-3)), cmp(key("age"), .equal, int(4)),
+        ])),
+    .init(
+        "score > %f AND score < %lf AND score != %g AND score != %e", [2.5, Float(1.5), 3, Double(4)],
+        .and([
+            cmp(key("score"), .greaterThan, double(2.5)), cmp(key("score"), .lessThan, double(1.5)),
+            cmp(key("score"), .notEqual, double(3)), cmp(key("score"), .notEqual, double(4)),
+        ])),
     .init("name IN %@", [["a", "b"]], cmp(key("name"), .in, .list([str("a"), str("b")]))),
     .init("id IN %@", [Set([7])], cmp(key("id"), .in, .list([int(7)]))),
     .init("a BETWEEN %@", [[1, 10]], cmp(key("a"), .between, .list([int(1), int(10)]))),
     .init("tags IN {'a', \"b\", %@}", [3], cmp(key("tags"), .in, .list([str("a"), str("b"), int(3)]))),
     .init("name == %@", [String?.none as Any], cmp(key("name"), .equal, null)),
     .init("name == %@", [NSNull()], cmp(key("name"), .equal, null)),
-    .init("name == %@ AND flag == %@", [Substring("sub"), true],
-          .and([cmp(key("name"), .equal, str("sub")), cmp(key("flag"), .equal, bool(true))])),
-    .init("created == %@", [Date(timeIntervalSinceReferenceDate: 100)],
-          cmp(key("created"), .equal, .constant(.date(Date(timeIntervalSinceReferenceDate: 100))))),
-    .init("id == %@", [UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") as Any],
-          cmp(key("id"), .equal,
-              .constant(.uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID()))),
-          roundTrips: false),
+    .init(
+        "name == %@ AND flag == %@", [Substring("sub"), true],
+        .and([cmp(key("name"), .equal, str("sub")), cmp(key("flag"), .equal, bool(true))])),
+    .init(
+        "created == %@", [Date(timeIntervalSinceReferenceDate: 100)],
+        cmp(key("created"), .equal, .constant(.date(Date(timeIntervalSinceReferenceDate: 100))))),
+    .init(
+        "id == %@", [UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") as Any],
+        cmp(
+            key("id"), .equal,
+            .constant(.uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F") ?? UUID()))),
+        roundTrips: false),
     // Arithmetic: * and / before + and -, left to right, unary minus first of all.
     .init("price * 2 > 10", cmp(math(key("price"), .multiply, int(2)), .greaterThan, int(10))),
     .init("a + b == c", cmp(math(key("a"), .add, key("b")), .equal, key("c"))),
     .init("c == a + b", cmp(key("c"), .equal, math(key("a"), .add, key("b")))),
-    .init("a + b * c - d / 2 < 1",
-          cmp(math(math(key("a"), .add, math(key("b"), .multiply, key("c"))), .subtract, math(key("d"), .divide, int(2))),
-              .lessThan, int(1))),
+    .init(
+        "a + b * c - d / 2 < 1",
+        cmp(
+            math(math(key("a"), .add, math(key("b"), .multiply, key("c"))), .subtract, math(key("d"), .divide, int(2))),
+            .lessThan, int(1))),
     .init("a - b - c == 0", cmp(math(math(key("a"), .subtract, key("b")), .subtract, key("c")), .equal, int(0))),
     .init("(a + 1) * 2 >= 3", cmp(math(math(key("a"), .add, int(1)), .multiply, int(2)), .greaterThanOrEqual, int(3))),
     .init("((a) + 1) > 2", cmp(math(key("a"), .add, int(1)), .greaterThan, int(2))),
@@ -260,13 +305,18 @@ private let wellFormed: [PredicateWellFormedCase] = [
     .init("NOT (a + 1) > 2 OR b = 2", .or([.not(cmp(math(key("a"), .add, int(1)), .greaterThan, int(2))), b2])),
     .init("-a < 3", cmp(.negate(key("a")), .lessThan, int(3))),
     .init("a * -b < - 3", cmp(math(key("a"), .multiply, .negate(key("b"))), .lessThan, int(-3))),
-    .init("a-1 == 0 AND a - -1 == 2",
-          .and([cmp(math(key("a"), .subtract, int(1)), .equal, int(0)),
-                cmp(math(key("a"), .subtract, int(-1)), .equal, int(2))])),
-    .init("%d * price / %@ > %f", [2, 3, 1.5],
-          cmp(math(math(int(2), .multiply, key("price")), .divide, int(3)), .greaterThan, double(1.5))),
-    .init("author.rating + $x.y <= 1.5",
-          cmp(math(key("author.rating"), .add, .variable("x", ["y"])), .lessThanOrEqual, double(1.5))),
+    .init(
+        "a-1 == 0 AND a - -1 == 2",
+        .and([
+            cmp(math(key("a"), .subtract, int(1)), .equal, int(0)),
+            cmp(math(key("a"), .subtract, int(-1)), .equal, int(2)),
+        ])),
+    .init(
+        "%d * price / %@ > %f", [2, 3, 1.5],
+        cmp(math(math(int(2), .multiply, key("price")), .divide, int(3)), .greaterThan, double(1.5))),
+    .init(
+        "author.rating + $x.y <= 1.5",
+        cmp(math(key("author.rating"), .add, .variable("x", ["y"])), .lessThanOrEqual, double(1.5))),
     // Subscripts on to-many key paths.
     .init("tags[SIZE] > 2", cmp(.keyPath(["tags", "[SIZE]"]), .greaterThan, int(2))),
     .init("tags[FIRST].name == 'x'", cmp(.keyPath(["tags", "[FIRST]", "name"]), .equal, str("x"))),
@@ -275,10 +325,13 @@ private let wellFormed: [PredicateWellFormedCase] = [
     .init("tags[%d].name == 'x'", [1], cmp(.keyPath(["tags", "[1]", "name"]), .equal, str("x"))),
     .init("%K[SIZE] * 2 == 4", ["tags"], cmp(math(.keyPath(["tags", "[SIZE]"]), .multiply, int(2)), .equal, int(4))),
     .init("$t.tags[LAST] == nil", cmp(.variable("t", ["tags", "[LAST]"]), .equal, null)),
-    .init("SUBQUERY(tags, $t, $t.n == 1)[SIZE] > 0",
-          cmp(.subquery(collection: key("tags"), variable: "t", predicate: cmp(.variable("t", ["n"]), .equal, int(1)),
-                        path: ["[SIZE]"]),
-              .greaterThan, int(0))),
+    .init(
+        "SUBQUERY(tags, $t, $t.n == 1)[SIZE] > 0",
+        cmp(
+            .subquery(
+                collection: key("tags"), variable: "t", predicate: cmp(.variable("t", ["n"]), .equal, int(1)),
+                path: ["[SIZE]"]),
+            .greaterThan, int(0))),
     // LIKE's escapes keep their backslash, written once or twice in the format.
     .init(#"name LIKE 'a\*b\?'"#, cmp(key("name"), .like, str(#"a\*b\?"#))),
     .init(#"name LIKE 'a\\*'"#, cmp(key("name"), .like, str(#"a\*"#))),
@@ -287,10 +340,15 @@ private let wellFormed: [PredicateWellFormedCase] = [
     .init("name = %@", ["a", "b"], cmp(key("name"), .equal, str("a"))),
     .init("TRUEPREDICATE", [1, "x"], .constant(true)),
     // Keywords in any case.
-    .init("name contains[c] 'a' and not age < 3 or any x.y = 1",
-          .or([.and([cmp(key("name"), .contains, str("a"), .direct, .caseInsensitive),
-                     .not(cmp(key("age"), .lessThan, int(3)))]),
-               cmp(key("x.y"), .equal, int(1), .any)])),
+    .init(
+        "name contains[c] 'a' and not age < 3 or any x.y = 1",
+        .or([
+            .and([
+                cmp(key("name"), .contains, str("a"), .direct, .caseInsensitive),
+                .not(cmp(key("age"), .lessThan, int(3))),
+            ]),
+            cmp(key("x.y"), .equal, int(1), .any),
+        ])),
 ]
 
 private let malformed: [PredicateMalformedCase] = [
@@ -404,17 +462,19 @@ struct PredicateParserTests {
         #expect(reparsed.predicateFormat == printed)
     }
 
-    @Test("trees built in code print in a form that parses back", arguments: [
-        PredicateNode.and([.and([a1, b2]), .or([c3, .not(.and([a1, b2]))])]),
-        .or([.or([a1, b2]), .and([b2, .or([a1, c3])])]),
-        .not(.not(.constant(true))),
-        cmp(str("tab\tquote\"back\\slash\u{1}\u{7F}\nend"), .equal, key("a")),
-        cmp(str("\u{301}starts with a combining mark"), .equal, key("a")),
-        cmp(.keyPath(["SELF", "in", "Size", "@count", "2nd", "\u{301}"]), .greaterThan, double(.infinity)),
-        cmp(.keyPath(["x"]), .lessThan, double(-.infinity)),
-        cmp(.keyPath(["x"]), .equal, .constant(.date(Date(timeIntervalSinceReferenceDate: 123_456.789))), .all),
-        cmp(.variable("v", ["AND"]), .in, .list([double(0.1), double(1e-300), int(.min)]), .none, .normalized),
-    ])
+    @Test(
+        "trees built in code print in a form that parses back",
+        arguments: [
+            PredicateNode.and([.and([a1, b2]), .or([c3, .not(.and([a1, b2]))])]),
+            .or([.or([a1, b2]), .and([b2, .or([a1, c3])])]),
+            .not(.not(.constant(true))),
+            cmp(str("tab\tquote\"back\\slash\u{1}\u{7F}\nend"), .equal, key("a")),
+            cmp(str("\u{301}starts with a combining mark"), .equal, key("a")),
+            cmp(.keyPath(["SELF", "in", "Size", "@count", "2nd", "\u{301}"]), .greaterThan, double(.infinity)),
+            cmp(.keyPath(["x"]), .lessThan, double(-.infinity)),
+            cmp(.keyPath(["x"]), .equal, .constant(.date(Date(timeIntervalSinceReferenceDate: 123_456.789))), .all),
+            cmp(.variable("v", ["AND"]), .in, .list([double(0.1), double(1e-300), int(.min)]), .none, .normalized),
+        ])
     func roundTripsBuiltTrees(_ node: PredicateNode) throws {
         let printed = node.predicateFormat
         #expect(try parse(printed) == booleansAsIntegers(node), "printed as \(printed)")
@@ -422,37 +482,44 @@ struct PredicateParserTests {
 
     @Test func printsCanonicalForm() throws {
         let node = try parse("not (a=1 or b=2) and any x.#in contains[dc] 'q' && SELF IN {nil, true, 2.5}")
-        #expect(node.predicateFormat
-            == #"NOT (a == 1 OR b == 2) AND ANY x.#in CONTAINS[cd] "q" AND SELF IN {nil, 1, 2.5}"#)
+        #expect(
+            node.predicateFormat
+                == #"NOT (a == 1 OR b == 2) AND ANY x.#in CONTAINS[cd] "q" AND SELF IN {nil, 1, 2.5}"#)
         #expect(PredicateNode.and([]).predicateFormat == "TRUEPREDICATE")
         #expect(PredicateNode.or([]).predicateFormat == "FALSEPREDICATE")
     }
 
     /// What NSPredicate's `predicateFormat` prints for these, as recorded by test suites run on Apple's
     /// Foundation (SafeFetching's compound and string tests, mySTEP's arithmetic test) or documented.
-    @Test("prints as NSPredicate's predicateFormat", arguments: [
-        ("(a = 1 OR b = 2) AND c = 3", [], "(a == 1 OR b == 2) AND c == 3"),
-        ("a = 1 AND b = 2 OR c = 3", [], "(a == 1 AND b == 2) OR c == 3"),
-        ("a = 1 OR b = 2 AND c = 3", [], "a == 1 OR (b == 2 AND c == 3)"),
-        ("a > 10 AND (b BEGINSWITH 'To' OR b ENDSWITH 'ta')", [],
-         #"a > 10 AND (b BEGINSWITH "To" OR b ENDSWITH "ta")"#),
-        ("a = 1 AND b = 2 AND c = 3", [], "a == 1 AND b == 2 AND c == 3"),
-        ("NOT name BEGINSWITH 'Desp'", [], #"NOT name BEGINSWITH "Desp""#),
-        ("NOT (a = 1 AND b = 2)", [], "NOT (a == 1 AND b == 2)"),
-        ("flag == YES", [], "flag == 1"),
-        ("flag == FALSE OR flag != %@", [true], "flag == 0 OR flag != 1"),
-        ("flag IN {TRUE, NO}", [], "flag IN {1, 0}"),
-        ("%K like %@+$b+$c", ["$single", #"b""#], #"$single LIKE ("b\"" + $b) + $c"#),
-        ("price * 2 > 10", [], "price * 2 > 10"),
-        ("a + b * c == d", [], "a + (b * c) == d"),
-        ("(a + b) * c == d - -1", [], "(a + b) * c == d - -1"),
-        ("-a < -(b / 2)", [], "-a < -(b / 2)"),
-        ("tags[SIZE] > 2", [], "tags[SIZE] > 2"),
-        ("tags[first].name == 'x' OR tags[last] == nil OR tags[%d].n == 1", [3],
-         #"tags[FIRST].name == "x" OR tags[LAST] == nil OR tags[3].n == 1"#),
-        ("SUBQUERY(tags, $t, $t.tags[0].n == 1)[SIZE] > 0", [], "SUBQUERY(tags, $t, $t.tags[0].n == 1)[SIZE] > 0"),
-        (#"name LIKE 'a\*'"#, [], #"name LIKE "a\\*""#),
-    ] as [(String, [any Sendable], String)])
+    @Test(
+        "prints as NSPredicate's predicateFormat",
+        arguments: [
+            ("(a = 1 OR b = 2) AND c = 3", [], "(a == 1 OR b == 2) AND c == 3"),
+            ("a = 1 AND b = 2 OR c = 3", [], "(a == 1 AND b == 2) OR c == 3"),
+            ("a = 1 OR b = 2 AND c = 3", [], "a == 1 OR (b == 2 AND c == 3)"),
+            (
+                "a > 10 AND (b BEGINSWITH 'To' OR b ENDSWITH 'ta')", [],
+                #"a > 10 AND (b BEGINSWITH "To" OR b ENDSWITH "ta")"#
+            ),
+            ("a = 1 AND b = 2 AND c = 3", [], "a == 1 AND b == 2 AND c == 3"),
+            ("NOT name BEGINSWITH 'Desp'", [], #"NOT name BEGINSWITH "Desp""#),
+            ("NOT (a = 1 AND b = 2)", [], "NOT (a == 1 AND b == 2)"),
+            ("flag == YES", [], "flag == 1"),
+            ("flag == FALSE OR flag != %@", [true], "flag == 0 OR flag != 1"),
+            ("flag IN {TRUE, NO}", [], "flag IN {1, 0}"),
+            ("%K like %@+$b+$c", ["$single", #"b""#], #"$single LIKE ("b\"" + $b) + $c"#),
+            ("price * 2 > 10", [], "price * 2 > 10"),
+            ("a + b * c == d", [], "a + (b * c) == d"),
+            ("(a + b) * c == d - -1", [], "(a + b) * c == d - -1"),
+            ("-a < -(b / 2)", [], "-a < -(b / 2)"),
+            ("tags[SIZE] > 2", [], "tags[SIZE] > 2"),
+            (
+                "tags[first].name == 'x' OR tags[last] == nil OR tags[%d].n == 1", [3],
+                #"tags[FIRST].name == "x" OR tags[LAST] == nil OR tags[3].n == 1"#
+            ),
+            ("SUBQUERY(tags, $t, $t.tags[0].n == 1)[SIZE] > 0", [], "SUBQUERY(tags, $t, $t.tags[0].n == 1)[SIZE] > 0"),
+            (#"name LIKE 'a\*'"#, [], #"name LIKE "a\\*""#),
+        ] as [(String, [any Sendable], String)])
     func printsAsNSPredicate(_ format: String, _ arguments: [any Sendable], _ expected: String) throws {
         let node = try parse(format, arguments.map { $0 as Any })
         #expect(node.predicateFormat == expected)
@@ -464,15 +531,20 @@ struct PredicateParserTests {
         #expect(predicate.predicateFormat == "price * 2 > -10 AND tags[SIZE] == 1 + 1")
     }
 
-    @Test("lone expressions parse for derived attributes", arguments: [
-        ("books.@count", SyntaxExpression.keyPath(["books", "@count"])),
-        ("author.name", key("author.name")),
-        ("SELF", .keyPath([])),
-        ("'x'", str("x")),
-        ("SUBQUERY(books, $b, $b.pages > 1).@count",
-         .subquery(collection: key("books"), variable: "b",
-                   predicate: cmp(.variable("b", ["pages"]), .greaterThan, int(1)), path: ["@count"])),
-    ])
+    @Test(
+        "lone expressions parse for derived attributes",
+        arguments: [
+            ("books.@count", SyntaxExpression.keyPath(["books", "@count"])),
+            ("author.name", key("author.name")),
+            ("SELF", .keyPath([])),
+            ("'x'", str("x")),
+            (
+                "SUBQUERY(books, $b, $b.pages > 1).@count",
+                .subquery(
+                    collection: key("books"), variable: "b",
+                    predicate: cmp(.variable("b", ["pages"]), .greaterThan, int(1)), path: ["@count"])
+            ),
+        ])
     func parsesExpressions(_ format: String, _ expected: SyntaxExpression) throws {
         var parser = PredicateParser(format: format, arguments: [])
         let expression = try parser.parseExpression()
@@ -486,12 +558,14 @@ struct PredicateParserTests {
         #expect(try parser.parseExpression() == .keyPath(["books", "@sum", "pages"]))
     }
 
-    @Test("malformed lone expressions fail", arguments: [
-        ("", 0, "empty expression"),
-        ("a == 1", 2, "unexpected '==', expected the end of the expression"),
-        ("a)", 1, "unbalanced parenthesis"),
-        ("%@", 0, "missing argument for %@"),
-    ])
+    @Test(
+        "malformed lone expressions fail",
+        arguments: [
+            ("", 0, "empty expression"),
+            ("a == 1", 2, "unexpected '==', expected the end of the expression"),
+            ("a)", 1, "unbalanced parenthesis"),
+            ("%@", 0, "missing argument for %@"),
+        ])
     func rejectsMalformedExpressions(_ format: String, _ position: Int, _ reason: String) {
         var parser = PredicateParser(format: format, arguments: [])
         let error = #expect(throws: PredicateSyntaxError.self) { try parser.parseExpression() }
@@ -505,8 +579,9 @@ struct PredicateParserTests {
         #expect(try parser.parsePredicate() == first)
     }
 
-    @Test("deep nesting is an error, not a stack overflow",
-          arguments: ["(", "NOT ", "{", "SUBQUERY(b, $c, ", "-", "a + ", "a * ", "x[FIRST].y * ", "(a + "])
+    @Test(
+        "deep nesting is an error, not a stack overflow",
+        arguments: ["(", "NOT ", "{", "SUBQUERY(b, $c, ", "-", "a + ", "a * ", "x[FIRST].y * ", "(a + "])
     func rejectsDeepNesting(_ opener: String) {
         let error = #expect(throws: PredicateSyntaxError.self) {
             try parse(String(repeating: opener, count: 10_000) + "a = 1")
@@ -558,8 +633,9 @@ struct PredicateParserTests {
             do {
                 let node = try parse(format, arguments)
                 parsed += 1
-                #expect(try parse(node.predicateFormat) == booleansAsIntegers(node),
-                        "\(format) printed as \(node.predicateFormat)")
+                #expect(
+                    try parse(node.predicateFormat) == booleansAsIntegers(node),
+                    "\(format) printed as \(node.predicateFormat)")
             } catch {
                 #expect((0...format.count).contains(error.position), "\(format): \(error)")
             }
@@ -580,8 +656,10 @@ struct PredicateParserTests {
 /// Builds random trees that the format-string language can spell, to test printing beyond the tables.
 private struct TreeGenerator {
     var random: SplitMix64
-    let keys = ["a", "name", "IN", "size", "Self", "2nd", "prénom", "\u{301}x", "_k", "@count", "@sum", "[FIRST]", "[SIZE]",
-                "[7]"]
+    let keys = [
+        "a", "name", "IN", "size", "Self", "2nd", "prénom", "\u{301}x", "_k", "@count", "@sum", "[FIRST]", "[SIZE]",
+        "[7]",
+    ]
     let scalars: [Unicode.Scalar] = ["a", "\"", "'", "\\", "\n", "\0", "\u{1F}", "\u{301}", "é", "😀", "\u{600}"]
 
     init(seed: UInt64) { random = SplitMix64(seed: seed) }
@@ -620,13 +698,15 @@ private struct TreeGenerator {
             return .constant(pick([.null, .boolean(true), .boolean(false), .integer(.min), .date(date)]))
         case 6: return .list((0..<count(0...3)).map { _ in expression(depth: depth - 1) })
         case 7:
-            return .arithmetic(pick(ArithmeticOperator.allCases), expression(depth: depth - 1), expression(depth: depth - 1))
+            return .arithmetic(
+                pick(ArithmeticOperator.allCases), expression(depth: depth - 1), expression(depth: depth - 1))
         case 8:
             // Minus on a number literal reads back as the negative number, so negate other operands only.
             return .negate(pick([.keyPath(["a", "[LAST]"]), .variable("v", []), .arithmetic(.add, key("a"), int(1))]))
         default:
-            return .subquery(collection: expression(depth: depth - 1), variable: "s",
-                             predicate: node(depth: depth - 1), path: (0..<count(0...1)).map { _ in pick(keys) })
+            return .subquery(
+                collection: expression(depth: depth - 1), variable: "s",
+                predicate: node(depth: depth - 1), path: (0..<count(0...1)).map { _ in pick(keys) })
         }
     }
 }
@@ -665,11 +745,13 @@ struct PredicateArgumentTests {
         .init(value: NSNumber(value: 3.5), expected: double(3.5)),
         .init(value: NSNumber(value: UInt64(9)), expected: int(9)),
         .init(value: NSDecimalNumber(string: "2.5"), expected: .constant(.decimal(Decimal(string: "2.5") ?? 0))),
-        .init(value: Date(timeIntervalSinceReferenceDate: 5),
-              expected: .constant(.date(Date(timeIntervalSinceReferenceDate: 5)))),
+        .init(
+            value: Date(timeIntervalSinceReferenceDate: 5),
+            expected: .constant(.date(Date(timeIntervalSinceReferenceDate: 5)))),
         .init(value: Data([1, 2]), expected: .constant(.data(Data([1, 2])))),
-        .init(value: UUID(uuid: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)),
-              expected: .constant(.uuid(UUID(uuid: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))))),
+        .init(
+            value: UUID(uuid: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)),
+            expected: .constant(.uuid(UUID(uuid: (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))))),
         .init(value: URL(fileURLWithPath: "/tmp/x"), expected: .constant(.uri(URL(fileURLWithPath: "/tmp/x")))),
         .init(value: Tagged(), expected: int(42)),
         .init(value: StoreValue.string("raw"), expected: str("raw")),

@@ -19,11 +19,13 @@ struct MannWhitneyUTests {
         #expect(MannWhitneyU([1, 2, 3, 4, 5], [1, 2, 3, 4, 5]).pValue == 1)
     }
 
-    @Test("with ties the exact p equals a brute-force count over every relabelling", arguments: [
-        ([10.1, 10.4, 9.8, 10.0, 10.2], [10.3, 9.9, 10.5, 10.0, 10.1]),
-        ([1, 1, 2, 2, 3], [2, 3, 3, 4, 4, 4]),
-        ([5, 5, 5, 6], [5, 6, 6, 6, 7]),
-    ])
+    @Test(
+        "with ties the exact p equals a brute-force count over every relabelling",
+        arguments: [
+            ([10.1, 10.4, 9.8, 10.0, 10.2], [10.3, 9.9, 10.5, 10.0, 10.1]),
+            ([1, 1, 2, 2, 3], [2, 3, 3, 4, 4, 4]),
+            ([5, 5, 5, 6], [5, 6, 6, 6, 7]),
+        ])
     func tiesMatchBruteForce(first: [Double], second: [Double]) {
         #expect(abs(MannWhitneyU(first, second).pValue - bruteForceP(first, second)) < 1e-12)
     }
@@ -54,7 +56,8 @@ struct MannWhitneyUTests {
         }
         let mean = Double(first.count) * Double(pooled.count + 1) / 2
         let observed = abs(ranks.prefix(first.count).reduce(0, +) - mean)
-        var extreme = 0, all = 0
+        var extreme = 0
+        var all = 0
         func choose(_ start: Int, _ left: Int, _ sum: Double) {
             if left == 0 {
                 all += 1
@@ -71,7 +74,8 @@ struct MannWhitneyUTests {
 
 @Suite("Result comparison")
 struct CompareTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/compare")
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures/compare")
 
     func comparison(metrics: [String] = [], threshold: Double = 0.10) throws -> [ResultComparison.Row] {
         try ResultComparison(
@@ -82,23 +86,26 @@ struct CompareTests {
     }
 
     func verdicts(_ rows: [ResultComparison.Row], metric: String) -> [String: ComparisonVerdict] {
-        Dictionary(uniqueKeysWithValues: rows.filter { $0.metric == metric }.map {
-            ("\($0.cell["store"]!)/\($0.cell["mode"]!)", $0.verdict)
-        })
+        Dictionary(
+            uniqueKeysWithValues: rows.filter { $0.metric == metric }.map {
+                ("\($0.cell["store"]!)/\($0.cell["mode"]!)", $0.verdict)
+            })
     }
 
     @Test("the recorded fixtures give their known verdicts per cell and metric")
     func knownAnswers() throws {
         let rows = try comparison()
         #expect(Set(rows.map(\.metric)) == ["time_to_first_screen_ms", "objects_per_s", "killed_by_watchdog"])
-        #expect(verdicts(rows, metric: "time_to_first_screen_ms") == [
-            "sqlite/sync": .regressed, "sqlite/async": .unchanged, "lmdb/sync": .inconclusive,
-            "lmdb/async": .improved, "memory/sync": .unchanged,
-        ])
-        #expect(verdicts(rows, metric: "objects_per_s") == [
-            "sqlite/sync": .unchanged, "sqlite/async": .unchanged, "lmdb/sync": .unchanged,
-            "lmdb/async": .unchanged, "memory/sync": .improved,
-        ])
+        #expect(
+            verdicts(rows, metric: "time_to_first_screen_ms") == [
+                "sqlite/sync": .regressed, "sqlite/async": .unchanged, "lmdb/sync": .inconclusive,
+                "lmdb/async": .improved, "memory/sync": .unchanged,
+            ])
+        #expect(
+            verdicts(rows, metric: "objects_per_s") == [
+                "sqlite/sync": .unchanged, "sqlite/async": .unchanged, "lmdb/sync": .unchanged,
+                "lmdb/async": .unchanged, "memory/sync": .improved,
+            ])
         #expect(Set(verdicts(rows, metric: "killed_by_watchdog").values) == [.unchanged])
         let regressed = try #require(rows.first { $0.verdict == .regressed })
         #expect(regressed.baselineMedian == 120.1 && regressed.currentMedian == 170.8)
@@ -107,9 +114,10 @@ struct CompareTests {
 
     @Test("a repetition with an error is left out, not read as a value")
     func errorRowsSkipped() throws {
-        let row = try #require(try comparison(metrics: ["time_to_first_screen_ms"]).first {
-            $0.cell["store"] == "sqlite" && $0.cell["mode"] == "async"
-        })
+        let row = try #require(
+            try comparison(metrics: ["time_to_first_screen_ms"]).first {
+                $0.cell["store"] == "sqlite" && $0.cell["mode"] == "async"
+            })
         #expect(row.baselineCount == 5 && row.currentCount == 4)
     }
 
@@ -125,7 +133,8 @@ struct CompareTests {
 
     @Test("launches killed by the watchdog in every repetition are a regression")
     func killedLaunches() throws {
-        let header = "scenario,store,mode,repetition,run_id,timestamp,time_to_first_screen_ms,killed_by_watchdog,error\n"
+        let header =
+            "scenario,store,mode,repetition,run_id,timestamp,time_to_first_screen_ms,killed_by_watchdog,error\n"
         let base = header + (1...5).map { "s,sqlite,sync,\($0),b\($0),t,\(100 + $0),false," }.joined(separator: "\n")
         let current = header + (1...5).map { "s,sqlite,sync,\($0),c\($0),t,,true," }.joined(separator: "\n")
         let rows = try ResultComparison(
@@ -147,7 +156,8 @@ struct CompareTests {
         #expect(ResultComparison.polarity(of: "stall_us_per_s") == .lowerIsBetter)
         let header = "scenario,store,repetition,run_id,timestamp,main_hitch_ms_per_s,objects_per_s,error\n"
         let base = header + (1...5).map { "s,sqlite,\($0),b\($0),t,\(200 + $0),\(1000 + $0)," }.joined(separator: "\n")
-        let current = header + (1...5).map { "s,sqlite,\($0),c\($0),t,\(20 + $0),\(2000 + $0)," }.joined(separator: "\n")
+        let current =
+            header + (1...5).map { "s,sqlite,\($0),c\($0),t,\(20 + $0),\(2000 + $0)," }.joined(separator: "\n")
         let rows = try ResultComparison(
             baseline: ResultTable(text: base, source: "base"), current: ResultTable(text: current, source: "current")
         ).rows()
@@ -171,7 +181,8 @@ struct CompareTests {
 
     @Test("a cell's label leaves out columns the workload leaves empty")
     func labelSkipsEmptyColumns() throws {
-        let text = "scenario,store,strategy,mode,repetition,run_id,timestamp,time_to_first_frame_ms,error\n"
+        let text =
+            "scenario,store,strategy,mode,repetition,run_id,timestamp,time_to_first_frame_ms,error\n"
             + (1...4).map { "s,sqlite,,sync,\($0),r\($0),t,\(20 + $0)," }.joined(separator: "\n")
         let table = try ResultTable(text: text, source: "startup")
         let row = try #require(try ResultComparison(baseline: table, current: table).rows().first)
@@ -199,14 +210,17 @@ struct CompareTests {
     func comparisonCSV() throws {
         let baseline = try ResultTable(contentsOf: Self.fixtures.appendingPathComponent("baseline.csv"))
         let current = try ResultTable(contentsOf: Self.fixtures.appendingPathComponent("current.csv"))
-        let comparison = try ResultComparison(baseline: baseline, current: current, metrics: ["time_to_first_screen_ms"])
+        let comparison = try ResultComparison(
+            baseline: baseline, current: current, metrics: ["time_to_first_screen_ms"])
         let rows = try comparison.rows()
         let csv = ComparisonReport.csv(rows, cellColumns: comparison.cellColumns, threshold: 0.10)
         let back = try ResultTable(text: csv, source: "comparison")
         #expect(Array(back.columns.prefix(5)) == ["scenario", "workload", "store", "strategy", "objects"])
         #expect(back.rows.count == 5)
         #expect(back.rows.compactMap { back.value("verdict", in: $0) }.filter { $0 == "regressed" }.count == 1)
-        #expect(ComparisonReport.table(rows, threshold: 0.10, alpha: 0.05).contains("1 improved, 2 unchanged, 1 regressed, 1 inconclusive"))
+        #expect(
+            ComparisonReport.table(rows, threshold: 0.10, alpha: 0.05).contains(
+                "1 improved, 2 unchanged, 1 regressed, 1 inconclusive"))
     }
 
     @Test("stacklab compare exits 1 on a regression, 0 without one, 2 on bad input")

@@ -1,6 +1,6 @@
 import Foundation
-import ObjectStack
 import Lab
+import ObjectStack
 import Testing
 
 /// A save interrupted by SIGKILL must leave the store as it was before that save or after it, never between.
@@ -9,7 +9,8 @@ struct CrashDuringSaveTests {
     /// CI's size; `STACKLAB_KILLS=500 swift test --filter CrashDuringSaveTests` is the release-run setting.
     static let kills = Int(ProcessInfo.processInfo.environment["STACKLAB_KILLS"] ?? "") ?? 50
 
-    @Test("save loops killed at random moments lose no acknowledged save and tear none", arguments: StoreKind.fileStores)
+    @Test(
+        "save loops killed at random moments lose no acknowledged save and tear none", arguments: StoreKind.fileStores)
     func killCampaign(store: StoreKind) throws {
         let campaign = KillCampaign(
             executable: StackLabBinary.url, store: store, kills: Self.kills, seed: UInt64.random(in: 1...1_000_000))
@@ -19,10 +20,12 @@ struct CrashDuringSaveTests {
     }
 
     func completedLoop(_ store: StoreKind) throws -> SaveLoop {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-loop-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stacklab-loop-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let loop = SaveLoop(
-            store: store, url: directory.appendingPathComponent("store"), journal: directory.appendingPathComponent("journal"),
+            store: store, url: directory.appendingPathComponent("store"),
+            journal: directory.appendingPathComponent("journal"),
             seed: 7)
         try loop.run(limit: 12)
         return loop

@@ -9,7 +9,8 @@ struct EngineOverheadTests {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("overhead-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         let scenario = try ScenarioFile.parse(text, file: URL(fileURLWithPath: "/tests/overhead.yaml"))
-        let runner = ScenarioRunner(options: .init(outDirectory: out), progress: ProgressReporter(isTerminal: false) { _ in })
+        let runner = ScenarioRunner(
+            options: .init(outDirectory: out), progress: ProgressReporter(isTerminal: false) { _ in })
         let results = try await runner.run(runner.prepared(scenario))
         let csv = try String(contentsOf: runner.csvURL(for: scenario), encoding: .utf8)
         #expect(ResultCheck.problems(in: runner.csvURL(for: scenario), scenario: runner.prepared(scenario)).isEmpty)
@@ -19,7 +20,8 @@ struct EngineOverheadTests {
     @Test("every operation runs on every implementation that has it, reads back what it wrote, and gets a ratio")
     @MainActor
     func matrix() async throws {
-        let (_, results, csv) = try await run("""
+        let (_, results, csv) = try await run(
+            """
             name: overhead
             workload: engine-overhead
             repetitions: 2
@@ -55,7 +57,8 @@ struct EngineOverheadTests {
     @Test("a batched import stores every pod", arguments: ["sqlite", "lmdb"])
     @MainActor
     func batchedImport(store: String) async throws {
-        let (_, results, _) = try await run("""
+        let (_, results, _) = try await run(
+            """
             name: imported
             workload: engine-overhead
             repetitions: 1
@@ -68,7 +71,8 @@ struct EngineOverheadTests {
 
     @Test("a scenario that names GRDB on LMDB alone has no cell to run")
     func grdbOnLMDB() throws {
-        let scenario = try ScenarioFile.parse("""
+        let scenario = try ScenarioFile.parse(
+            """
             name: none
             workload: engine-overhead
             parameters: {store: lmdb, implementation: grdb, operation: insert}

@@ -1,6 +1,6 @@
 import Foundation
-import ObjectStack
 import Lab
+import ObjectStack
 import Testing
 
 /// A migration killed with SIGKILL at any point leaves the old store whole; the next run discards the partial
@@ -26,7 +26,9 @@ struct MigrationCrashTests {
         var description: String { "\(store.rawValue) killed at \(killPoint)" }
     }
 
-    static let cases = StoreKind.fileStores.flatMap { store in KillPoint.allCases.map { Case(store: store, killPoint: $0) } }
+    static let cases = StoreKind.fileStores.flatMap { store in
+        KillPoint.allCases.map { Case(store: store, killPoint: $0) }
+    }
 
     private static let objects = 20_000
 
@@ -48,18 +50,25 @@ struct MigrationCrashTests {
     }
 
     private func probe(_ store: StoreKind, _ url: URL, _ extra: [String]) throws -> (Process, String) {
-        try StackLabBinary.launch(["child", "migrate", "--store", store.rawValue, "--path", url.path, "--to-version", "2",
-            "--batch-size", "1000"] + extra)
+        try StackLabBinary.launch(
+            [
+                "child", "migrate", "--store", store.rawValue, "--path", url.path, "--to-version", "2",
+                "--batch-size", "1000",
+            ] + extra)
     }
 
-    @Test("a migration killed partway leaves every row of the old store, and the next run completes",
+    @Test(
+        "a migration killed partway leaves every row of the old store, and the next run completes",
         arguments: cases)
     func killedMigration(_ testCase: Case) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-crash-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stacklab-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("pods.\(testCase.store.rawValue)")
-        _ = try PodStoreSeeder(store: testCase.store, objects: Self.objects, modelVersion: 1, url: url, batchSize: 5_000).run()
+        _ = try PodStoreSeeder(
+            store: testCase.store, objects: Self.objects, modelVersion: 1, url: url, batchSize: 5_000
+        ).run()
         let before = try rows(testCase.store, url, version: 1)
         #expect(before.count == Self.objects)
 

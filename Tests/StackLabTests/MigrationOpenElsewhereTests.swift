@@ -1,6 +1,6 @@
 import Foundation
-import ObjectStack
 import Lab
+import ObjectStack
 import Testing
 
 /// A migration never swaps files under a store that another process has open: it refuses with
@@ -23,7 +23,8 @@ struct MigrationOpenElsewhereTests {
         return try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: "Pod")) }
     }
 
-    @Test("refused while a child process holds the store open, untouched, migrated once the child closed it",
+    @Test(
+        "refused while a child process holds the store open, untouched, migrated once the child closed it",
         arguments: StoreKind.fileStores)
     func refusedWhileOpen(store: StoreKind) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-open-\(UUID().uuidString)")
@@ -54,7 +55,8 @@ struct MigrationOpenElsewhereTests {
         try #require(said.contains("open"), "the child did not open the store: \(said)")
 
         let before = try snapshot(folder, url)
-        let migrator = StoreMigrator(type: store.storeType, url: url, destinationModel: try PodModel.make(version: 2),
+        let migrator = StoreMigrator(
+            type: store.storeType, url: url, destinationModel: try PodModel.make(version: 2),
             sourceModels: try PodModel.models(through: 1))
         let error = try #require(throws: StoreError.self) { try migrator.migrateIfNeeded() }
         #expect(error.code == .locked, "\(error)")

@@ -5,7 +5,7 @@ import Testing
 @testable import StackLab
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The generated objects of any model served as paged JSON, and imported back by find-or-create on their keys.
@@ -33,20 +33,25 @@ struct ModelDataServiceTests {
         </model>
         """
 
-    static func importAll(_ pages: ModelObjectPages, into coordinator: PersistentStoreCoordinator) throws -> ModelImporter.Counts {
+    static func importAll(_ pages: ModelObjectPages, into coordinator: PersistentStoreCoordinator) throws
+        -> ModelImporter.Counts
+    {
         let context = ManagedObjectContext(concurrencyType: .privateQueue)
         context.persistentStoreCoordinator = coordinator
         return try context.performAndWait { () throws in
             let importer = try ModelImporter(context: context)
             for entity in pages.entityNames {
-                for number in 1...pages.pageCount(of: entity)! { try importer.importPage(pages.page(number, of: entity)!) }
+                for number in 1...pages.pageCount(of: entity)! {
+                    try importer.importPage(pages.page(number, of: entity)!)
+                }
             }
             try context.save()
             return importer.counts
         }
     }
 
-    @Test("a model's objects imported from their pages give the same store; imported again, every object is found by its key",
+    @Test(
+        "a model's objects imported from their pages give the same store; imported again, every object is found by its key",
         arguments: [StoreKind.sqlite, .lmdb, .memory])
     func importsByKey(kind: StoreKind) throws {
         let url = try ModelPopulationTests.bareModel(Self.keyedModel)
@@ -62,13 +67,15 @@ struct ModelDataServiceTests {
         #expect(first.inserted == plan.objectCount)
         let audit = try PopulationAudit(coordinator: coordinator)
         #expect(audit.problems == [])
-        #expect(audit.objectsByEntity == Dictionary(uniqueKeysWithValues: plan.entities.map { ($0.entity.name, $0.count) }))
+        #expect(
+            audit.objectsByEntity == Dictionary(uniqueKeysWithValues: plan.entities.map { ($0.entity.name, $0.count) }))
 
         // The store written directly from the plan holds the same values and links.
         let (direct, directFolder) = try ModelPopulationTests.store(kind, model)
         defer { try? FileManager.default.removeItem(at: directFolder) }
         _ = try ModelPopulator.write(plan, into: direct)
-        #expect(Self.sortedValues(try PopulationAudit(coordinator: direct).contents) == Self.sortedValues(audit.contents))
+        #expect(
+            Self.sortedValues(try PopulationAudit(coordinator: direct).contents) == Self.sortedValues(audit.contents))
 
         let again = try Self.importAll(pages, into: coordinator)
         #expect(again.inserted == 0)
@@ -97,7 +104,10 @@ struct ModelDataServiceTests {
         let session = URLSession(configuration: .ephemeral)
         func get(_ path: String) async throws -> (Int, [String: Any]) {
             let (data, response) = try await session.data(from: URL(string: service.baseURL.absoluteString + path)!)
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:])
+            return (
+                (response as? HTTPURLResponse)?.statusCode ?? 0,
+                (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+            )
         }
         do {
             let countries = plan.entities.first { $0.entity.name == "Country" }!.count
@@ -118,7 +128,10 @@ struct ModelDataServiceTests {
 
             let (listed, index) = try await get("/entities")
             #expect(listed == 200)
-            #expect((index["entities"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Continent", "Country", "Mood"])
+            #expect(
+                (index["entities"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == [
+                    "Continent", "Country", "Mood",
+                ])
             let (missing, error) = try await get("/objects/Planet?page=1")
             #expect(missing == 404)
             #expect((error["error"] as? String)?.contains("no entity 'Planet'") == true)
@@ -130,7 +143,8 @@ struct ModelDataServiceTests {
         await service.stop(grace: 0)
     }
 
-    @Test("every shared model's pages import into a store whose objects, values and constraints match the plan",
+    @Test(
+        "every shared model's pages import into a store whose objects, values and constraints match the plan",
         arguments: ModelPopulationTests.sharedModelFolders)
     func importsSharedModel(folder: String) throws {
         let model = try ManagedObjectModel(contentsOf: ModelPopulationTests.url(folder))
@@ -142,6 +156,8 @@ struct ModelDataServiceTests {
         #expect(counts.inserted == plan.objectCount)
         let audit = try PopulationAudit(coordinator: coordinator)
         #expect(audit.problems == [])
-        for entity in plan.entities { #expect(audit.objectsByEntity[entity.entity.name] == entity.count, "\(entity.entity.name)") }
+        for entity in plan.entities {
+            #expect(audit.objectsByEntity[entity.entity.name] == entity.count, "\(entity.entity.name)")
+        }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import ObjectStack
 import Lab
+import ObjectStack
 import TestSupport
 import Testing
 

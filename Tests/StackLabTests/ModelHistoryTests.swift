@@ -1,6 +1,7 @@
 import Foundation
 import ObjectStack
 import Testing
+
 import enum TestSupport.SharedModels
 
 @testable import StackLab
@@ -14,11 +15,16 @@ struct ModelHistoryTests {
         // Moody 2 -> 3 adds Continent.moods as a required to-many: existing continents have none, and an inferred
         // mapping cannot invent them (Core Data: "Validation error missing attribute values on mandatory destination
         // relationship"); objc.io migrates that step with a mapping model. The other steps are inferred.
-        ("objcio-core-data-Migrations", "Moody.xcdatamodeld", [
-            .lightweight,
-            .notLightweight(reasons: ["relationship Continent.moods is added as required: existing objects have none"]),
-            .lightweight, .lightweight, .lightweight,
-        ]),
+        (
+            "objcio-core-data-Migrations", "Moody.xcdatamodeld",
+            [
+                .lightweight,
+                .notLightweight(reasons: [
+                    "relationship Continent.moods is added as required: existing objects have none"
+                ]),
+                .lightweight, .lightweight, .lightweight,
+            ]
+        ),
         ("wikipedia-ios", "Wikipedia.xcdatamodeld", Array(repeating: .lightweight, count: 5)),
         ("BrowserServicesKit", "BookmarksModel.xcdatamodeld", Array(repeating: .lightweight, count: 5)),
         // SampleModel2 -> 3 turns the Car.maker string into Maker objects: CoreDataPlus does it with a custom mapping
@@ -27,28 +33,33 @@ struct ModelHistoryTests {
         ("CoreDataPlus", "SampleModel.xcdatamodeld", [.lightweight, .lightweight]),
         // Model -> Model 2 makes optional attributes required and adds a required one, none with a default value:
         // Core Data's lightweight migration needs a default value for both.
-        ("SwiftGen", "Model.xcdatamodeld", [
-            .notLightweight(reasons: [
-                "attribute MainEntity.boolean becomes required without a default value",
-                "attribute MainEntity.string becomes required without a default value",
-                "attribute SecondaryEntity.name is added as required without a default value",
-                "attribute ChildEntity.boolean becomes required without a default value",
-                "attribute ChildEntity.string becomes required without a default value",
-            ]),
-        ]),
+        (
+            "SwiftGen", "Model.xcdatamodeld",
+            [
+                .notLightweight(reasons: [
+                    "attribute MainEntity.boolean becomes required without a default value",
+                    "attribute MainEntity.string becomes required without a default value",
+                    "attribute SecondaryEntity.name is added as required without a default value",
+                    "attribute ChildEntity.boolean becomes required without a default value",
+                    "attribute ChildEntity.string becomes required without a default value",
+                ])
+            ]
+        ),
         ("LoopKit", "Model.xcdatamodeld", [.lightweight]),
     ]
 
     static var cases: [String] { expected.map(\.folder) }
 
-    @Test("every multi-version model goes through its whole history, each step with Core Data's verdict",
+    @Test(
+        "every multi-version model goes through its whole history, each step with Core Data's verdict",
         arguments: cases, [StoreKind.sqlite, .lmdb])
     func history(folder: String, kind: StoreKind) throws {
         let entry = Self.expected.first { $0.folder == folder }!
         let versions = try ManagedObjectModel.versions(contentsOf: SharedModels.url(folder, entry.bundle))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let history = try ModelHistory.run(versions: versions, from: 0, to: versions.count - 1,
+        let history = try ModelHistory.run(
+            versions: versions, from: 0, to: versions.count - 1,
             spec: PopulationSpec(rootCount: 5), seed: 3, store: kind, directory: directory)
         #expect(history.versionNames == versions.map(\.name))
         #expect(history.steps.count == versions.count - 1)
@@ -70,7 +81,8 @@ struct ModelHistoryTests {
     @Test("stacklab model --history prints each step with its verdict")
     func command() throws {
         let (status, output) = try StackLabBinary.run([
-            "model", SharedModels.url("objcio-core-data-Migrations", "Moody.xcdatamodeld").path, "--history", "--populate", "5",
+            "model", SharedModels.url("objcio-core-data-Migrations", "Moody.xcdatamodeld").path, "--history",
+            "--populate", "5",
         ])
         #expect(status == 0, "\(output)")
         #expect(output.contains("Moody -> Moody 2: lightweight"))
@@ -78,7 +90,8 @@ struct ModelHistoryTests {
         #expect(output.contains("relationship Continent.moods is added as required"))
         #expect(output.contains("Moody 5 -> Moody 6: lightweight"))
         let memory = try StackLabBinary.run([
-            "model", SharedModels.url("objcio-core-data-Migrations", "Moody.xcdatamodeld").path, "--history", "--store", "memory",
+            "model", SharedModels.url("objcio-core-data-Migrations", "Moody.xcdatamodeld").path, "--history", "--store",
+            "memory",
         ])
         #expect(memory.status == 2)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectStack
 import Testing
+
 import enum TestSupport.SharedModels
 
 @testable import StackLab
@@ -12,8 +13,10 @@ struct ModelPopulationTests {
     /// Every bundle of the shared set: folder and bundle name.
     static let sharedModels: [(folder: String, bundle: String)] = [
         ("BrowserServicesKit", "BookmarksModel.xcdatamodeld"), ("Core-Data-Editor", "simple_no_inverse.xcdatamodeld"),
-        ("CoreDataPlus", "SampleModel.xcdatamodeld"), ("CoreStore", "Model.xcdatamodeld"), ("LoopKit", "Model.xcdatamodeld"),
-        ("Maccy", "Storage.xcdatamodeld"), ("MagicalRecord", "TestModel.xcdatamodeld"), ("mogenerator", "test.xcdatamodel"),
+        ("CoreDataPlus", "SampleModel.xcdatamodeld"), ("CoreStore", "Model.xcdatamodeld"),
+        ("LoopKit", "Model.xcdatamodeld"),
+        ("Maccy", "Storage.xcdatamodeld"), ("MagicalRecord", "TestModel.xcdatamodeld"),
+        ("mogenerator", "test.xcdatamodel"),
         ("objcio-core-data-Chapter-1.2", "Moody.xcdatamodeld"), ("objcio-core-data-Migrations", "Moody.xcdatamodeld"),
         ("SwiftGen", "Model.xcdatamodeld"), ("Sync", "151-ordered-many-to-many.xcdatamodeld"),
         ("wikipedia-ios", "Wikipedia.xcdatamodeld"),
@@ -27,16 +30,20 @@ struct ModelPopulationTests {
 
     /// A fresh store of `kind` for `model`, in a new temporary folder.
     static func store(_ kind: StoreKind, _ model: ManagedObjectModel) throws -> (PersistentStoreCoordinator, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-population-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stacklab-population-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let url = kind == .memory
-            ? URL(string: "memory://population-\(UUID().uuidString)")! : folder.appendingPathComponent("store.\(kind.rawValue)")
+        let url =
+            kind == .memory
+            ? URL(string: "memory://population-\(UUID().uuidString)")!
+            : folder.appendingPathComponent("store.\(kind.rawValue)")
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         _ = try coordinator.addPersistentStore(type: kind.storeType, at: url)
         return (coordinator, folder)
     }
 
-    @Test("every shared model populates on every store with its constraints holding",
+    @Test(
+        "every shared model populates on every store with its constraints holding",
         arguments: sharedModelFolders, StoreKind.allCases)
     func populatesSharedModel(folder: String, kind: StoreKind) throws {
         let model = try ManagedObjectModel(contentsOf: Self.url(folder))
@@ -48,7 +55,9 @@ struct ModelPopulationTests {
         #expect(audit.problems == [])
         #expect(result.objects > 0)
         for entity in model.entities {
-            #expect(audit.objectsByEntity[entity.name] == (entity.isAbstract ? 0 : plan.entities.first { $0.entity === entity }?.count),
+            #expect(
+                audit.objectsByEntity[entity.name]
+                    == (entity.isAbstract ? 0 : plan.entities.first { $0.entity === entity }?.count),
                 "\(entity.name)")
         }
     }
@@ -63,7 +72,8 @@ struct ModelPopulationTests {
         return try PopulationAudit(coordinator: coordinator).contents
     }
 
-    @Test("the same seed gives the same store, value for value; another seed another store",
+    @Test(
+        "the same seed gives the same store, value for value; another seed another store",
         arguments: ["objcio-core-data-Migrations", "wikipedia-ios", "CoreDataPlus"], [StoreKind.sqlite, .lmdb])
     func deterministic(folder: String, kind: StoreKind) throws {
         let first = try Self.contents(kind, Self.url(folder), seed: 5)
@@ -77,7 +87,8 @@ struct ModelPopulationTests {
     @Test("given counts and ratios are honoured, derived counts follow the to-manys, abstract entities get none")
     func counts() throws {
         let model = try ManagedObjectModel(contentsOf: Self.url("objcio-core-data-Chapter-1.2"))
-        let spec = PopulationSpec(rootCount: 10, counts: ["Continent": .ratio(0.5), "Mood": .objects(15)], children: 1...1)
+        let spec = PopulationSpec(
+            rootCount: 10, counts: ["Continent": .ratio(0.5), "Mood": .objects(15)], children: 1...1)
         let plan = try PopulationPlan(model: model, spec: spec, seed: 3)
         let (coordinator, directory) = try Self.store(.sqlite, model)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -87,10 +98,12 @@ struct ModelPopulationTests {
         #expect(audit.objectsByEntity == ["Continent": 5, "Country": 10, "Mood": 15, "Region": 0])
         // Country.moods is a required to-many: 10 countries cannot share 7 moods.
         let refusal = #expect(throws: PopulationRefusal.self) {
-            try PopulationPlan(model: model, spec: PopulationSpec(rootCount: 10, counts: ["Mood": .objects(7)]), seed: 1)
+            try PopulationPlan(
+                model: model, spec: PopulationSpec(rootCount: 10, counts: ["Mood": .objects(7)]), seed: 1)
         }
-        #expect(refusal?.description == "cannot populate Country.moods: 10 Country object(s) must hold 7 Mood object(s) "
-            + "between them (every one, as Mood.country is required), but each must hold at least 1")
+        #expect(
+            refusal?.description == "cannot populate Country.moods: 10 Country object(s) must hold 7 Mood object(s) "
+                + "between them (every one, as Mood.country is required), but each must hold at least 1")
         #expect(model.entitiesByName["Region"]!.isAbstract)
         #expect(throws: PopulationRefusal.self) {
             try PopulationPlan(model: model, spec: PopulationSpec(counts: ["Region": .objects(3)]), seed: 1)
@@ -111,9 +124,13 @@ struct ModelPopulationTests {
         let context = ManagedObjectContext(concurrencyType: .privateQueue)
         context.persistentStoreCoordinator = coordinator
         let colours = try context.performAndWait {
-            try context.fetch(FetchRequest<ManagedObject>(entityName: "Car")).map { $0.value(forKey: "color") as? [String] }
+            try context.fetch(FetchRequest<ManagedObject>(entityName: "Car")).map {
+                $0.value(forKey: "color") as? [String]
+            }
         }
-        let cars = plan.entities.filter { $0.entity.isKind(of: model.entitiesByName["Car"]!) }.reduce(0) { $0 + $1.count }
+        let cars = plan.entities.filter { $0.entity.isKind(of: model.entitiesByName["Car"]!) }.reduce(0) {
+            $0 + $1.count
+        }
         #expect(cars >= 20)
         #expect(colours.count == cars)
         #expect(colours.allSatisfy { ($0?.count ?? 0) >= 1 })
@@ -169,24 +186,32 @@ struct ModelPopulationTests {
         let context = ManagedObjectContext(concurrencyType: .privateQueue)
         context.persistentStoreCoordinator = coordinator
         let codes = try context.performAndWait {
-            try context.fetch(FetchRequest<ManagedObject>(entityName: "Account")).compactMap { $0.value(forKey: "code") as? String }
+            try context.fetch(FetchRequest<ManagedObject>(entityName: "Account")).compactMap {
+                $0.value(forKey: "code") as? String
+            }
         }
         #expect(codes.count == 300)
         #expect(Set(codes).count == 300)
         #expect(codes.allSatisfy { $0.range(of: "^[A-Z]{2}-[0-9]{3}(x|yz)?$", options: .regularExpression) != nil })
     }
 
-    @Test("a model it cannot populate is refused before any write, naming the entity and attribute",
+    @Test(
+        "a model it cannot populate is refused before any write, naming the entity and attribute",
         arguments: [
-            ("<attribute name=\"creatorID\" optional=\"YES\" attributeType=\"String\" syncable=\"YES\"/>",
-             "<attribute name=\"creatorID\" attributeType=\"String\" regularExpressionString=\"(?=a)b\" syncable=\"YES\"/>",
-             "cannot populate Mood.creatorID: required, and its regular expression (?=a)b uses group syntax '(?=' (look-around or flags), which the generator cannot draw from"),
-            ("<attribute name=\"rating\" attributeType=\"Integer 16\" defaultValueString=\"0\" syncable=\"YES\"/>",
-             "<attribute name=\"rating\" attributeType=\"Integer 16\" minValueString=\"10\" maxValueString=\"5\" syncable=\"YES\"/>",
-             "cannot populate Mood.rating: required, and its minimum 10.0 is above its maximum 5.0 (for its type)"),
+            (
+                "<attribute name=\"creatorID\" optional=\"YES\" attributeType=\"String\" syncable=\"YES\"/>",
+                "<attribute name=\"creatorID\" attributeType=\"String\" regularExpressionString=\"(?=a)b\" syncable=\"YES\"/>",
+                "cannot populate Mood.creatorID: required, and its regular expression (?=a)b uses group syntax '(?=' (look-around or flags), which the generator cannot draw from"
+            ),
+            (
+                "<attribute name=\"rating\" attributeType=\"Integer 16\" defaultValueString=\"0\" syncable=\"YES\"/>",
+                "<attribute name=\"rating\" attributeType=\"Integer 16\" minValueString=\"10\" maxValueString=\"5\" syncable=\"YES\"/>",
+                "cannot populate Mood.rating: required, and its minimum 10.0 is above its maximum 5.0 (for its type)"
+            ),
         ])
     func refusesUnpopulatable(original: String, replacement: String, message: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("population-refusal-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "population-refusal-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let bundle = folder.appendingPathComponent("Moody.xcdatamodeld")
@@ -194,7 +219,8 @@ struct ModelPopulationTests {
         let contents = bundle.appendingPathComponent("Moody 6.xcdatamodel/contents")
         let xml = try String(contentsOf: contents, encoding: .utf8)
         #expect(xml.contains(original))
-        try xml.replacingOccurrences(of: original, with: replacement).write(to: contents, atomically: true, encoding: .utf8)
+        try xml.replacingOccurrences(of: original, with: replacement).write(
+            to: contents, atomically: true, encoding: .utf8)
 
         let model = try ManagedObjectModel(contentsOf: bundle)
         let refusal = #expect(throws: PopulationRefusal.self) {
@@ -210,12 +236,14 @@ struct ModelPopulationTests {
 
     @Test("stacklab model --populate builds a store that opens with the model's objects")
     func command() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("population-command-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "population-command-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let out = folder.appendingPathComponent("moody.lmdb")
         let (status, output) = try StackLabBinary.run([
-            "model", Self.url("objcio-core-data-Migrations").path, "--populate", "20", "--out", out.path, "--store", "lmdb",
+            "model", Self.url("objcio-core-data-Migrations").path, "--populate", "20", "--out", out.path, "--store",
+            "lmdb",
             "--version", "Moody 5", "--seed", "4",
         ])
         #expect(status == 0, "\(output)")
@@ -226,13 +254,19 @@ struct ModelPopulationTests {
         let audit = try PopulationAudit(coordinator: coordinator)
         #expect(audit.problems == [])
         #expect(audit.objectsByEntity["Country"] == 20)
-        let again = try StackLabBinary.run(["model", Self.url("objcio-core-data-Migrations").path, "--populate", "20", "--out", out.path])
+        let again = try StackLabBinary.run([
+            "model", Self.url("objcio-core-data-Migrations").path, "--populate", "20", "--out", out.path,
+        ])
         #expect(again.status == 2)
         #expect(again.output.contains("already exists"))
     }
 
-    @Test("the regular-expression sampler draws matching strings and refuses what it does not understand",
-        arguments: ["^[abcdefghijklmnorstuvwxyz]*$", "[A-Z]{2}-\\d{3}(x|yz)?", "(?:ab|c+)\\.[^,;]{2,4}", "\\w+@\\w+\\.(com|org)", "a?b*c{3,}"])
+    @Test(
+        "the regular-expression sampler draws matching strings and refuses what it does not understand",
+        arguments: [
+            "^[abcdefghijklmnorstuvwxyz]*$", "[A-Z]{2}-\\d{3}(x|yz)?", "(?:ab|c+)\\.[^,;]{2,4}",
+            "\\w+@\\w+\\.(com|org)", "a?b*c{3,}",
+        ])
     func regexSampler(pattern: String) throws {
         let sampler = try RegexSampler(pattern)
         var random = SplitMix64(seed: 1)
@@ -242,7 +276,8 @@ struct ModelPopulationTests {
         }
     }
 
-    @Test("patterns with look-around, back-references or classes it cannot read are refused",
+    @Test(
+        "patterns with look-around, back-references or classes it cannot read are refused",
         arguments: ["(?=a)b", "(a)\\1", "[[:alpha:]]", "\\p{L}+", "a{2"])
     func regexSamplerRefuses(pattern: String) {
         #expect(throws: RegexSampler.Unsupported.self) { try RegexSampler(pattern) }

@@ -1,8 +1,8 @@
 import Foundation
+import Lab
 import ObjectStack
 import ObjectStackLMDB
 import ObjectStackSQLite
-import Lab
 import Testing
 
 @Suite("Pod importer: find-or-create by name and version")
@@ -24,11 +24,16 @@ struct PodImporterTests {
         try context.performAndWait {
             var request = FetchRequest<Pod>(entityName: "Pod")
             request.returnsObjectsAsFaults = false
-            return Dictionary(uniqueKeysWithValues: try context.fetch(request).map { pod in
-                (PodKey(name: pod.name, version: pod.version), PodSpec(
-                    name: pod.name, version: pod.version, authors: pod.authors, homepage: pod.homepage, license: pod.license,
-                    summary: pod.summary, downloads: pod.downloads, updated: pod.updated))
-            })
+            return Dictionary(
+                uniqueKeysWithValues: try context.fetch(request).map { pod in
+                    (
+                        PodKey(name: pod.name, version: pod.version),
+                        PodSpec(
+                            name: pod.name, version: pod.version, authors: pod.authors, homepage: pod.homepage,
+                            license: pod.license,
+                            summary: pod.summary, downloads: pod.downloads, updated: pod.updated)
+                    )
+                })
         }
     }
 
@@ -40,11 +45,13 @@ struct PodImporterTests {
         let before = counter.count
         let phases = ImportPhases()
         let counts = try context.performAndWait {
-            try PodImporter.importSpecs(catalogue.specs, batchSize: 100, into: context, save: { try $0.save() }, phases: phases)
+            try PodImporter.importSpecs(
+                catalogue.specs, batchSize: 100, into: context, save: { try $0.save() }, phases: phases)
         }
         #expect(counts == PodImporter.Counts(inserted: 1_000, updated: 0, unchanged: 0, fetches: 10))
         #expect(phases.milliseconds(.findOrCreate) > 0 && phases.milliseconds(.save) > 0)
-        #expect(phases.totalMilliseconds == phases.milliseconds(.findOrCreate) + phases.milliseconds(.save),
+        #expect(
+            phases.totalMilliseconds == phases.milliseconds(.findOrCreate) + phases.milliseconds(.save),
             "the importer times only its own two phases")
         #expect(counter.count - before == 10, "10 batches of 100: one IN fetch each reaches the store")
         let stored = try allPods(context)
@@ -71,7 +78,9 @@ struct PodImporterTests {
         #expect(counter.count - before == 3)
         let stored = try allPods(context)
         #expect(stored.count == 500, "no duplicates")
-        #expect(stored == Dictionary(uniqueKeysWithValues: revised.specs.map { ($0.key, $0) }), "every value is the revision's")
+        #expect(
+            stored == Dictionary(uniqueKeysWithValues: revised.specs.map { ($0.key, $0) }),
+            "every value is the revision's")
         let again = try context.performAndWait {
             try PodImporter.importSpecs(revised.specs, batchSize: 500, into: context, save: { try $0.save() })
         }
@@ -82,7 +91,8 @@ struct PodImporterTests {
     func duplicateInBatch() throws {
         let (context, _, folder) = try makeContext()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let spec = PodSpec(name: "Alamofire", version: "5.9.0", authors: "Alamofire Software Foundation", summary: "HTTP")
+        let spec = PodSpec(
+            name: "Alamofire", version: "5.9.0", authors: "Alamofire Software Foundation", summary: "HTTP")
         var newer = spec
         newer.summary = "Elegant HTTP networking"
         let counts = try context.performAndWait {

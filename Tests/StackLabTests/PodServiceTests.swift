@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Lab
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("Pods web service and catalogues")
 struct PodServiceTests {
@@ -22,7 +23,8 @@ struct PodServiceTests {
             received += page.result
         }
         #expect(received == catalogue.specs)
-        #expect(try client.decode(try await client.data(forPage: 2), page: 2).result == Array(catalogue.specs[100..<200]),
+        #expect(
+            try client.decode(try await client.data(forPage: 2), page: 2).result == Array(catalogue.specs[100..<200]),
             "the two halves of page(_:) give the same page")
         await #expect(throws: LabError.self) { try await client.page(4) }
         await #expect(throws: LabError.self) { try await client.page(0) }
@@ -50,14 +52,16 @@ struct PodServiceTests {
     }
 
     func write(_ text: String, suffix: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("catalogue-\(UUID().uuidString).\(suffix)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "catalogue-\(UUID().uuidString).\(suffix)")
         try text.write(to: url, atomically: true, encoding: .utf8)
         return url
     }
 
     @Test("a JSON Lines catalogue and a TSV catalogue read into the same specs, and are served")
     func catalogueFiles() async throws {
-        let jsonl = try write("""
+        let jsonl = try write(
+            """
             {"name":"Alamofire","version":"5.9.0","authors":"AFSF","license":"MIT","downloads":900,"updated":1.5}
             {"name":"SnapKit","version":"5.7.1","authors":"SnapKit Team","summary":"Auto Layout DSL","downloads":12,"updated":2}
 
@@ -88,11 +92,18 @@ struct PodServiceTests {
                 return error.message.replacingOccurrences(of: url.path, with: "FILE")
             }
         }
-        #expect(try message("{\"name\":\"A\",\"version\":\"1\",\"authors\":\"x\"}\n{\"name\":\"B\"}\n", "jsonl")
-            == "FILE:2: not a pod spec; expected a JSON object with name, version and authors")
+        #expect(
+            try message("{\"name\":\"A\",\"version\":\"1\",\"authors\":\"x\"}\n{\"name\":\"B\"}\n", "jsonl")
+                == "FILE:2: not a pod spec; expected a JSON object with name, version and authors")
         #expect(try message("name\tversion\tauthors\tstars\n", "tsv").hasPrefix("FILE:1: unknown column 'stars'"))
-        #expect(try message("name\tversion\tauthors\tdownloads\nA\t1\tx\tmany\n", "tsv") == "FILE:2: downloads is 'many'; expected a number")
-        #expect(try message("name\tversion\tauthors\nA\t1\n", "tsv") == "FILE:2: 2 cells; expected 3, one per header column")
-        #expect(try message("name\tversion\tauthors\nA\t1\tx\nA\t1\ty\n", "tsv") == "FILE: spec 2 repeats A 1; expected each name and version once")
+        #expect(
+            try message("name\tversion\tauthors\tdownloads\nA\t1\tx\tmany\n", "tsv")
+                == "FILE:2: downloads is 'many'; expected a number")
+        #expect(
+            try message("name\tversion\tauthors\nA\t1\n", "tsv") == "FILE:2: 2 cells; expected 3, one per header column"
+        )
+        #expect(
+            try message("name\tversion\tauthors\nA\t1\tx\nA\t1\ty\n", "tsv")
+                == "FILE: spec 2 repeats A 1; expected each name and version once")
     }
 }

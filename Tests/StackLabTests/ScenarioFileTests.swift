@@ -64,7 +64,10 @@ struct ScenarioFileTests {
         #expect(cells[1].label == "store=sqlite strategy=shared-coordinator page_size=200")
         #expect(cells[2].label == "store=sqlite strategy=nested-contexts page_size=100")
         #expect(cells[11].label == "store=memory strategy=nested-contexts page_size=200")
-        #expect(cells.allSatisfy { $0.parameters["objects"] == .integer(300) && $0.parameters["batch_size"] == .integer(50) })
+        #expect(
+            cells.allSatisfy {
+                $0.parameters["objects"] == .integer(300) && $0.parameters["batch_size"] == .integer(50)
+            })
         #expect(Set(cells.map(\.label)).count == 12)
     }
 
@@ -81,56 +84,77 @@ struct ScenarioFileTests {
         #expect(big.repetitions == 1 && big.warmup == 0)
         #expect(big.parameters["objects"] == .integer(1_500))
         #expect(big.cellCount == 12)
-        let sweep = try parse("""
+        let sweep = try parse(
+            """
             name: sweep
             workload: merge-cost
             parameters: {store: sqlite, strategy: separate-stacks}
             matrix:
               registered: [500, 5000, 50000]
-            """).quick()
-        #expect(sweep.matrix[0].values == [.integer(500), .integer(1_000)], "values that shrink to the same cap collapse")
+            """
+        ).quick()
+        #expect(
+            sweep.matrix[0].values == [.integer(500), .integer(1_000)], "values that shrink to the same cap collapse")
     }
 
     @Test("an unknown top-level key names the file, its line and the keys expected")
     func unknownTopLevelKey() {
         let text = Self.valid.replacingOccurrences(of: "warmup: 1", with: "warmpu: 1")
-        #expect(message(text) == "/scenarios/test.yaml:7: unknown key 'warmpu'; expected one of "
-            + "name, workload, model, version, population, repetitions, warmup, parameters, matrix")
+        #expect(
+            message(text) == "/scenarios/test.yaml:7: unknown key 'warmpu'; expected one of "
+                + "name, workload, model, version, population, repetitions, warmup, parameters, matrix")
     }
 
     @Test("an unknown parameter names its line and the workload's parameters")
     func unknownParameter() {
         let text = Self.valid.replacingOccurrences(of: "batch_size: 50", with: "batchsize: 50")
         let text2 = message(text)
-        #expect(text2.hasPrefix("/scenarios/test.yaml:10: unknown parameter 'batchsize' in parameters for workload import; expected one of store, strategy, seed"))
+        #expect(
+            text2.hasPrefix(
+                "/scenarios/test.yaml:10: unknown parameter 'batchsize' in parameters for workload import; expected one of store, strategy, seed"
+            ))
         let matrix = message(Self.valid.replacingOccurrences(of: "page_size: [100, 200]", with: "pages: [1]"))
         #expect(matrix.hasPrefix("/scenarios/test.yaml:14: unknown parameter 'pages' in matrix"))
     }
 
     @Test("a wrong type names the line through the coding path")
     func wrongType() {
-        #expect(message(Self.valid.replacingOccurrences(of: "repetitions: 2", with: "repetitions: two"))
-            == "/scenarios/test.yaml:6: repetitions has the wrong type; expected an integer")
-        #expect(message(Self.valid.replacingOccurrences(of: "strategy: [shared-coordinator, nested-contexts]", with: "strategy: nested-contexts"))
-            == "/scenarios/test.yaml:13: matrix.strategy has the wrong type; expected a list of values, such as [sqlite, lmdb]")
-        #expect(message(Self.valid.replacingOccurrences(of: "objects: 300", with: "objects: [1, 2]"))
-            .hasPrefix("/scenarios/test.yaml:9: parameters.objects has the wrong type"))
+        #expect(
+            message(Self.valid.replacingOccurrences(of: "repetitions: 2", with: "repetitions: two"))
+                == "/scenarios/test.yaml:6: repetitions has the wrong type; expected an integer")
+        #expect(
+            message(
+                Self.valid.replacingOccurrences(
+                    of: "strategy: [shared-coordinator, nested-contexts]", with: "strategy: nested-contexts"))
+                == "/scenarios/test.yaml:13: matrix.strategy has the wrong type; expected a list of values, such as [sqlite, lmdb]"
+        )
+        #expect(
+            message(Self.valid.replacingOccurrences(of: "objects: 300", with: "objects: [1, 2]"))
+                .hasPrefix("/scenarios/test.yaml:9: parameters.objects has the wrong type"))
     }
 
     @Test("impossible values: a negative count, an unknown store, strategy or workload, with line and expectation")
     func impossibleValues() {
-        #expect(message(Self.valid.replacingOccurrences(of: "objects: 300", with: "objects: -5"))
-            == "/scenarios/test.yaml:9: objects is '-5'; expected an integer ≥ 1")
-        #expect(message(Self.valid.replacingOccurrences(of: "[sqlite, lmdb, memory]", with: "[sqlite, postgres]"))
-            == "/scenarios/test.yaml:12: store is 'postgres'; expected one of sqlite, lmdb, memory")
-        #expect(message(Self.valid.replacingOccurrences(of: "[shared-coordinator, nested-contexts]", with: "[shared]"))
-            == "/scenarios/test.yaml:13: strategy is 'shared'; expected one of main-only, shared-coordinator, separate-stacks, nested-contexts")
-        #expect(message(Self.valid.replacingOccurrences(of: "workload: import", with: "workload: bulk"))
-            == "/scenarios/test.yaml:4: unknown workload 'bulk'; expected one of import, read-write-mix, merge-cost, save-chain, startup, engine-overhead")
-        #expect(message(Self.valid.replacingOccurrences(of: "repetitions: 2", with: "repetitions: 0"))
-            == "/scenarios/test.yaml:6: repetitions is 0; expected an integer ≥ 1")
-        #expect(message(Self.valid.replacingOccurrences(of: "warmup: 1", with: "warmup: -1"))
-            == "/scenarios/test.yaml:7: warmup is -1; expected an integer ≥ 0")
+        #expect(
+            message(Self.valid.replacingOccurrences(of: "objects: 300", with: "objects: -5"))
+                == "/scenarios/test.yaml:9: objects is '-5'; expected an integer ≥ 1")
+        #expect(
+            message(Self.valid.replacingOccurrences(of: "[sqlite, lmdb, memory]", with: "[sqlite, postgres]"))
+                == "/scenarios/test.yaml:12: store is 'postgres'; expected one of sqlite, lmdb, memory")
+        #expect(
+            message(Self.valid.replacingOccurrences(of: "[shared-coordinator, nested-contexts]", with: "[shared]"))
+                == "/scenarios/test.yaml:13: strategy is 'shared'; expected one of main-only, shared-coordinator, separate-stacks, nested-contexts"
+        )
+        #expect(
+            message(Self.valid.replacingOccurrences(of: "workload: import", with: "workload: bulk"))
+                == "/scenarios/test.yaml:4: unknown workload 'bulk'; expected one of import, read-write-mix, merge-cost, save-chain, startup, engine-overhead"
+        )
+        #expect(
+            message(Self.valid.replacingOccurrences(of: "repetitions: 2", with: "repetitions: 0"))
+                == "/scenarios/test.yaml:6: repetitions is 0; expected an integer ≥ 1")
+        #expect(
+            message(Self.valid.replacingOccurrences(of: "warmup: 1", with: "warmup: -1"))
+                == "/scenarios/test.yaml:7: warmup is -1; expected an integer ≥ 0")
     }
 
     @Test("merge-cost refuses main-only; a missing store, a duplicate, a model file and bad YAML are explained")
@@ -142,22 +166,40 @@ struct ScenarioFileTests {
               store: sqlite
               strategy: main-only
             """
-        #expect(message(mergeCost) == "/scenarios/test.yaml:5: strategy is 'main-only'; expected one of shared-coordinator, separate-stacks, nested-contexts")
-        #expect(message("name: m\nworkload: import\nparameters:\n  strategy: main-only\n")
-            .hasPrefix("/scenarios/test.yaml:1: store is not set; expected it under parameters or as a matrix list"))
-        #expect(message("name: m\nworkload: import\nparameters:\n  store: lmdb\nmatrix:\n  store: [sqlite]\n  strategy: [main-only]\n")
-            == "/scenarios/test.yaml:6: store is both a fixed parameter and a matrix list; expected it in one place")
-        #expect(message(Self.valid.replacingOccurrences(of: "builtin:pods", with: "Models/App.xcdatamodeld"))
-            == "/scenarios/test.yaml:5: no model file at /scenarios/Models/App.xcdatamodeld (Models/App.xcdatamodeld, relative to /scenarios)")
-        #expect(message(Self.valid.replacingOccurrences(of: "builtin:pods", with: "builtin:cars")).hasPrefix("/scenarios/test.yaml:5: unknown model 'builtin:cars'"))
-        #expect(message("name: m\nworkload: import\nmatrix:\n  store: [sqlite\n").hasPrefix("/scenarios/test.yaml:5: not valid YAML"))
+        #expect(
+            message(mergeCost)
+                == "/scenarios/test.yaml:5: strategy is 'main-only'; expected one of shared-coordinator, separate-stacks, nested-contexts"
+        )
+        #expect(
+            message("name: m\nworkload: import\nparameters:\n  strategy: main-only\n")
+                .hasPrefix("/scenarios/test.yaml:1: store is not set; expected it under parameters or as a matrix list")
+        )
+        #expect(
+            message(
+                "name: m\nworkload: import\nparameters:\n  store: lmdb\nmatrix:\n  store: [sqlite]\n  strategy: [main-only]\n"
+            )
+                == "/scenarios/test.yaml:6: store is both a fixed parameter and a matrix list; expected it in one place"
+        )
+        #expect(
+            message(Self.valid.replacingOccurrences(of: "builtin:pods", with: "Models/App.xcdatamodeld"))
+                == "/scenarios/test.yaml:5: no model file at /scenarios/Models/App.xcdatamodeld (Models/App.xcdatamodeld, relative to /scenarios)"
+        )
+        #expect(
+            message(Self.valid.replacingOccurrences(of: "builtin:pods", with: "builtin:cars")).hasPrefix(
+                "/scenarios/test.yaml:5: unknown model 'builtin:cars'"))
+        #expect(
+            message("name: m\nworkload: import\nmatrix:\n  store: [sqlite\n").hasPrefix(
+                "/scenarios/test.yaml:5: not valid YAML"))
         #expect(message("workload: import\n") == "/scenarios/test.yaml:1: missing key 'name' in the scenario")
     }
 
-    @Test("every shipped scenario file loads", arguments: [
-        "quick", "concurrency", "import", "merge-cost", "save-chain", "read-write-mix", "merge-frc", "strategy-latency",
-        "store-open", "startup", "startup-gate", "engine-overhead",
-    ])
+    @Test(
+        "every shipped scenario file loads",
+        arguments: [
+            "quick", "concurrency", "import", "merge-cost", "save-chain", "read-write-mix", "merge-frc",
+            "strategy-latency",
+            "store-open", "startup", "startup-gate", "engine-overhead",
+        ])
     func shippedScenarios(name: String) throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Scenarios/\(name).yaml")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 import enum TestSupport.SharedModels
 
 @testable import StackLab
@@ -10,9 +11,12 @@ import enum TestSupport.SharedModels
 struct ScenarioModelFileTests {
     /// A folder holding a copy of the Moody bundle under `Models/` and, optionally, a broken model.
     static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-model-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Models"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: SharedModels.url("objcio-core-data-Migrations", "Moody.xcdatamodeld"),
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "scenario-model-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Models"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: SharedModels.url("objcio-core-data-Migrations", "Moody.xcdatamodeld"),
             to: folder.appendingPathComponent("Models/Moody.xcdatamodeld"))
         let broken = folder.appendingPathComponent("Models/Broken.xcdatamodel")
         try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
@@ -58,37 +62,50 @@ struct ScenarioModelFileTests {
         #expect(current.modelFile?.model.entitiesByName["Mood"] != nil)
         #expect(current.population == PopulationSpec())
 
-        let older = try parse(Self.text(extra: """
-            version: Moody 5
-            population:
-              count: 20
-              children: 1-3
-              Mood: 2.5
-            """), in: folder)
+        let older = try parse(
+            Self.text(
+                extra: """
+                    version: Moody 5
+                    population:
+                      count: 20
+                      children: 1-3
+                      Mood: 2.5
+                    """), in: folder)
         #expect(older.modelFile?.version.name == "Moody 5")
         #expect(older.modelFile?.model.entitiesByName["Continent"] == nil)
         #expect(older.population == PopulationSpec(rootCount: 20, counts: ["Mood": .ratio(2.5)], children: 1...3))
     }
 
-    @Test("a missing path, an unknown version, a file the reader refuses and a bad population are explained with their line")
+    @Test(
+        "a missing path, an unknown version, a file the reader refuses and a bad population are explained with their line"
+    )
     func errors() throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("mine.yaml").path
-        #expect(message(Self.text(model: "Models/Gone.xcdatamodeld"), in: folder)
-            == "\(file):3: no model file at \(folder.path)/Models/Gone.xcdatamodeld (Models/Gone.xcdatamodeld, relative to \(folder.path))")
-        #expect(message(Self.text(extra: "version: Moody 9"), in: folder)
-            == "\(file):4: the model file Moody.xcdatamodeld has no version 'Moody 9'; expected one of 'Moody', 'Moody 2', "
+        #expect(
+            message(Self.text(model: "Models/Gone.xcdatamodeld"), in: folder)
+                == "\(file):3: no model file at \(folder.path)/Models/Gone.xcdatamodeld (Models/Gone.xcdatamodeld, relative to \(folder.path))"
+        )
+        #expect(
+            message(Self.text(extra: "version: Moody 9"), in: folder)
+                == "\(file):4: the model file Moody.xcdatamodeld has no version 'Moody 9'; expected one of 'Moody', 'Moody 2', "
                 + "'Moody 3', 'Moody 4', 'Moody 5', 'Moody 6'")
         let broken = message(Self.text(model: "Models/Broken.xcdatamodel"), in: folder)
-        #expect(broken.hasPrefix("\(file):3: the model file \(folder.path)/Models/Broken.xcdatamodel does not load: "
-            + "\(folder.path)/Models/Broken.xcdatamodel/contents:1:"))
-        #expect(message(Self.text(extra: "population:\n  Planet: 3"), in: folder)
-            == "\(file):5: population names entity 'Planet', which Moody 6 does not have; expected count, children or one of Continent, Country, Mood")
-        #expect(message(Self.text(extra: "population:\n  count: many"), in: folder)
-            == "\(file):5: population count is 'many'; expected an integer ≥ 0")
-        #expect(message(Self.text(model: "builtin:pods", extra: "version: Moody 5"), in: folder)
-            == "\(file):4: version applies to a model file; model builtin:pods is built in")
+        #expect(
+            broken.hasPrefix(
+                "\(file):3: the model file \(folder.path)/Models/Broken.xcdatamodel does not load: "
+                    + "\(folder.path)/Models/Broken.xcdatamodel/contents:1:"))
+        #expect(
+            message(Self.text(extra: "population:\n  Planet: 3"), in: folder)
+                == "\(file):5: population names entity 'Planet', which Moody 6 does not have; expected count, children or one of Continent, Country, Mood"
+        )
+        #expect(
+            message(Self.text(extra: "population:\n  count: many"), in: folder)
+                == "\(file):5: population count is 'many'; expected an integer ≥ 0")
+        #expect(
+            message(Self.text(model: "builtin:pods", extra: "version: Moody 5"), in: folder)
+                == "\(file):4: version applies to a model file; model builtin:pods is built in")
     }
 
     @Test("a model the generator cannot populate is refused when the scenario loads")
@@ -98,10 +115,14 @@ struct ScenarioModelFileTests {
         let contents = folder.appendingPathComponent("Models/Moody.xcdatamodeld/Moody 6.xcdatamodel/contents")
         let xml = try String(contentsOf: contents, encoding: .utf8).replacingOccurrences(
             of: "<attribute name=\"rating\" attributeType=\"Integer 16\" defaultValueString=\"0\" syncable=\"YES\"/>",
-            with: "<attribute name=\"rating\" attributeType=\"Integer 16\" minValueString=\"10\" maxValueString=\"5\" syncable=\"YES\"/>")
+            with:
+                "<attribute name=\"rating\" attributeType=\"Integer 16\" minValueString=\"10\" maxValueString=\"5\" syncable=\"YES\"/>"
+        )
         try xml.write(to: contents, atomically: true, encoding: .utf8)
-        #expect(message(Self.text(), in: folder).hasSuffix(
-            ":3: cannot populate Mood.rating: required, and its minimum 10.0 is above its maximum 5.0 (for its type)"))
+        #expect(
+            message(Self.text(), in: folder).hasSuffix(
+                ":3: cannot populate Mood.rating: required, and its minimum 10.0 is above its maximum 5.0 (for its type)"
+            ))
     }
 
     @Test("the workloads refuse a scenario on a model file with a clear message, before any run")
@@ -112,9 +133,13 @@ struct ScenarioModelFileTests {
         let scenario = try parse(Self.text(), in: folder)
         let refusal = #expect(throws: LabError.self) { try scenario.validate(filters: [:]) }
         #expect(refusal?.code == .unsupported)
-        #expect(refusal?.message.contains("workload import runs on builtin:pods only for now; model file Models/Moody.xcdatamodeld "
-            + "(loaded: version Moody 6, 3 entities) cannot run yet") == true)
-        let runner = ScenarioRunner(options: .init(outDirectory: folder.appendingPathComponent("results")), progress: ProgressReporter(isTerminal: false) { _ in })
+        #expect(
+            refusal?.message.contains(
+                "workload import runs on builtin:pods only for now; model file Models/Moody.xcdatamodeld "
+                    + "(loaded: version Moody 6, 3 entities) cannot run yet") == true)
+        let runner = ScenarioRunner(
+            options: .init(outDirectory: folder.appendingPathComponent("results")),
+            progress: ProgressReporter(isTerminal: false) { _ in })
         await #expect(throws: LabError.self) { try await runner.run(scenario) }
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("results/mine.csv").path))
     }

@@ -11,19 +11,22 @@ struct ScenarioRunnerTests {
     @MainActor
     func run(_ text: String, out: URL) async throws -> (Scenario, [RunResult]) {
         let scenario = try ScenarioFile.parse(text, file: URL(fileURLWithPath: "/tests/inline.yaml"))
-        let runner = ScenarioRunner(options: .init(outDirectory: out), progress: ProgressReporter(isTerminal: false) { _ in })
+        let runner = ScenarioRunner(
+            options: .init(outDirectory: out), progress: ProgressReporter(isTerminal: false) { _ in })
         return (scenario, try await runner.run(runner.prepared(scenario)))
     }
 
     static let cases = StoreKind.allCases.flatMap { store in StrategyKind.allCases.map { (store, $0) } }
 
-    @Test("each strategy imports a small catalogue on each store: every pod lands once and the main context sees it",
+    @Test(
+        "each strategy imports a small catalogue on each store: every pod lands once and the main context sees it",
         arguments: cases)
     @MainActor
     func tinyImport(store: StoreKind, strategy: StrategyKind) async throws {
         let out = Self.folder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let (_, results) = try await run("""
+        let (_, results) = try await run(
+            """
             name: tiny
             workload: import
             repetitions: 1
@@ -46,14 +49,18 @@ struct ScenarioRunnerTests {
         .saveMilliseconds, .mergeWaitMilliseconds,
     ]
 
-    @Test("an import's phases add up to its wall time: the measured phase holds only the importer's work and waits",
-        arguments: [(StoreKind.sqlite, StrategyKind.mainOnly), (.sqlite, .sharedCoordinator), (.lmdb, .separateStacks),
-            (.memory, .nestedContexts)])
+    @Test(
+        "an import's phases add up to its wall time: the measured phase holds only the importer's work and waits",
+        arguments: [
+            (StoreKind.sqlite, StrategyKind.mainOnly), (.sqlite, .sharedCoordinator), (.lmdb, .separateStacks),
+            (.memory, .nestedContexts),
+        ])
     @MainActor
     func phasesAddUp(store: StoreKind, strategy: StrategyKind) async throws {
         let out = Self.folder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let (_, results) = try await run("""
+        let (_, results) = try await run(
+            """
             name: phases
             workload: import
             repetitions: 1
@@ -66,7 +73,9 @@ struct ScenarioRunnerTests {
         let phases = try Self.phaseColumns.map { try #require(metrics[$0], "\($0.rawValue)") }
         for (metric, value) in zip(Self.phaseColumns, phases) { #expect(value >= 0, "\(metric.rawValue)") }
         // Work every import does, whatever the design: 4 pages fetched and decoded, 8 batches found and saved.
-        for metric in [Metric.serviceWaitMilliseconds, .decodeMilliseconds, .findOrCreateMilliseconds, .saveMilliseconds] {
+        for metric in [
+            Metric.serviceWaitMilliseconds, .decodeMilliseconds, .findOrCreateMilliseconds, .saveMilliseconds,
+        ] {
             #expect((metrics[metric] ?? 0) > 0, "\(metric.rawValue)")
         }
         // The phases are consecutive stretches of one timeline: a wait outside them (such as the service's
@@ -84,7 +93,8 @@ struct ScenarioRunnerTests {
     func reimport(store: StoreKind) async throws {
         let out = Self.folder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let (_, results) = try await run("""
+        let (_, results) = try await run(
+            """
             name: again
             workload: import
             repetitions: 1
@@ -99,7 +109,8 @@ struct ScenarioRunnerTests {
     func otherWorkloads() async throws {
         let out = Self.folder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let (_, merge) = try await run("""
+        let (_, merge) = try await run(
+            """
             name: merges
             workload: merge-cost
             repetitions: 1
@@ -113,7 +124,8 @@ struct ScenarioRunnerTests {
             // seeded max(200, 2·10·2) = 200; 2 merges each insert 10 and delete 10
             #expect(result.metrics[.storedObjects] == 200)
         }
-        let (_, chain) = try await run("""
+        let (_, chain) = try await run(
+            """
             name: chain
             workload: save-chain
             repetitions: 1
@@ -123,7 +135,8 @@ struct ScenarioRunnerTests {
         #expect(chain.map(\.error) == [nil, nil])
         #expect(chain.map { $0.metrics[.storedObjects] } == [100, 100])
         #expect(chain.map { $0.metrics[.merges] } == [nil, 2])
-        let (_, mix) = try await run("""
+        let (_, mix) = try await run(
+            """
             name: mix
             workload: read-write-mix
             repetitions: 1
@@ -137,7 +150,9 @@ struct ScenarioRunnerTests {
         #expect(inserted > 0 && inserted <= written)
     }
 
-    @Test("the CSV: identifying columns, metric columns, empty cells where a metric does not apply, an error cell for a failed run while the others go on; the check finds missing rows and errors")
+    @Test(
+        "the CSV: identifying columns, metric columns, empty cells where a metric does not apply, an error cell for a failed run while the others go on; the check finds missing rows and errors"
+    )
     @MainActor
     func csvShape() async throws {
         let out = Self.folder()
@@ -162,7 +177,10 @@ struct ScenarioRunnerTests {
         let rows = ResultCSV.parse(csv)
         #expect(rows.count == 9)
         let header = rows[0]
-        #expect(Array(header.prefix(8)) == ["scenario", "workload", "store", "strategy", "catalog", "repetition", "run_id", "timestamp"])
+        #expect(
+            Array(header.prefix(8)) == [
+                "scenario", "workload", "store", "strategy", "catalog", "repetition", "run_id", "timestamp",
+            ])
         #expect(header.last == "error")
         #expect(Array(header.dropFirst(8).dropLast()) == Metric.allCases.map(\.rawValue))
         let column = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
@@ -179,21 +197,32 @@ struct ScenarioRunnerTests {
                 #expect(row[column["merges"]!].isEmpty == (row[column["strategy"]!] == "main-only"))
             }
         }
-        #expect(rows.dropFirst().map { $0[column["run_id"]!] } == ["c1r1", "c2r1", "c3r1", "c4r1", "c1r2", "c2r2", "c3r2", "c4r2"])
+        #expect(
+            rows.dropFirst().map { $0[column["run_id"]!] } == [
+                "c1r1", "c2r1", "c3r1", "c4r1", "c1r2", "c2r2", "c3r2", "c4r2",
+            ])
         let env = try Data(contentsOf: out.appendingPathComponent("shape.env.json"))
         let record = try #require(try JSONSerialization.jsonObject(with: env) as? [String: Any])
-        for key in ["git_commit", "host", "cores", "swift", "sqlite", "lmdb", "os"] { #expect(record[key] != nil, "\(key)") }
+        for key in ["git_commit", "host", "cores", "swift", "sqlite", "lmdb", "os"] {
+            #expect(record[key] != nil, "\(key)")
+        }
 
         let problems = ResultCheck.problems(in: out.appendingPathComponent("shape.csv"), scenario: scenario)
         #expect(problems.count == 4)
         #expect(problems.allSatisfy { $0.contains("failed: ") })
-        let complete = try await run(text.replacingOccurrences(of: ", /nonexistent/catalogue.jsonl", with: ""), out: out)
+        let complete = try await run(
+            text.replacingOccurrences(of: ", /nonexistent/catalogue.jsonl", with: ""), out: out)
         #expect(ResultCheck.problems(in: out.appendingPathComponent("shape.csv"), scenario: complete.0).isEmpty)
-        var lines = try String(contentsOf: out.appendingPathComponent("shape.csv"), encoding: .utf8).split(separator: "\n")
+        var lines = try String(contentsOf: out.appendingPathComponent("shape.csv"), encoding: .utf8).split(
+            separator: "\n")
         lines.removeLast()
-        try (lines.joined(separator: "\n") + "\n").write(to: out.appendingPathComponent("shape.csv"), atomically: true, encoding: .utf8)
-        #expect(ResultCheck.problems(in: out.appendingPathComponent("shape.csv"), scenario: complete.0)
-            == ["\(out.appendingPathComponent("shape.csv").path): no row for run c2r2 (store=memory strategy=separate-stacks catalog=\(good.path), repetition 2)"])
+        try (lines.joined(separator: "\n") + "\n").write(
+            to: out.appendingPathComponent("shape.csv"), atomically: true, encoding: .utf8)
+        #expect(
+            ResultCheck.problems(in: out.appendingPathComponent("shape.csv"), scenario: complete.0)
+                == [
+                    "\(out.appendingPathComponent("shape.csv").path): no row for run c2r2 (store=memory strategy=separate-stacks catalog=\(good.path), repetition 2)"
+                ])
     }
 
     @Test("the summary table has one row per cell with the medians, aligned")
@@ -201,7 +230,8 @@ struct ScenarioRunnerTests {
     func summary() async throws {
         let out = Self.folder()
         defer { try? FileManager.default.removeItem(at: out) }
-        let (scenario, results) = try await run("""
+        let (scenario, results) = try await run(
+            """
             name: table
             workload: save-chain
             repetitions: 3
@@ -224,15 +254,18 @@ struct ProbeScenarioTests {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("probes-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
         let scenario = try ScenarioFile.parse(text, file: URL(fileURLWithPath: "/tests/probe.yaml"))
-        let runner = ScenarioRunner(options: .init(outDirectory: out), progress: ProgressReporter(isTerminal: false) { _ in })
+        let runner = ScenarioRunner(
+            options: .init(outDirectory: out), progress: ProgressReporter(isTerminal: false) { _ in })
         return try await runner.run(runner.prepared(scenario))
     }
 
-    @Test("merge cost with and without a fetched results controller: the same merges, every change lands",
+    @Test(
+        "merge cost with and without a fetched results controller: the same merges, every change lands",
         arguments: [StoreKind.memory, .sqlite])
     @MainActor
     func mergeWithAndWithoutController(store: StoreKind) async throws {
-        let results = try await run("""
+        let results = try await run(
+            """
             name: merge-frc
             workload: merge-cost
             repetitions: 1
@@ -253,7 +286,8 @@ struct ProbeScenarioTests {
     @Test("strategy latency as read-write-mix cells: both strategies fetch while the writer saves, every pod lands")
     @MainActor
     func strategyLatency() async throws {
-        let results = try await run("""
+        let results = try await run(
+            """
             name: strategy-latency
             workload: read-write-mix
             repetitions: 1
@@ -261,7 +295,8 @@ struct ProbeScenarioTests {
             matrix:
               strategy: [shared-coordinator, separate-stacks]
             """)
-        #expect(results.map { $0.cell.parameters["strategy"]?.description } == ["shared-coordinator", "separate-stacks"])
+        #expect(
+            results.map { $0.cell.parameters["strategy"]?.description } == ["shared-coordinator", "separate-stacks"])
         for result in results {
             #expect(result.error == nil)
             #expect((result.metrics[.fetches] ?? 0) >= 1, "the main context fetched during the writes")

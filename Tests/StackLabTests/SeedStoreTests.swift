@@ -1,6 +1,6 @@
 import Foundation
-import ObjectStack
 import Lab
+import ObjectStack
 import Testing
 
 /// `stacklab seed-store`: the same seed gives the same store, of the asked size and model version.
@@ -19,7 +19,8 @@ struct SeedStoreTests {
         }
     }
 
-    @Test("a seed gives the same pods every time, another seed others; the store holds the asked version",
+    @Test(
+        "a seed gives the same pods every time, another seed others; the store holds the asked version",
         arguments: StoreKind.fileStores)
     func deterministic(store: StoreKind) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-seed-\(UUID().uuidString)")
@@ -28,7 +29,8 @@ struct SeedStoreTests {
         let first = folder.appendingPathComponent("a.\(store.rawValue)")
         let second = folder.appendingPathComponent("b.\(store.rawValue)")
         let third = folder.appendingPathComponent("c.\(store.rawValue)")
-        let report = try PodStoreSeeder(store: store, objects: 2_500, modelVersion: 2, url: first, batchSize: 1_000).run()
+        let report = try PodStoreSeeder(store: store, objects: 2_500, modelVersion: 2, url: first, batchSize: 1_000)
+            .run()
         _ = try PodStoreSeeder(store: store, objects: 2_500, modelVersion: 2, url: second, batchSize: 700).run()
         _ = try PodStoreSeeder(store: store, objects: 2_500, modelVersion: 2, url: third, seed: 7).run()
         #expect(report.summary.contains("seeded 2500 Pod objects (pod model version 2, seed 42)"))

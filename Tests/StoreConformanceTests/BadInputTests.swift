@@ -22,7 +22,9 @@ struct BadInputTests {
             var request = FetchRequest<Book>(entityName: "Book")
             request.predicate = try FetchPredicate(format: "author.nmae == 'x'")
             var error = try #require(throws: ObjectStackError.self) { try context.fetch(request) }
-            #expect(error.code == .unknownKeyPath && error.message.contains("author.nmae") && error.message.contains("nmae"))
+            #expect(
+                error.code == .unknownKeyPath && error.message.contains("author.nmae") && error.message.contains("nmae")
+            )
             request.predicate = nil
             request.sortDescriptors = [SortKey("titel")]
             error = try #require(throws: ObjectStackError.self) { try context.fetch(request) }
@@ -30,7 +32,9 @@ struct BadInputTests {
             request.sortDescriptors = [SortKey("tags.name")]
             error = try #require(throws: ObjectStackError.self) { try context.fetch(request) }
             #expect(error.message.contains("to-many"))
-            error = try #require(throws: ObjectStackError.self) { try context.fetch(FetchRequest<Book>(entityName: "Boook")) }
+            error = try #require(throws: ObjectStackError.self) {
+                try context.fetch(FetchRequest<Book>(entityName: "Boook"))
+            }
             #expect(error.code == .unknownEntity && error.message.contains("Boook"))
             var mismatch = FetchRequest<Book>(entityName: "Book")
             mismatch.predicate = try FetchPredicate(format: "pages < 'many'")
@@ -57,7 +61,9 @@ struct BadInputTests {
         try context.performAndWait { () throws in
             let book = Book(context: context)
             var error = try #require(throws: ObjectStackError.self) { try book.setValue("many", forKey: "pages") }
-            #expect(error.code == .typeMismatch && error.message.contains("Book.pages") && error.message.contains("integer32"))
+            #expect(
+                error.code == .typeMismatch && error.message.contains("Book.pages")
+                    && error.message.contains("integer32"))
             error = try #require(throws: ObjectStackError.self) { try book.setValue(70_000, forKey: "rank") }
             #expect(error.code == .typeMismatch && error.message.contains("Book.rank"))
             error = try #require(throws: ObjectStackError.self) { try book.setValue(1, forKey: "colour") }
@@ -79,27 +85,41 @@ struct BadInputTests {
         func failure(_ entities: [EntityDescription]) throws -> String {
             try #require(throws: ObjectStackError.self) { try ManagedObjectModel(entities: entities) }.message
         }
-        #expect(try failure([EntityDescription(name: "A", relationships: [RelationshipDescription(name: "b", destination: "Nope")])])
+        #expect(
+            try failure([
+                EntityDescription(name: "A", relationships: [RelationshipDescription(name: "b", destination: "Nope")])
+            ])
             .contains("Nope"))
-        #expect(try failure([
-            EntityDescription(name: "A", relationships: [RelationshipDescription(name: "b", destination: "B", inverse: "a")]),
-            EntityDescription(name: "B", relationships: [RelationshipDescription(name: "a", destination: "A", inverse: "other")]),
-        ]).contains("A.b"))
+        #expect(
+            try failure([
+                EntityDescription(
+                    name: "A", relationships: [RelationshipDescription(name: "b", destination: "B", inverse: "a")]),
+                EntityDescription(
+                    name: "B", relationships: [RelationshipDescription(name: "a", destination: "A", inverse: "other")]),
+            ]).contains("A.b"))
         #expect(try failure([EntityDescription(name: "A", uniquenessConstraints: [["missing"]])]).contains("missing"))
         #expect(try failure([EntityDescription(name: "A", parent: "Ghost")]).contains("Ghost"))
-        #expect(try failure([
-            EntityDescription(name: "A", attributes: [AttributeDescription(name: "n", type: .integer16, defaultValue: .string("x"))]),
-        ]).contains("A.n"))
-        #expect(try failure([
-            EntityDescription(name: "A", attributes: [AttributeDescription(name: "d", type: .integer64, derivationExpression: "nope.@count")]),
-        ]).contains("A.d"))
+        #expect(
+            try failure([
+                EntityDescription(
+                    name: "A",
+                    attributes: [AttributeDescription(name: "n", type: .integer16, defaultValue: .string("x"))])
+            ]).contains("A.n"))
+        #expect(
+            try failure([
+                EntityDescription(
+                    name: "A",
+                    attributes: [AttributeDescription(name: "d", type: .integer64, derivationExpression: "nope.@count")]
+                )
+            ]).contains("A.d"))
     }
 
     @Test("version hashes are stable and change with the stored shape")
     func versionHashes() throws {
         func hash(_ type: AttributeType, optional: Bool = true) throws -> String {
             let model = try ManagedObjectModel(entities: [
-                EntityDescription(name: "E", attributes: [AttributeDescription(name: "a", type: type, isOptional: optional)]),
+                EntityDescription(
+                    name: "E", attributes: [AttributeDescription(name: "a", type: type, isOptional: optional)])
             ])
             return model.entitiesByName["E"]!.versionHash
         }
@@ -116,7 +136,9 @@ struct BadInputTests {
 
 @Suite("Bad input: SUBQUERY scope")
 struct SubqueryScopeTests {
-    @Test("inside a SUBQUERY a bare key path belongs to the member, so an outer-only key is unknown", arguments: StoreKind.allCases)
+    @Test(
+        "inside a SUBQUERY a bare key path belongs to the member, so an outer-only key is unknown",
+        arguments: StoreKind.allCases)
     func memberScope(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()

@@ -16,24 +16,32 @@ struct ConcurrencyStressTests {
 
     static func model() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
-            EntityDescription(name: "Account", attributes: [
-                AttributeDescription(name: "number", type: .integer64, isOptional: false),
-                AttributeDescription(name: "balance", type: .integer64, isOptional: false),
-            ], relationships: [
-                RelationshipDescription(name: "outgoing", destination: "Transfer", inverse: "from", isToMany: true),
-                RelationshipDescription(name: "incoming", destination: "Transfer", inverse: "to", isToMany: true),
-            ]),
-            EntityDescription(name: "Transfer", attributes: [
-                AttributeDescription(name: "amount", type: .integer64, isOptional: false),
-            ], relationships: [
-                RelationshipDescription(name: "from", destination: "Account", inverse: "outgoing", isOptional: false),
-                RelationshipDescription(name: "to", destination: "Account", inverse: "incoming", isOptional: false),
-            ]),
+            EntityDescription(
+                name: "Account",
+                attributes: [
+                    AttributeDescription(name: "number", type: .integer64, isOptional: false),
+                    AttributeDescription(name: "balance", type: .integer64, isOptional: false),
+                ],
+                relationships: [
+                    RelationshipDescription(name: "outgoing", destination: "Transfer", inverse: "from", isToMany: true),
+                    RelationshipDescription(name: "incoming", destination: "Transfer", inverse: "to", isToMany: true),
+                ]),
+            EntityDescription(
+                name: "Transfer",
+                attributes: [
+                    AttributeDescription(name: "amount", type: .integer64, isOptional: false)
+                ],
+                relationships: [
+                    RelationshipDescription(
+                        name: "from", destination: "Account", inverse: "outgoing", isOptional: false),
+                    RelationshipDescription(name: "to", destination: "Account", inverse: "incoming", isOptional: false),
+                ]),
         ])
     }
 
-    @Test("concurrent transfers on shared and separate stacks lose no update and keep every inverse",
-          arguments: StoreKind.allCases)
+    @Test(
+        "concurrent transfers on shared and separate stacks lose no update and keep every inverse",
+        arguments: StoreKind.allCases)
     func transfers(kind: StoreKind) throws {
         let base = try TestStack(kind, model: Self.model())
         let setup = base.newContext()
@@ -65,7 +73,8 @@ struct ConcurrencyStressTests {
         try observer.performAndWait { _ = try observer.fetch(FetchRequest<ManagedObject>(entityName: "Account")) }
 
         let deadline = Date().addingTimeInterval(Self.seconds)
-        let saved = Atomic<Int>(0), conflicts = Atomic<Int>(0)
+        let saved = Atomic<Int>(0)
+        let conflicts = Atomic<Int>(0)
         let failures = LockedValue<[String]>([])
         DispatchQueue.concurrentPerform(iterations: workers.count) { index in
             let worker = workers[index]
@@ -90,7 +99,8 @@ struct ConcurrencyStressTests {
         try checker.performAndWait {
             let accounts = try checker.fetch(FetchRequest<ManagedObject>(entityName: "Account"))
             let transfers = try checker.fetch(FetchRequest<ManagedObject>(entityName: "Transfer"))
-            #expect(transfers.count == saved.load(ordering: .relaxed), "every successful save left exactly one transfer")
+            #expect(
+                transfers.count == saved.load(ordering: .relaxed), "every successful save left exactly one transfer")
             let balances = accounts.map { ($0.value(forKey: "balance") as! NSNumber).int64Value }
             #expect(balances.reduce(0, +) == Int64(Self.accounts) * Self.initialBalance, "money is conserved")
             for account in accounts {
@@ -98,19 +108,26 @@ struct ConcurrencyStressTests {
                 let incoming = account.value(forKey: "incoming") as! Set<ManagedObject>
                 #expect(outgoing.allSatisfy { $0.value(forKey: "from") as? ManagedObject === account })
                 #expect(incoming.allSatisfy { $0.value(forKey: "to") as? ManagedObject === account })
-                let net = incoming.reduce(0) { $0 + ($1.value(forKey: "amount") as! NSNumber).int64Value }
+                let net =
+                    incoming.reduce(0) { $0 + ($1.value(forKey: "amount") as! NSNumber).int64Value }
                     - outgoing.reduce(0) { $0 + ($1.value(forKey: "amount") as! NSNumber).int64Value }
-                #expect((account.value(forKey: "balance") as! NSNumber).int64Value == Self.initialBalance + net,
-                        "account \(account.value(forKey: "number")!): balance follows its transfers")
+                #expect(
+                    (account.value(forKey: "balance") as! NSNumber).int64Value == Self.initialBalance + net,
+                    "account \(account.value(forKey: "number")!): balance follows its transfers")
             }
-            let storeBalances = Dictionary(uniqueKeysWithValues: accounts.map {
-                (($0.value(forKey: "number") as! NSNumber).int64Value, ($0.value(forKey: "balance") as! NSNumber).int64Value)
-            })
+            let storeBalances = Dictionary(
+                uniqueKeysWithValues: accounts.map {
+                    (
+                        ($0.value(forKey: "number") as! NSNumber).int64Value,
+                        ($0.value(forKey: "balance") as! NSNumber).int64Value
+                    )
+                })
             try observer.performAndWait {
                 for account in try observer.fetch(FetchRequest<ManagedObject>(entityName: "Account")) {
                     let number = (account.value(forKey: "number") as! NSNumber).int64Value
-                    #expect((account.value(forKey: "balance") as! NSNumber).int64Value == storeBalances[number],
-                            "the merging context sees account \(number) as the store has it")
+                    #expect(
+                        (account.value(forKey: "balance") as! NSNumber).int64Value == storeBalances[number],
+                        "the merging context sees account \(number) as the store has it")
                 }
             }
         }

@@ -44,12 +44,16 @@ struct DifferentialTests {
         var compared = 0
         for index in 0..<Self.queriesPerModel {
             let query = RandomQuery.make(schema, using: &random)
-            let answers = contexts.map { kind, context in (kind, context.performAndWait { Self.answer(query, in: context) }) }
+            let answers = contexts.map { kind, context in
+                (kind, context.performAndWait { Self.answer(query, in: context) })
+            }
             let reference = answers[0].1
             for (kind, answer) in answers.dropFirst() {
                 // Errors must agree in kind (every store rejects), not in wording.
                 let agrees = answer == reference || (answer.isFailure && reference.isFailure)
-                #expect(agrees, """
+                #expect(
+                    agrees,
+                    """
                     model seed \(seed), query \(index): \(query)
                       \(answers[0].0): \(reference)
                       \(kind): \(answer)

@@ -7,7 +7,9 @@ import Testing
 ///
 /// Needs to mount a small tmpfs (root, or a user namespace that allows it); where it cannot, it is skipped
 /// and says so.
-@Suite("Disk full", .enabled(if: SmallFileSystem.canMount, "cannot mount a tmpfs here (needs root); disk-full test skipped"))
+@Suite(
+    "Disk full",
+    .enabled(if: SmallFileSystem.canMount, "cannot mount a tmpfs here (needs root); disk-full test skipped"))
 struct DiskFullTests {
     @Test("saves into a filling file system fail cleanly and lose nothing", arguments: [StoreKind.sqlite, .lmdb])
     func fillUp(kind: StoreKind) throws {
@@ -40,8 +42,9 @@ struct DiskFullTests {
             try stack.coordinator.remove(stack.store)
         }
         let error = try #require(failure, "4 MB must fill up before 1,000 batches of 200 KB")
-        let storeError = try #require((error as? StoreError) ?? ((error as? ObjectStackError)?.cause as? StoreError),
-                                      "a full disk is reported as a StoreError, not \(type(of: error)): \(error)")
+        let storeError = try #require(
+            (error as? StoreError) ?? ((error as? ObjectStackError)?.cause as? StoreError),
+            "a full disk is reported as a StoreError, not \(type(of: error)): \(error)")
         #expect([.full, .ioFailure].contains(storeError.code), "\(storeError)")
         #expect("\(error)".localizedCaseInsensitiveContains("full") || "\(error)".contains("space"), "\(error)")
         #expect(savedBatches > 0)
@@ -87,7 +90,9 @@ struct SmallFileSystem {
 
     private static func mount(_ arguments: [String]) throws {
         let status = try run("/bin/mount", arguments)
-        guard status == 0 else { throw StoreError(code: .ioFailure, message: "mount \(arguments.joined(separator: " ")) failed (\(status))") }
+        guard status == 0 else {
+            throw StoreError(code: .ioFailure, message: "mount \(arguments.joined(separator: " ")) failed (\(status))")
+        }
     }
 
     private static func run(_ tool: String, _ arguments: [String]) throws -> Int32 {

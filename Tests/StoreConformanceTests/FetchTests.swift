@@ -24,8 +24,9 @@ struct FetchTests {
         return stack
     }
 
-    @Test("a fetch with unsaved changes, inserts and deletes answers, window by window, what the store answers once they are saved",
-          arguments: StoreKind.allCases, [1, 2, 3] as [UInt64])
+    @Test(
+        "a fetch with unsaved changes, inserts and deletes answers, window by window, what the store answers once they are saved",
+        arguments: StoreKind.allCases, [1, 2, 3] as [UInt64])
     func pendingChangesMatchSaved(kind: StoreKind, seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let stack = try TestStack(kind)
@@ -33,7 +34,10 @@ struct FetchTests {
         let titles = ["a", "b", "c", "B"]
         var requests: [FetchRequest<Book>] = []
         for predicate in [nil, "pages > 4", "title IN {'a', 'B'} OR pages < 3"] {
-            for sort in [[], [SortKey("title")], [SortKey("title", ascending: false), SortKey("pages")], [SortKey("pages", ascending: false)]] {
+            for sort in [
+                [], [SortKey("title")], [SortKey("title", ascending: false), SortKey("pages")],
+                [SortKey("pages", ascending: false)],
+            ] {
                 for (offset, limit) in [(0, 0), (0, 5), (3, 4), (7, 0), (20, 100)] {
                     var request = FetchRequest<Book>(entityName: "Book")
                     request.predicate = try predicate.map { try FetchPredicate(format: $0) }
@@ -72,14 +76,18 @@ struct FetchTests {
             try context.save()
             for (index, request) in requests.enumerated() {
                 let saved = try context.fetch(request)
-                #expect(pending[index].map(ObjectIdentifier.init) == saved.map(ObjectIdentifier.init),
-                    "seed \(seed), \(request.predicate.map { "\($0)" } ?? "all"), \(request.sortDescriptors), \(request.fetchOffset)/\(request.fetchLimit)")
+                #expect(
+                    pending[index].map(ObjectIdentifier.init) == saved.map(ObjectIdentifier.init),
+                    "seed \(seed), \(request.predicate.map { "\($0)" } ?? "all"), \(request.sortDescriptors), \(request.fetchOffset)/\(request.fetchLimit)"
+                )
                 #expect(pendingCounts[index] == saved.count)
             }
         }
     }
 
-    @Test("strings sort by code point, nil first; case-insensitive and descending keys; ties by insertion", arguments: StoreKind.allCases)
+    @Test(
+        "strings sort by code point, nil first; case-insensitive and descending keys; ties by insertion",
+        arguments: StoreKind.allCases)
     func sortOrder(kind: StoreKind) throws {
         let stack = try stack(kind, titles: ["b", "B", nil, "a", "é", "A", "b"])
         let context = stack.newContext()
@@ -87,7 +95,9 @@ struct FetchTests {
             var request = FetchRequest<Book>(entityName: "Book")
             request.sortDescriptors = [SortKey("subtitle")]
             #expect(try context.fetch(request).map(\.subtitle) == [nil, "A", "B", "a", "b", "b", "é"])
-            #expect(try context.fetch(request).filter { $0.subtitle == "b" }.map(\.pages) == [0, 6], "ties keep insertion order")
+            #expect(
+                try context.fetch(request).filter { $0.subtitle == "b" }.map(\.pages) == [0, 6],
+                "ties keep insertion order")
             request.sortDescriptors = [SortKey("subtitle", ascending: false)]
             #expect(try context.fetch(request).map(\.subtitle) == ["é", "b", "b", "a", "B", "A", nil])
             request.sortDescriptors = [SortKey("subtitle", caseInsensitive: true), SortKey("pages", ascending: false)]
@@ -97,7 +107,9 @@ struct FetchTests {
         }
     }
 
-    @Test("without sort keys, objects saved together come back in the order they were inserted", arguments: StoreKind.allCases)
+    @Test(
+        "without sort keys, objects saved together come back in the order they were inserted",
+        arguments: StoreKind.allCases)
     func insertionOrder(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -148,7 +160,9 @@ struct FetchTests {
         }
     }
 
-    @Test("unsaved inserts, updates and deletes show in fetches and counts unless excluded", arguments: StoreKind.allCases)
+    @Test(
+        "unsaved inserts, updates and deletes show in fetches and counts unless excluded", arguments: StoreKind.allCases
+    )
     func pendingChanges(kind: StoreKind) throws {
         let stack = try stack(kind, titles: ["a", "b", "c"])
         let context = stack.newContext()
@@ -171,7 +185,10 @@ struct FetchTests {
             #expect(try context.fetch(request).map(\.subtitle) == ["a"])
             request.fetchLimit = 0
             request.includesPendingChanges = false
-            #expect(try context.fetch(request).map { $0.committedValues(forKeys: ["subtitle"])["subtitle"] as? String } == ["a", "b"])
+            #expect(
+                try context.fetch(request).map { $0.committedValues(forKeys: ["subtitle"])["subtitle"] as? String } == [
+                    "a", "b",
+                ])
         }
     }
 
@@ -202,7 +219,9 @@ struct FetchTests {
         }
     }
 
-    @Test("prefetching reads relationship destinations with the results; batch size changes nothing", arguments: StoreKind.allCases)
+    @Test(
+        "prefetching reads relationship destinations with the results; batch size changes nothing",
+        arguments: StoreKind.allCases)
     func prefetchingAndBatches(kind: StoreKind) throws {
         let stack = try stack(kind, titles: ["a", "b", "c", "d"])
         let context = stack.newContext()
@@ -220,14 +239,16 @@ struct FetchTests {
             let fetched = try context.fetch(batched)
             #expect(fetched.allSatisfy { $0.isFault })
             #expect(fetched[0].pages == 3)
-            #expect(fetched.map(\.isFault) == [false, false, true, true], "firing one fault reads its whole batch only")
+            #expect(
+                fetched.map(\.isFault) == [false, false, true, true], "firing one fault reads its whole batch only")
             #expect(fetched.map(\.pages) == [3, 2, 1, 0])
         }
     }
 }
 
 extension FetchTests {
-    @Test("a limit (with an offset) on a sorted fetch returns exactly that window of the full sort, ties by insertion",
+    @Test(
+        "a limit (with an offset) on a sorted fetch returns exactly that window of the full sort, ties by insertion",
         arguments: StoreKind.allCases)
     func sortedWindows(kind: StoreKind) throws {
         // 300 books over 7 subtitles (and nil): many ties, so the window's edges fall inside runs of equal keys.
@@ -235,7 +256,10 @@ extension FetchTests {
         let stack = try stack(kind, titles: titles)
         let context = stack.newContext()
         try context.performAndWait { () throws in
-            for keys in [[SortKey("subtitle")], [SortKey("subtitle", ascending: false)], [SortKey("subtitle"), SortKey("pages", ascending: false)]] {
+            for keys in [
+                [SortKey("subtitle")], [SortKey("subtitle", ascending: false)],
+                [SortKey("subtitle"), SortKey("pages", ascending: false)],
+            ] {
                 var request = FetchRequest<Book>(entityName: "Book")
                 request.sortDescriptors = keys
                 let full = try context.fetch(request).map(\.pages)
@@ -244,7 +268,8 @@ extension FetchTests {
                     request.fetchOffset = offset
                     request.fetchLimit = limit
                     let window = Array(full.dropFirst(offset).prefix(limit))
-                    #expect(try context.fetch(request).map(\.pages) == window, "offset \(offset), limit \(limit), \(keys)")
+                    #expect(
+                        try context.fetch(request).map(\.pages) == window, "offset \(offset), limit \(limit), \(keys)")
                     var ids = FetchRequest<ManagedObjectID>(entityName: "Book")
                     (ids.sortDescriptors, ids.fetchOffset, ids.fetchLimit) = (keys, offset, limit)
                     #expect(try context.fetch(ids).count == window.count)

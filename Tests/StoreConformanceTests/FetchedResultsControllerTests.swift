@@ -10,8 +10,9 @@ struct FetchedResultsControllerTests {
     static let seeds: [UInt64] = [1, 2, 3]
     static let steps = 1_000
 
-    @Test("random inserts, updates, deletes, saves, merges and child saves: equal to a fresh fetch after every step, and the reported changes turn the old results into the new",
-          arguments: StoreKind.allCases)
+    @Test(
+        "random inserts, updates, deletes, saves, merges and child saves: equal to a fresh fetch after every step, and the reported changes turn the old results into the new",
+        arguments: StoreKind.allCases)
     func randomSequence(kind: StoreKind) throws {
         for seed in Self.seeds {
             let run = try FetchedResultsRandomRun(kind, seed: seed)
@@ -41,7 +42,8 @@ struct FetchedResultsControllerTests {
         var request = FetchRequest<Book>(entityName: "Book")
         request.predicate = try FetchPredicate(format: "inPrint == YES")
         request.sortDescriptors = [SortKey("rank"), SortKey("title")]
-        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "rank")
+        let controller = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "rank")
         let recorder = FetchedResultsRecorder()
         controller.delegate = recorder
         try context.performAndWait {
@@ -73,8 +75,9 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("key paths through relationships stay current: a related object's change moves, inserts and deletes results",
-          arguments: StoreKind.allCases)
+    @Test(
+        "key paths through relationships stay current: a related object's change moves, inserts and deletes results",
+        arguments: StoreKind.allCases)
     func relationshipKeyPaths(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -142,9 +145,12 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("sections, object(at:), indexPath(forObject:) and fetchedObjects after performFetch", arguments: StoreKind.allCases)
+    @Test(
+        "sections, object(at:), indexPath(forObject:) and fetchedObjects after performFetch",
+        arguments: StoreKind.allCases)
     func performFetch(kind: StoreKind) throws {
-        let (_, context, controller, recorder) = try sectionedByRank(kind, [("b", 1, 2), ("a", 1, 2), ("c", 1, nil), ("d", 1, 0)])
+        let (_, context, controller, recorder) = try sectionedByRank(
+            kind, [("b", 1, 2), ("a", 1, 2), ("c", 1, nil), ("d", 1, 0)])
         try context.performAndWait {
             let sections = try #require(controller.sections)
             #expect(sections.map(\.name) == ["", "0", "2"], "nil first, then by rank")
@@ -203,8 +209,9 @@ struct FetchedResultsControllerTests {
         try #require(controller.fetchedObjects?.first { $0.title == title })
     }
 
-    @Test("one batch: deletes at old index paths, inserts at new ones, a move from old to new, an update with both",
-          arguments: StoreKind.allCases)
+    @Test(
+        "one batch: deletes at old index paths, inserts at new ones, a move from old to new, an update with both",
+        arguments: StoreKind.allCases)
     func batchIndexPaths(kind: StoreKind) throws {
         let (_, context, controller, recorder) = try byTitle(kind, ["a", "b", "c", "d", "e"])
         try context.performAndWait {
@@ -224,8 +231,9 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("an object whose section key changes moves across sections; its old section goes, its new one comes",
-          arguments: StoreKind.allCases)
+    @Test(
+        "an object whose section key changes moves across sections; its old section goes, its new one comes",
+        arguments: StoreKind.allCases)
     func moveAcrossSections(kind: StoreKind) throws {
         let (_, context, controller, recorder) = try sectionedByRank(kind, [("a", 1, 1), ("b", 1, 2)])
         try context.performAndWait {
@@ -240,8 +248,9 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("a change of a sort key is a move even in place (as Core Data reports it); other changes are updates",
-          arguments: StoreKind.allCases)
+    @Test(
+        "a change of a sort key is a move even in place (as Core Data reports it); other changes are updates",
+        arguments: StoreKind.allCases)
     func moveInPlaceAndUpdate(kind: StoreKind) throws {
         let (_, context, controller, recorder) = try byTitle(kind, ["a", "m", "z"])
         try context.performAndWait {
@@ -254,8 +263,9 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("an object that stops matching the predicate is deleted; one that starts matching is inserted",
-          arguments: StoreKind.allCases)
+    @Test(
+        "an object that stops matching the predicate is deleted; one that starts matching is inserted",
+        arguments: StoreKind.allCases)
     func predicateMembership(kind: StoreKind) throws {
         let (_, context, controller, recorder) = try byTitle(kind, ["a", "b", "c"])
         try context.performAndWait {
@@ -274,7 +284,9 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("unsaved inserts show; an insert changed or deleted before its save moves or goes", arguments: StoreKind.allCases)
+    @Test(
+        "unsaved inserts show; an insert changed or deleted before its save moves or goes",
+        arguments: StoreKind.allCases)
     func unsavedInserts(kind: StoreKind) throws {
         let (_, context, controller, recorder) = try byTitle(kind, ["b", "d"])
         context.performAndWait {
@@ -317,8 +329,9 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("a save merged from another coordinator shows up, and so does an automatic merge into a child",
-          arguments: StoreKind.allCases)
+    @Test(
+        "a save merged from another coordinator shows up, and so does an automatic merge into a child",
+        arguments: StoreKind.allCases)
     func merges(kind: StoreKind) throws {
         let (stack, context, controller, recorder) = try byTitle(kind, ["b", "d"])
         let other = try stack.separateStack().newContext()
@@ -364,16 +377,19 @@ struct FetchedResultsControllerTests {
         let (_, context, controller, recorder) = try sectionedByRank(kind, [("a", 1, 1), ("b", 1, 2), ("c", 1, 2)])
         try context.performAndWait {
             context.reset()
-            #expect(summary(recorder.take()) == [
-                "section delete 2 1", "section delete 1 0", "delete c 1.1>-", "delete b 1.0>-", "delete a 0.0>-",
-            ])
+            #expect(
+                summary(recorder.take()) == [
+                    "section delete 2 1", "section delete 1 0", "delete c 1.1>-", "delete b 1.0>-", "delete a 0.0>-",
+                ])
             #expect(controller.sections?.isEmpty == true)
             try controller.performFetch()
             #expect(controller.fetchedObjects?.count == 3, "a new fetch brings them back")
         }
     }
 
-    @Test("requests a controller cannot keep are rejected with an error naming the problem", arguments: StoreKind.allCases)
+    @Test(
+        "requests a controller cannot keep are rejected with an error naming the problem", arguments: StoreKind.allCases
+    )
     func badRequests(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -393,7 +409,8 @@ struct FetchedResultsControllerTests {
         ]
         context.performAndWait {
             for (request, sectionKey, message) in cases {
-                let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionKey)
+                let controller = FetchedResultsController(
+                    fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: sectionKey)
                 let error = #expect(throws: ObjectStackError.self) { try controller.performFetch() }
                 #expect(error?.message.contains(message) == true, "\(error?.message ?? "no error")")
                 #expect(controller.sections == nil && controller.fetchedObjects == nil)

@@ -63,13 +63,16 @@ struct HostileFileTests {
         return url
     }
 
-    @Test("a hostile file is refused with a StoreError naming it, and nothing on disk changes",
-          arguments: fileStores, Hostile.allCases)
+    @Test(
+        "a hostile file is refused with a StoreError naming it, and nothing on disk changes",
+        arguments: fileStores, Hostile.allCases)
     func refused(kind: StoreKind, hostile: Hostile) throws {
         let url = try Self.prepare(hostile, for: kind)
         let before = Self.snapshot(url)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try LibraryModel.make())
-        let error = try #require(throws: StoreError.self) { try coordinator.addPersistentStore(type: kind.type, at: url) }
+        let error = try #require(throws: StoreError.self) {
+            try coordinator.addPersistentStore(type: kind.type, at: url)
+        }
         #expect(error.description.contains(url.path), "\(error)")
         #expect([.notAStore, .corrupt].contains(error.code), "\(error)")
         #expect(Self.snapshot(url) == before, "a refused open must not create or change any file")
@@ -89,7 +92,9 @@ struct HostileFileTests {
             url = folder.appendingPathComponent("store.\(kind.rawValue)")
         }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try LibraryModel.make())
-        let error = try #require(throws: StoreError.self) { try coordinator.addPersistentStore(type: kind.type, at: url) }
+        let error = try #require(throws: StoreError.self) {
+            try coordinator.addPersistentStore(type: kind.type, at: url)
+        }
         #expect(error.code == .readOnly || error.code == .ioFailure, "\(error)")
         #expect(error.description.contains(url.deletingLastPathComponent().path), "\(error)")
         #expect(!FileManager.default.fileExists(atPath: url.path))
@@ -102,7 +107,11 @@ struct HostileFileTests {
         var db: OpaquePointer?
         #expect(sqlite3_open(url.path, &db) == SQLITE_OK)
         let table = try #require(Self.tables(db).first { $0.localizedCaseInsensitiveContains("book") })
-        #expect(sqlite3_exec(db, "ALTER TABLE \"\(table)\" ADD COLUMN hacked TEXT; ALTER TABLE \"\(table)\" DROP COLUMN \"\(try Self.column(db, table, containing: "pages"))\"", nil, nil, nil) == SQLITE_OK)
+        #expect(
+            sqlite3_exec(
+                db,
+                "ALTER TABLE \"\(table)\" ADD COLUMN hacked TEXT; ALTER TABLE \"\(table)\" DROP COLUMN \"\(try Self.column(db, table, containing: "pages"))\"",
+                nil, nil, nil) == SQLITE_OK)
         sqlite3_close(db)
         let before = Self.snapshot(url)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try LibraryModel.make())

@@ -13,11 +13,14 @@ struct InPlaceMigrationTests {
     /// the middle) and, from version 3, `Book.subtitle` (default "none") and `Author.country` (optional).
     private func model(_ version: Int, pagesDefault: Int64 = 7) throws -> ManagedObjectModel {
         var changes = MigrationModels.Changes()
-        changes.bookAttributes = [
-            AttributeDescription(name: "title", type: .string, isOptional: false),
-            AttributeDescription(name: "isbn", type: .string),
-            AttributeDescription(name: "pages", type: .integer32, defaultValue: .integer(pagesDefault)),
-        ] + (version >= 3 ? [AttributeDescription(name: "subtitle", type: .string, defaultValue: .string("none"))] : [])
+        changes.bookAttributes =
+            [
+                AttributeDescription(name: "title", type: .string, isOptional: false),
+                AttributeDescription(name: "isbn", type: .string),
+                AttributeDescription(name: "pages", type: .integer32, defaultValue: .integer(pagesDefault)),
+            ]
+            + (version >= 3
+                ? [AttributeDescription(name: "subtitle", type: .string, defaultValue: .string("none"))] : [])
         if version >= 3 {
             changes.authorAttributes = [
                 AttributeDescription(name: "name", type: .string, isOptional: false),
@@ -70,10 +73,15 @@ struct InPlaceMigrationTests {
         return try context.performAndWait { () throws in
             try context.fetch(FetchRequest<ManagedObject>(entityName: "Book")).map { book in
                 let author = (book.value(forKey: "author") as? ManagedObject)?.value(forKey: "name") as? String ?? "nil"
-                let tags = (book.value(forKey: "tags") as? Set<ManagedObject> ?? []).compactMap { $0.value(forKey: "label") as? String }
-                return [book.value(forKey: "title") as? String ?? "nil", book.value(forKey: "isbn") as? String ?? "nil", author,
+                let tags = (book.value(forKey: "tags") as? Set<ManagedObject> ?? []).compactMap {
+                    $0.value(forKey: "label") as? String
+                }
+                return [
+                    book.value(forKey: "title") as? String ?? "nil", book.value(forKey: "isbn") as? String ?? "nil",
+                    author,
                     tags.sorted().joined(separator: ","), "\(book.value(forKey: "pages") ?? "nil")",
-                    subtitle ? "\(book.value(forKey: "subtitle") ?? "nil")" : "-"].joined(separator: "|")
+                    subtitle ? "\(book.value(forKey: "subtitle") ?? "nil")" : "-",
+                ].joined(separator: "|")
             }.sorted()
         }
     }
@@ -82,13 +90,16 @@ struct InPlaceMigrationTests {
     private func seededBooks(pages: String = "7", subtitle: String = "-") -> [String] {
         (0..<12).flatMap { number in
             (0..<2).map { volume in
-                ["Book \(number)-\(volume)", "isbn-\(number)-\(volume)", "Author \(number)",
-                    volume == 0 ? "classic,modern" : "", pages, subtitle].joined(separator: "|")
+                [
+                    "Book \(number)-\(volume)", "isbn-\(number)-\(volume)", "Author \(number)",
+                    volume == 0 ? "classic,modern" : "", pages, subtitle,
+                ].joined(separator: "|")
             }
         }.sorted()
     }
 
-    @Test("an added attribute is migrated without a copy: old rows keep every value and read the default",
+    @Test(
+        "an added attribute is migrated without a copy: old rows keep every value and read the default",
         arguments: fileKinds)
     func addAttribute(kind: StoreKind) throws {
         let url = try versionOneStore(kind)
@@ -116,17 +127,22 @@ struct InPlaceMigrationTests {
             var sorted = FetchRequest<ManagedObject>(entityName: "Book")
             sorted.sortDescriptors = [SortKey("pages", ascending: false), SortKey("title")]
             sorted.fetchLimit = 2
-            #expect(try context.fetch(sorted).map { $0.value(forKey: "title") as? String ?? "" } == ["Book 3-0", "Book 0-0"])
+            #expect(
+                try context.fetch(sorted).map { $0.value(forKey: "title") as? String ?? "" } == [
+                    "Book 3-0", "Book 0-0",
+                ])
         }
         try close(container)
         // Reopened without a migration, the store reads the same.
         let (reopened, _, again) = try load(kind, url, try model(2), from: [])
         #expect(again.isEmpty)
-        #expect(try books(reopened).filter { $0.hasPrefix("Book 5-") } == seededBooks().filter { $0.hasPrefix("Book 5-") })
+        #expect(
+            try books(reopened).filter { $0.hasPrefix("Book 5-") } == seededBooks().filter { $0.hasPrefix("Book 5-") })
         try close(reopened)
     }
 
-    @Test("two in-place migrations in a row, then a copying one, carry every row's values over",
+    @Test(
+        "two in-place migrations in a row, then a copying one, carry every row's values over",
         arguments: fileKinds)
     func migrationsCompose(kind: StoreKind) throws {
         let url = try versionOneStore(kind)
@@ -140,7 +156,8 @@ struct InPlaceMigrationTests {
             try context.save()
         }
         try close(second)
-        let (third, copiedThird, _) = try load(kind, url, try model(3),
+        let (third, copiedThird, _) = try load(
+            kind, url, try model(3),
             from: [try MigrationModels.base(), try model(2)])
         #expect(!copiedThird)
         let expected = (seededBooks(subtitle: "none") + ["Between|nil|nil||5|none"]).sorted()
@@ -160,14 +177,16 @@ struct InPlaceMigrationTests {
             AttributeDescription(name: $0.name, type: $0.type, isOptional: $0.isOptional, defaultValue: $0.defaultValue)
         }
         changes.bookIndexes = [IndexDescription(name: "byPages", attributeNames: ["pages"])]
-        let (fourth, copiedFourth, _) = try load(kind, url, try MigrationModels.make(changes),
+        let (fourth, copiedFourth, _) = try load(
+            kind, url, try MigrationModels.make(changes),
             from: [try MigrationModels.base(), try model(2), try model(3)])
         #expect(copiedFourth == (kind == .lmdb), "LMDB builds a new index by copying")
         #expect(try books(fourth, subtitle: true) == expected)
         try close(fourth)
     }
 
-    @Test("old rows keep the default the attribute had when it was added, as a copy would have written it",
+    @Test(
+        "old rows keep the default the attribute had when it was added, as a copy would have written it",
         arguments: fileKinds)
     func defaultAtMigrationTime(kind: StoreKind) throws {
         let url = try versionOneStore(kind)

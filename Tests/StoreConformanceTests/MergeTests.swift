@@ -19,8 +19,9 @@ struct MergeTests {
         }
     }
 
-    @Test("mergeChanges brings inserts, updates (keeping unsaved changes) and deletes; objectsDidChange reports updates as refreshed",
-          arguments: StoreKind.allCases, [false, true])
+    @Test(
+        "mergeChanges brings inserts, updates (keeping unsaved changes) and deletes; objectsDidChange reports updates as refreshed",
+        arguments: StoreKind.allCases, [false, true])
     func mergeChanges(kind: StoreKind, separateCoordinators: Bool) throws {
         let stack = try TestStack(kind)
         let ids = try seed(stack)
@@ -53,7 +54,9 @@ struct MergeTests {
             #expect(inserted.title == "d")
             let change = try #require(recorder.all.last?.userInfo)
             #expect((change["inserted"] as? Set<ManagedObject>)?.map(\.objectID) == [newID])
-            #expect(change["refreshed"] as? Set<ManagedObject> == [books[0]], "a merged update is a refresh, as in Core Data")
+            #expect(
+                change["refreshed"] as? Set<ManagedObject> == [books[0]],
+                "a merged update is a refresh, as in Core Data")
             #expect((change["updated"] as? Set<ManagedObject> ?? []).isEmpty)
             #expect(change["refreshedObjectIDs"] as? Set<ManagedObjectID> == [ids[0]])
             #expect(change["deleted"] as? Set<ManagedObject> == [books[1]])
@@ -67,7 +70,9 @@ struct MergeTests {
         }
     }
 
-    @Test("a context that merges automatically takes other contexts' saves on its coordinator", arguments: StoreKind.allCases)
+    @Test(
+        "a context that merges automatically takes other contexts' saves on its coordinator",
+        arguments: StoreKind.allCases)
     func automaticMergeOnCoordinator(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let ids = try seed(stack)
@@ -94,8 +99,9 @@ struct MergeTests {
         (.rollback, "Theirs", "Their subtitle", 1),
     ]
 
-    @Test("each merge policy resolves a store conflict as Core Data documents",
-          arguments: StoreKind.allCases, policyOutcomes.indices)
+    @Test(
+        "each merge policy resolves a store conflict as Core Data documents",
+        arguments: StoreKind.allCases, policyOutcomes.indices)
     func mergePolicies(kind: StoreKind, outcome: Int) throws {
         let (policy, title, subtitle, pages) = Self.policyOutcomes[outcome]
         let stack = try TestStack(kind)
@@ -121,7 +127,8 @@ struct MergeTests {
             book.title = "Mine"
             book.pages = 99
             try mine.save()
-            #expect(book.title == title && book.subtitle == subtitle && book.pages == pages, "the object shows the outcome")
+            #expect(
+                book.title == title && book.subtitle == subtitle && book.pages == pages, "the object shows the outcome")
         }
         let reader = stack.newContext()
         try reader.performAndWait { () throws in
@@ -132,8 +139,9 @@ struct MergeTests {
         }
     }
 
-    @Test("a delete of a row another stack already deleted: .error throws the conflict, a merging policy saves and reports it",
-          arguments: StoreKind.allCases, MergePolicy.allCases)
+    @Test(
+        "a delete of a row another stack already deleted: .error throws the conflict, a merging policy saves and reports it",
+        arguments: StoreKind.allCases, MergePolicy.allCases)
     func deleteOfDeletedRow(kind: StoreKind, policy: MergePolicy) throws {
         let stack = try TestStack(kind)
         let ids = try seed(stack)
@@ -152,7 +160,8 @@ struct MergeTests {
             if policy == .error {
                 let error = try #require(throws: ObjectStackError.self) { try mine.save() }
                 #expect(error.code == .mergeConflict)
-                #expect(error.mergeConflicts.map(\.objectID) == [ids[0]] && error.mergeConflicts.first?.storeVersion == nil)
+                #expect(
+                    error.mergeConflicts.map(\.objectID) == [ids[0]] && error.mergeConflicts.first?.storeVersion == nil)
                 #expect(book.isDeleted && mine.hasChanges, "nothing of the failed save is lost")
             } else {
                 try mine.save()
@@ -174,8 +183,10 @@ struct MergeTests {
         }
     }
 
-    @Test("under a merging policy a new duplicate merges into the existing object",
-          arguments: StoreKind.allCases, [MergePolicy.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump, .overwrite, .rollback])
+    @Test(
+        "under a merging policy a new duplicate merges into the existing object",
+        arguments: StoreKind.allCases,
+        [MergePolicy.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump, .overwrite, .rollback])
     func constraintMerge(kind: StoreKind, policy: MergePolicy) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -207,7 +218,9 @@ struct MergeTests {
         }
     }
 
-    @Test("refresh with merging keeps unsaved changes over fresh values; stalenessInterval bounds cached rows", arguments: StoreKind.allCases)
+    @Test(
+        "refresh with merging keeps unsaved changes over fresh values; stalenessInterval bounds cached rows",
+        arguments: StoreKind.allCases)
     func refreshAndStaleness(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let ids = try seed(stack)

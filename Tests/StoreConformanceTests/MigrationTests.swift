@@ -36,7 +36,9 @@ struct MigrationTests {
     private func values(_ container: PersistentContainer, _ entity: String, _ key: String) throws -> [String] {
         let context = container.newBackgroundContext()
         return try context.performAndWait { () throws in
-            try context.fetch(FetchRequest<ManagedObject>(entityName: entity)).map { "\($0.value(forKey: key) ?? "nil")" }
+            try context.fetch(FetchRequest<ManagedObject>(entityName: entity)).map {
+                "\($0.value(forKey: key) ?? "nil")"
+            }
         }
     }
 
@@ -50,7 +52,8 @@ struct MigrationTests {
 
     // MARK: - Inferred changes
 
-    @Test("adding an entity and an attribute keeps every row and relationship; the attribute takes its default",
+    @Test(
+        "adding an entity and an attribute keeps every row and relationship; the attribute takes its default",
         arguments: fileKinds)
     func addEntityAndAttribute(kind: StoreKind) throws {
         let url = try versionOneStore(kind)
@@ -61,20 +64,28 @@ struct MigrationTests {
             AttributeDescription(name: "rating", type: .integer32),
             AttributeDescription(name: "country", type: .string, isOptional: false, defaultValue: .string("unknown")),
         ]
-        changes.extraEntities = [EntityDescription(name: "Publisher", attributes: [
-            AttributeDescription(name: "name", type: .string),
-        ])]
-        let container = try load(kind, url, model: try MigrationModels.make(changes),
+        changes.extraEntities = [
+            EntityDescription(
+                name: "Publisher",
+                attributes: [
+                    AttributeDescription(name: "name", type: .string)
+                ])
+        ]
+        let container = try load(
+            kind, url, model: try MigrationModels.make(changes),
             sourceModels: [try MigrationModels.base()])
         let context = container.newBackgroundContext()
         try context.performAndWait { () throws in
             let authors = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author"))
             #expect(authors.count == 12)
             #expect(authors.allSatisfy { $0.value(forKey: "country") as? String == "unknown" })
-            #expect(Set(authors.map { $0.value(forKey: "name") as? String ?? "" }) == Set((0..<12).map { "Author \($0)" }))
+            #expect(
+                Set(authors.map { $0.value(forKey: "name") as? String ?? "" }) == Set((0..<12).map { "Author \($0)" }))
             for author in authors {
                 let name = author.value(forKey: "name") as? String ?? ""
-                let titles = (author.value(forKey: "books") as? Set<ManagedObject> ?? []).map { $0.value(forKey: "title") as? String ?? "" }
+                let titles = (author.value(forKey: "books") as? Set<ManagedObject> ?? []).map {
+                    $0.value(forKey: "title") as? String ?? ""
+                }
                 let number = name.dropFirst("Author ".count)
                 #expect(Set(titles) == ["Book \(number)-0", "Book \(number)-1"])
             }
@@ -88,7 +99,8 @@ struct MigrationTests {
         try closeStores(container)
     }
 
-    @Test("renaming an entity, an attribute and a relationship through renaming identifiers keeps their values",
+    @Test(
+        "renaming an entity, an attribute and a relationship through renaming identifiers keeps their values",
         arguments: fileKinds)
     func renames(kind: StoreKind) throws {
         let url = try versionOneStore(kind)
@@ -105,7 +117,8 @@ struct MigrationTests {
         ]
         changes.bookAuthorName = "writer"
         changes.bookAuthorRenamingIdentifier = "author"
-        let container = try load(kind, url, model: try MigrationModels.make(changes),
+        let container = try load(
+            kind, url, model: try MigrationModels.make(changes),
             sourceModels: [try MigrationModels.base()])
         let context = container.newBackgroundContext()
         try context.performAndWait { () throws in
@@ -114,7 +127,9 @@ struct MigrationTests {
             let books = try context.fetch(request)
             #expect(Set(books.map { $0.value(forKey: "title") as? String ?? "" }) == ["Book 4-0", "Book 4-1"])
             let writers = try context.fetch(FetchRequest<ManagedObject>(entityName: "Writer"))
-            #expect(Set(writers.map { $0.value(forKey: "fullName") as? String ?? "" }) == Set((0..<12).map { "Author \($0)" }))
+            #expect(
+                Set(writers.map { $0.value(forKey: "fullName") as? String ?? "" })
+                    == Set((0..<12).map { "Author \($0)" }))
             #expect(writers.allSatisfy { $0.objectID.storeIdentifier == identifier })
         }
         try closeStores(container)
@@ -142,7 +157,8 @@ struct MigrationTests {
             AttributeDescription(name: "rating", type: .integer32),
             AttributeDescription(name: "nickname", type: .string, versionHashModifier: "again"),
         ]
-        let version3 = try load(kind, url, model: try MigrationModels.make(nicknameBack),
+        let version3 = try load(
+            kind, url, model: try MigrationModels.make(nicknameBack),
             sourceModels: [try MigrationModels.base(), try withoutNickname()])
         let nicknames = try values(version3, "Author", "nickname")
         #expect(nicknames.count == 12 && nicknames.allSatisfy { $0 == "nil" })
@@ -158,7 +174,8 @@ struct MigrationTests {
             AttributeDescription(name: "nickname", type: .string),
             AttributeDescription(name: "rating", type: .integer32, isOptional: false, defaultValue: .integer(-1)),
         ]
-        let container = try load(kind, url, model: try MigrationModels.make(changes),
+        let container = try load(
+            kind, url, model: try MigrationModels.make(changes),
             sourceModels: [try MigrationModels.base()])
         let ratings = try values(container, "Author", "rating").compactMap(Int.init).sorted()
         #expect(ratings == [-1, -1, -1, -1, 1, 2, 4, 5, 7, 8, 10, 11])
@@ -171,7 +188,8 @@ struct MigrationTests {
         var changes = MigrationModels.Changes()
         changes.bookIndexes = [IndexDescription(name: "byTitle", attributeNames: ["title"])]
         changes.bookConstraints = [["isbn"]]
-        let container = try load(kind, url, model: try MigrationModels.make(changes),
+        let container = try load(
+            kind, url, model: try MigrationModels.make(changes),
             sourceModels: [try MigrationModels.base()])
         let context = container.newBackgroundContext()
         try context.performAndWait { () throws in
@@ -193,7 +211,7 @@ struct MigrationTests {
         func withPublisher() throws -> ManagedObjectModel {
             var changes = MigrationModels.Changes()
             changes.extraEntities = [
-                EntityDescription(name: "Publisher", attributes: [AttributeDescription(name: "name", type: .string)]),
+                EntityDescription(name: "Publisher", attributes: [AttributeDescription(name: "name", type: .string)])
             ]
             return try MigrationModels.make(changes)
         }
@@ -211,7 +229,8 @@ struct MigrationTests {
             try author.setValue("New", forKey: "name")
             try context.save()
             #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Author")) == 13)
-            let keys = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author")).compactMap(\.objectID.primaryKey)
+            let keys = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author")).compactMap(
+                \.objectID.primaryKey)
             #expect(Set(keys).count == 13)
         }
         try closeStores(second)
@@ -225,8 +244,10 @@ struct MigrationTests {
         var changes = MigrationModels.Changes()
         changes.bookIndexes = [IndexDescription(name: "byTitle", attributeNames: ["title"])]
         let reports = LockedValue<[MigrationProgress]>([])
-        let container = try load(kind, url, model: try MigrationModels.make(changes),
-            sourceModels: [try MigrationModels.base()]) { description in
+        let container = try load(
+            kind, url, model: try MigrationModels.make(changes),
+            sourceModels: [try MigrationModels.base()]
+        ) { description in
             description.migrationBatchSize = 5
             description.migrationProgress = { report in reports.withLock { $0.append(report) } }
         }
@@ -235,13 +256,15 @@ struct MigrationTests {
         #expect(fractions.count > 5)
         #expect(zip(fractions, fractions.dropFirst()).allSatisfy { $0 <= $1 }, "\(seen)")
         #expect(fractions.last == 1.0 && seen.last?.phase == .finished)
-        #expect(seen.contains { $0.phase == .copying && $0.completedRows == $0.totalRows && $0.totalRows == 12 + 24 + 2 })
+        #expect(
+            seen.contains { $0.phase == .copying && $0.completedRows == $0.totalRows && $0.totalRows == 12 + 24 + 2 })
         try closeStores(container)
     }
 
     // MARK: - Refusals and failures
 
-    @Test("a change that cannot be inferred is refused naming the entity and why; the store is untouched",
+    @Test(
+        "a change that cannot be inferred is refused naming the entity and why; the store is untouched",
         arguments: fileKinds)
     func nonInferable(kind: StoreKind) throws {
         let url = try versionOneStore(kind)
@@ -258,7 +281,8 @@ struct MigrationTests {
             AttributeDescription(name: "pages", type: .integer32, isOptional: false),
         ]
         let error = try #require(throws: StoreError.self) {
-            _ = try load(kind, url, model: try MigrationModels.make(changes), sourceModels: [try MigrationModels.base()])
+            _ = try load(
+                kind, url, model: try MigrationModels.make(changes), sourceModels: [try MigrationModels.base()])
         }
         #expect(error.code == .incompatibleModel)
         #expect(error.message.contains("attribute Author.rating changes type from integer32 to string"))
@@ -267,7 +291,8 @@ struct MigrationTests {
         _ = try TestStack(kind, model: try MigrationModels.base(), location: url)
     }
 
-    @Test("an attribute made required without a default is refused up front (Core Data's rule); the store stays",
+    @Test(
+        "an attribute made required without a default is refused up front (Core Data's rule); the store stays",
         arguments: fileKinds)
     func requiredWithoutDefault(kind: StoreKind) throws {
         let url = try versionOneStore(kind)
@@ -279,7 +304,8 @@ struct MigrationTests {
             AttributeDescription(name: "rating", type: .integer32),
         ]
         let error = try #require(throws: StoreError.self) {
-            _ = try load(kind, url, model: try MigrationModels.make(changes), sourceModels: [try MigrationModels.base()])
+            _ = try load(
+                kind, url, model: try MigrationModels.make(changes), sourceModels: [try MigrationModels.base()])
         }
         #expect(error.code == .incompatibleModel)
         #expect(error.message.contains("attribute Author.nickname becomes required without a default value"))
@@ -302,21 +328,25 @@ struct MigrationTests {
         // The four authors without a rating all get the default 0, which the new constraint allows only once.
         changes.authorConstraints = [["rating"]]
         let error = try #require(throws: StoreError.self) {
-            _ = try load(kind, url, model: try MigrationModels.make(changes), sourceModels: [try MigrationModels.base()])
+            _ = try load(
+                kind, url, model: try MigrationModels.make(changes), sourceModels: [try MigrationModels.base()])
         }
         #expect(error.code == .migrationFailed)
         #expect(error.message.contains("uniqueness constraint"))
         #expect(try bytes(url) == original)
     }
 
-    @Test("with automatic migration off, a store of an older model fails to load listing what differs",
+    @Test(
+        "with automatic migration off, a store of an older model fails to load listing what differs",
         arguments: fileKinds)
     func migrationOff(kind: StoreKind) throws {
         let url = try versionOneStore(kind)
         var changes = MigrationModels.Changes()
         changes.bookIndexes = [IndexDescription(name: "byTitle", attributeNames: ["title"])]
         let error = try #require(throws: StoreError.self) {
-            _ = try load(kind, url, model: try MigrationModels.make(changes), sourceModels: [try MigrationModels.base()]) {
+            _ = try load(
+                kind, url, model: try MigrationModels.make(changes), sourceModels: [try MigrationModels.base()]
+            ) {
                 $0.shouldMigrateStoreAutomatically = false
             }
         }
@@ -325,7 +355,8 @@ struct MigrationTests {
         #expect(error.message.contains("index on Book (title) added"))
     }
 
-    @Test("a store whose model is not among the source models is refused naming the entities that differ",
+    @Test(
+        "a store whose model is not among the source models is refused naming the entities that differ",
         arguments: fileKinds)
     func noMatchingSourceModel(kind: StoreKind) throws {
         let url = try versionOneStore(kind)
@@ -338,14 +369,16 @@ struct MigrationTests {
         #expect(error.message.contains("entities that differ from the current model: Book, Tag"))
     }
 
-    @Test("a partial .migrating file left by a killed run is discarded and the migration completes",
+    @Test(
+        "a partial .migrating file left by a killed run is discarded and the migration completes",
         arguments: fileKinds)
     func leftoverPartialFile(kind: StoreKind) throws {
         let url = try versionOneStore(kind)
         try Data(repeating: 0xAB, count: 10_000).write(to: URL(fileURLWithPath: url.path + ".migrating"))
         var changes = MigrationModels.Changes()
         changes.dropsTags = true
-        let container = try load(kind, url, model: try MigrationModels.make(changes), sourceModels: [try MigrationModels.base()])
+        let container = try load(
+            kind, url, model: try MigrationModels.make(changes), sourceModels: [try MigrationModels.base()])
         #expect(try values(container, "Book", "title").count == 24)
         #expect(!FileManager.default.fileExists(atPath: url.path + ".migrating"))
         try closeStores(container)

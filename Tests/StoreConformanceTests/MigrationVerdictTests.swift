@@ -21,7 +21,8 @@ struct MigrationVerdictTests {
             }
             folder.deleteLastPathComponent()
         }
-        let projects = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+        let projects =
+            (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
         return projects.flatMap { project in
             ((try? FileManager.default.contentsOfDirectory(at: project, includingPropertiesForKeys: nil)) ?? [])
                 .filter { $0.pathExtension == "xcdatamodeld" }
@@ -34,7 +35,9 @@ struct MigrationVerdictTests {
     }
 
     /// Runs the migrator on the store at `url` (written with `from`) and says how it went.
-    private func migrate(_ kind: StoreKind, _ url: URL, from: ManagedObjectModel, to: ManagedObjectModel) throws -> Outcome {
+    private func migrate(_ kind: StoreKind, _ url: URL, from: ManagedObjectModel, to: ManagedObjectModel) throws
+        -> Outcome
+    {
         do {
             let migrated = try StoreMigrator(type: kind.type, url: url, destinationModel: to, sourceModels: [from])
                 .migrateIfNeeded()
@@ -47,23 +50,30 @@ struct MigrationVerdictTests {
 
     /// Checks that the outcome is the difference's verdict, with its reasons in the refusal.
     private func expectAgreement(
-        _ outcome: Outcome, _ difference: ModelDifference, _ label: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ outcome: Outcome, _ difference: ModelDifference, _ label: String,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         switch outcome {
         case .migrated:
-            #expect(difference.isLightweightMigratable,
+            #expect(
+                difference.isLightweightMigratable,
                 "\(label): the migrator migrated, but the difference says: \(difference.reasonsNotLightweight)",
                 sourceLocation: sourceLocation)
         case .refused(let message):
-            #expect(!difference.isLightweightMigratable,
-                "\(label): the migrator refused (\(message)), but the difference says lightweight", sourceLocation: sourceLocation)
+            #expect(
+                !difference.isLightweightMigratable,
+                "\(label): the migrator refused (\(message)), but the difference says lightweight",
+                sourceLocation: sourceLocation)
             for reason in difference.reasonsNotLightweight {
-                #expect(message.contains(reason), "\(label): \(reason) missing from \(message)", sourceLocation: sourceLocation)
+                #expect(
+                    message.contains(reason), "\(label): \(reason) missing from \(message)",
+                    sourceLocation: sourceLocation)
             }
         }
     }
 
-    @Test("each version step of the shared real models: an empty store migrates exactly when lightweight",
+    @Test(
+        "each version step of the shared real models: an empty store migrates exactly when lightweight",
         arguments: fileKinds)
     func sharedModelHistories(kind: StoreKind) throws {
         var steps = 0
@@ -114,9 +124,13 @@ struct MigrationVerdictTests {
             AttributeDescription(name: "nickname", type: .string),
             AttributeDescription(name: "rating", type: .integer32),
         ]
-        parent.extraEntities = [EntityDescription(name: "Person", attributes: [
-            AttributeDescription(name: "name", type: .string, isOptional: false),
-        ])]
+        parent.extraEntities = [
+            EntityDescription(
+                name: "Person",
+                attributes: [
+                    AttributeDescription(name: "name", type: .string, isOptional: false)
+                ])
+        ]
         all["a new parent entity, a property moved up"] = parent
         var merged = MigrationModels.Changes()
         merged.authorParent = "Thing"
@@ -137,13 +151,19 @@ struct MigrationVerdictTests {
         ]
         all["a type change"] = typeChange
         var newRequired = MigrationModels.Changes()
-        newRequired.authorExtraRelationships = [RelationshipDescription(name: "favourite", destination: "Tag", isOptional: false)]
+        newRequired.authorExtraRelationships = [
+            RelationshipDescription(name: "favourite", destination: "Tag", isOptional: false)
+        ]
         all["a new required relationship"] = newRequired
         var newOptional = MigrationModels.Changes()
         newOptional.authorExtraRelationships = [RelationshipDescription(name: "favourite", destination: "Tag")]
-        newOptional.extraEntities = [EntityDescription(name: "Publisher", relationships: [
-            RelationshipDescription(name: "home", destination: "Tag", isOptional: false),
-        ])]
+        newOptional.extraEntities = [
+            EntityDescription(
+                name: "Publisher",
+                relationships: [
+                    RelationshipDescription(name: "home", destination: "Tag", isOptional: false)
+                ])
+        ]
         all["a new optional relationship, a new entity with a required one"] = newOptional
         var newOwner = MigrationModels.Changes()
         newOwner.bookTagsName = "labels"
@@ -155,7 +175,8 @@ struct MigrationVerdictTests {
         return all
     }
 
-    @Test("hand-made pairs with data: migrated exactly when the difference says lightweight",
+    @Test(
+        "hand-made pairs with data: migrated exactly when the difference says lightweight",
         arguments: fileKinds, variations().keys.sorted())
     func handMadePairs(kind: StoreKind, variation: String) throws {
         let url = try seededStore(kind)
@@ -197,7 +218,8 @@ struct MigrationVerdictTests {
         try stack.coordinator.remove(stack.store)
     }
 
-    @Test("a new parent entity: the objects keep their keys and values and are fetched through the parent",
+    @Test(
+        "a new parent entity: the objects keep their keys and values and are fetched through the parent",
         arguments: fileKinds)
     func newParentEntity(kind: StoreKind) throws {
         let url = try seededStore(kind)
@@ -215,7 +237,8 @@ struct MigrationVerdictTests {
             let people = try context.all(ManagedObject.self, "Person")
             #expect(people.count == 12 && people.allSatisfy { $0.entity.name == "Author" })
             #expect(Set(people.compactMap(\.objectID.primaryKey)) == keys)
-            #expect(Set(people.map { $0.value(forKey: "name") as? String ?? "" }) == Set((0..<12).map { "Author \($0)" }))
+            #expect(
+                Set(people.map { $0.value(forKey: "name") as? String ?? "" }) == Set((0..<12).map { "Author \($0)" }))
             let book = try #require(try context.all(ManagedObject.self, "Book", where: "title == %@", "Book 7-1").first)
             #expect((book.value(forKey: "author") as? ManagedObject)?.value(forKey: "name") as? String == "Author 7")
             let person = try context.insertNewObject(forEntityName: "Person")
@@ -226,7 +249,8 @@ struct MigrationVerdictTests {
         try stack.coordinator.remove(stack.store)
     }
 
-    @Test("a many-to-many whose owning side is new keeps its links, read through the side that was there",
+    @Test(
+        "a many-to-many whose owning side is new keeps its links, read through the side that was there",
         arguments: fileKinds)
     func newOwningSide(kind: StoreKind) throws {
         let url = try seededStore(kind)
@@ -238,7 +262,9 @@ struct MigrationVerdictTests {
         let context = stack.newContext()
         try context.performAndWait { () throws in
             for tag in try context.all(ManagedObject.self, "Tag") {
-                let titles = (tag.value(forKey: "books") as? Set<ManagedObject> ?? []).map { $0.value(forKey: "title") as? String ?? "" }
+                let titles = (tag.value(forKey: "books") as? Set<ManagedObject> ?? []).map {
+                    $0.value(forKey: "title") as? String ?? ""
+                }
                 #expect(Set(titles) == Set((0..<12).map { "Book \($0)-0" }))
             }
             for book in try context.all(ManagedObject.self, "Book") {

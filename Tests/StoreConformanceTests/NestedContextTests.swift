@@ -5,7 +5,9 @@ import Testing
 /// Parent and child contexts: saves that stop at the parent, fetches that see the parent, IDs, stacks.
 @Suite("Nested contexts")
 struct NestedContextTests {
-    private func child(of parent: ManagedObjectContext, _ type: ManagedObjectContext.ConcurrencyType = .privateQueue) -> ManagedObjectContext {
+    private func child(of parent: ManagedObjectContext, _ type: ManagedObjectContext.ConcurrencyType = .privateQueue)
+        -> ManagedObjectContext
+    {
         let child = ManagedObjectContext(concurrencyType: type)
         child.parent = parent
         return child
@@ -30,7 +32,9 @@ struct NestedContextTests {
         }
         try reader.performAndWait { () throws in #expect(try reader.count("Book") == 0, "the store is unchanged") }
         try parent.performAndWait { () throws in try parent.save() }
-        try reader.performAndWait { () throws in #expect(try reader.all(Book.self, "Book").map(\.title) == ["From the child"]) }
+        try reader.performAndWait { () throws in
+            #expect(try reader.all(Book.self, "Book").map(\.title) == ["From the child"])
+        }
     }
 
     @Test("a child fetches through its parent's unsaved inserts, updates and deletes", arguments: StoreKind.allCases)
@@ -59,7 +63,9 @@ struct NestedContextTests {
         }
     }
 
-    @Test("new objects of a child get permanent IDs when the root saves, or from obtainPermanentIDs", arguments: StoreKind.allCases)
+    @Test(
+        "new objects of a child get permanent IDs when the root saves, or from obtainPermanentIDs",
+        arguments: StoreKind.allCases)
     func permanentIDsReachChildren(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let root = stack.newContext()
@@ -115,7 +121,9 @@ struct NestedContextTests {
         }
     }
 
-    @Test("a child that merges automatically is refreshed when its parent saves or a sibling saves into it", arguments: StoreKind.allCases)
+    @Test(
+        "a child that merges automatically is refreshed when its parent saves or a sibling saves into it",
+        arguments: StoreKind.allCases)
     func automaticMergeFromParent(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let root = stack.newContext()
@@ -141,7 +149,9 @@ struct NestedContextTests {
         watcher.performAndWait { #expect(book.title == "v3 from the parent") }
     }
 
-    @Test("a change both the child and the parent made is a conflict under .error; object-trump keeps both sides' other changes", arguments: StoreKind.allCases)
+    @Test(
+        "a change both the child and the parent made is a conflict under .error; object-trump keeps both sides' other changes",
+        arguments: StoreKind.allCases)
     func childParentConflicts(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let root = stack.newContext()

@@ -11,9 +11,11 @@ final class NotificationRecorder: @unchecked Sendable {
 
     init(_ context: ManagedObjectContext, names: [Notification.Name]) {
         for name in names {
-            tokens.append(NotificationCenter.default.addObserver(forName: name, object: context, queue: nil) { [unowned self] note in
-                self.lock.withLock { self.notes.append(note) }
-            })
+            tokens.append(
+                NotificationCenter.default.addObserver(forName: name, object: context, queue: nil) {
+                    [unowned self] note in
+                    self.lock.withLock { self.notes.append(note) }
+                })
         }
     }
 
@@ -30,7 +32,9 @@ final class NotificationRecorder: @unchecked Sendable {
 
 @Suite("Notifications")
 struct NotificationTests {
-    @Test("objectsDidChange reports inserted, updated and deleted objects when changes are processed", arguments: StoreKind.allCases)
+    @Test(
+        "objectsDidChange reports inserted, updated and deleted objects when changes are processed",
+        arguments: StoreKind.allCases)
     func objectsDidChange(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -41,7 +45,10 @@ struct NotificationTests {
             let doomed = Book(context: context)
             doomed.title = "Doomed"
             context.processPendingChanges()
-            #expect(recorder.objects(ManagedObjectContext.objectsDidChangeNotification, .insertedObjects) == [[kept, doomed]])
+            #expect(
+                recorder.objects(ManagedObjectContext.objectsDidChangeNotification, .insertedObjects) == [
+                    [kept, doomed]
+                ])
             try context.save()
             kept.title = "Changed"
             context.delete(doomed)
@@ -59,10 +66,12 @@ struct NotificationTests {
     func saveNotifications(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
-        let recorder = NotificationRecorder(context, names: [
-            ManagedObjectContext.willSaveNotification, ManagedObjectContext.didSaveNotification,
-            ManagedObjectContext.didSaveObjectIDsNotification,
-        ])
+        let recorder = NotificationRecorder(
+            context,
+            names: [
+                ManagedObjectContext.willSaveNotification, ManagedObjectContext.didSaveNotification,
+                ManagedObjectContext.didSaveObjectIDsNotification,
+            ])
         try context.performAndWait { () throws in
             let updated = Book(context: context)
             updated.title = "U"
@@ -75,11 +84,12 @@ struct NotificationTests {
             inserted.title = "I"
             try context.save()
             let names = recorder.all.map(\.name)
-            #expect(names == [
-                ManagedObjectContext.willSaveNotification, ManagedObjectContext.didSaveNotification,
-                ManagedObjectContext.didSaveObjectIDsNotification, ManagedObjectContext.willSaveNotification,
-                ManagedObjectContext.didSaveNotification, ManagedObjectContext.didSaveObjectIDsNotification,
-            ])
+            #expect(
+                names == [
+                    ManagedObjectContext.willSaveNotification, ManagedObjectContext.didSaveNotification,
+                    ManagedObjectContext.didSaveObjectIDsNotification, ManagedObjectContext.willSaveNotification,
+                    ManagedObjectContext.didSaveNotification, ManagedObjectContext.didSaveObjectIDsNotification,
+                ])
             let didSave = recorder.all[4]
             #expect(didSave.userInfo?["inserted"] as? Set<ManagedObject> == [inserted])
             #expect(didSave.userInfo?["updated"] as? Set<ManagedObject> == [updated])

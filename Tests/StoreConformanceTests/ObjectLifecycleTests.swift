@@ -5,7 +5,9 @@ import Testing
 /// Objects, IDs, values and saving: the behaviour every store must give the same way.
 @Suite("Objects and IDs")
 struct ObjectLifecycleTests {
-    @Test("insert gives defaults, awakeFromInsert and a temporary ID; save gives a permanent one", arguments: StoreKind.allCases)
+    @Test(
+        "insert gives defaults, awakeFromInsert and a temporary ID; save gives a permanent one",
+        arguments: StoreKind.allCases)
     func insertAndSave(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -134,7 +136,9 @@ struct ObjectLifecycleTests {
             let resolved = try #require(stack.coordinator.managedObjectID(forURIRepresentation: uri))
             #expect(resolved == author.objectID)
             #expect(resolved.hashValue == author.objectID.hashValue)
-            #expect(stack.coordinator.managedObjectID(forURIRepresentation: URL(string: "x-objectstack://nope/Author/p1")!) == nil)
+            #expect(
+                stack.coordinator.managedObjectID(forURIRepresentation: URL(string: "x-objectstack://nope/Author/p1")!)
+                    == nil)
         }
         let other = stack.newContext()
         try other.performAndWait { () throws in
@@ -191,7 +195,9 @@ struct ObjectLifecycleTests {
         }
     }
 
-    @Test("faults fire on first access; refresh without merging turns an object back into a fault", arguments: StoreKind.allCases)
+    @Test(
+        "faults fire on first access; refresh without merging turns an object back into a fault",
+        arguments: StoreKind.allCases)
     func faulting(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let writer = stack.newContext()
@@ -218,7 +224,8 @@ struct ObjectLifecycleTests {
         }
     }
 
-    @Test("a fetched fault fires with the row the coordinator holds when it fires, not the one its fetch read",
+    @Test(
+        "a fetched fault fires with the row the coordinator holds when it fires, not the one its fetch read",
         arguments: StoreKind.allCases)
     func faultFiresFromCurrentRow(kind: StoreKind) throws {
         let stack = try TestStack(kind)

@@ -10,8 +10,9 @@ import Testing
 /// The same table runs on saved data (the store evaluates) and on unsaved data (the context evaluates).
 @Suite("Predicate selection")
 struct PredicateSelectionTests {
-    @Test("each predicate selects exactly its objects from a saved library",
-          arguments: StoreKind.allCases, PredicateCase.all)
+    @Test(
+        "each predicate selects exactly its objects from a saved library",
+        arguments: StoreKind.allCases, PredicateCase.all)
     func savedSelection(kind: StoreKind, testCase: PredicateCase) throws {
         let stack = try PredicateFixture.savedStack(kind)
         let context = stack.newContext()
@@ -20,8 +21,9 @@ struct PredicateSelectionTests {
         }
     }
 
-    @Test("each predicate selects the same objects from unsaved inserts",
-          arguments: StoreKind.allCases, PredicateCase.all)
+    @Test(
+        "each predicate selects the same objects from unsaved inserts",
+        arguments: StoreKind.allCases, PredicateCase.all)
     func unsavedSelection(kind: StoreKind, testCase: PredicateCase) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -34,8 +36,9 @@ struct PredicateSelectionTests {
         }
     }
 
-    @Test("a saved object changed in memory routes fetches through the context, on its unsaved values",
-          arguments: StoreKind.allCases)
+    @Test(
+        "a saved object changed in memory routes fetches through the context, on its unsaved values",
+        arguments: StoreKind.allCases)
     func changedInMemory(kind: StoreKind) throws {
         let stack = try PredicateFixture.savedStack(kind)
         let context = stack.newContext()
@@ -55,23 +58,28 @@ struct PredicateSelectionTests {
             zebra.author = bob
             zebra.subtitle = "Stripes"
             #expect(try Self.select(Self.query("Book", "pages > 400"), in: context) == ["Zebra", "dune"])
-            #expect(try Self.select(Self.query("Book", "pages > 400"), in: context, includesPendingChanges: false)
-                == ["dune"])
-            #expect(try Self.select(Self.query("Book", "ANY tags.name == 'classic'"), in: context)
-                == ["Emile", "The Hobbit", "Zebra", "dune"])
+            #expect(
+                try Self.select(Self.query("Book", "pages > 400"), in: context, includesPendingChanges: false)
+                    == ["dune"])
+            #expect(
+                try Self.select(Self.query("Book", "ANY tags.name == 'classic'"), in: context)
+                    == ["Emile", "The Hobbit", "Zebra", "dune"])
             #expect(try Self.select(Self.query("Book", "author.name == 'Bob'"), in: context) == ["Emile", "Zebra"])
-            #expect(try Self.select(Self.query("Book", "subtitle == nil"), in: context)
-                == ["apple pie", "dune", "Émile", "émile", "日本語"])
-            #expect(try Self.select(Self.query("Book", "NOT (ALL tags.name == 'French')"), in: context)
-                == PredicateFixture.allBooks.subtracting(["Émile", "émile", "日本語"]))
+            #expect(
+                try Self.select(Self.query("Book", "subtitle == nil"), in: context)
+                    == ["apple pie", "dune", "Émile", "émile", "日本語"])
+            #expect(
+                try Self.select(Self.query("Book", "NOT (ALL tags.name == 'French')"), in: context)
+                    == PredicateFixture.allBooks.subtracting(["Émile", "émile", "日本語"]))
             #expect(try Self.select(Self.query("Author", "books.@count > 1"), in: context) == ["Alice", "Bob", "Dana"])
             #expect(try Self.select(Self.query("Author", "books.@max.pages > 450"), in: context) == ["Bob"])
             #expect(try Self.select(Self.query("Tag", "books.@count > 3"), in: context) == ["classic"])
         }
     }
 
-    @Test("a predicate with sort keys, limit and offset returns the expected prefix",
-          arguments: StoreKind.allCases, [false, true])
+    @Test(
+        "a predicate with sort keys, limit and offset returns the expected prefix",
+        arguments: StoreKind.allCases, [false, true])
     func sortedPrefix(kind: StoreKind, unsaved: Bool) throws {
         let stack = try unsaved ? TestStack(kind) : PredicateFixture.savedStack(kind)
         let context = stack.newContext()
@@ -94,15 +102,17 @@ struct PredicateSelectionTests {
             request.sortDescriptors = [SortKey("author.name"), SortKey("pages", ascending: false)]
             request.fetchOffset = 0
             request.fetchLimit = 4
-            #expect(try context.fetch(request).map(\.title) == ["Émile", "Emile", "Noir Café", "apple pie"],
+            #expect(
+                try context.fetch(request).map(\.title) == ["Émile", "Emile", "Noir Café", "apple pie"],
                 "no author (nil) first, then Bob, then Dana's books by pages descending")
             request.fetchLimit = 2
             #expect(try context.fetch(request).map(\.title) == ["Émile", "Emile"])
         }
     }
 
-    @Test("LIKE matches a literal * or ? escaped with a backslash, in the format or in an argument",
-          arguments: StoreKind.allCases, [false, true])
+    @Test(
+        "LIKE matches a literal * or ? escaped with a backslash, in the format or in an argument",
+        arguments: StoreKind.allCases, [false, true])
     func likeEscapes(kind: StoreKind, unsaved: Bool) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -131,16 +141,20 @@ struct PredicateSelectionTests {
         }
     }
 
-    @Test("arithmetic on a collection, or on strings, is a type error naming the expression", arguments: StoreKind.allCases)
+    @Test(
+        "arithmetic on a collection, or on strings, is a type error naming the expression",
+        arguments: StoreKind.allCases)
     func arithmeticTypeErrors(kind: StoreKind) throws {
         let stack = try PredicateFixture.savedStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
-            for (format, culprit) in [("ANY tags.name + 1 == 2", "'tags.name' is a collection"),
-                                      ("chapters.number * 2 > 1", "'chapters.number' is a collection"),
-                                      ("pages + title > 1", "'title' is a string"),
-                                      ("title < 5", "cannot compare a string with a number"),
-                                      ("tags[FIRST] + 1 > 1", "'tags[FIRST]' is an object")] {
+            for (format, culprit) in [
+                ("ANY tags.name + 1 == 2", "'tags.name' is a collection"),
+                ("chapters.number * 2 > 1", "'chapters.number' is a collection"),
+                ("pages + title > 1", "'title' is a string"),
+                ("title < 5", "cannot compare a string with a number"),
+                ("tags[FIRST] + 1 > 1", "'tags[FIRST]' is an object"),
+            ] {
                 var request = FetchRequest<Book>(entityName: "Book")
                 request.predicate = try FetchPredicate(format: format)
                 let error = try #require(throws: ObjectStackError.self) { try context.fetch(request) }
@@ -257,7 +271,8 @@ struct PredicateCase: Sendable, CustomTestStringConvertible {
     }
 
     /// The whole table.
-    static let all: [PredicateCase] = comparisons + nils + membership + strings + compounds + placeholders
+    static let all: [PredicateCase] =
+        comparisons + nils + membership + strings + compounds + placeholders
         + keyPaths + toMany + authors + tags + animals + unlikeKinds + arithmetic + subscripts
 
     /// `== != < <= > >=` on strings, integers, doubles, decimals, booleans and dates.
@@ -331,7 +346,8 @@ struct PredicateCase: Sendable, CustomTestStringConvertible {
         book("pages BETWEEN {99, 180}", selects: ["Emile", "Noir Café", "Émile", "émile"]),
         book("rank BETWEEN {2, 4}", selects: ["The Hobbit", "dune", "émile", "日本語"]),
         book("title BETWEEN {'E', 'Z'}", selects: ["Emile", "Noir Café", "The Hobbit"]),
-        book("price BETWEEN %@", .value([PredicateFixture.decimal("9.99"), PredicateFixture.decimal("12.5")]),
+        book(
+            "price BETWEEN %@", .value([PredicateFixture.decimal("9.99"), PredicateFixture.decimal("12.5")]),
             selects: ["Emile", "Dune Messiah", "dune", "émile"]),
         book("published BETWEEN %@", .years(1930, 1970), selects: ["Dune Messiah", "The Hobbit", "dune"]),
     ]
@@ -374,11 +390,14 @@ struct PredicateCase: Sendable, CustomTestStringConvertible {
         book("pages >= 100 AND inPrint == NO", selects: ["Emile"]),
         book("pages < 50 OR pages > 400", selects: ["Zebra", "dune"]),
         book("NOT (title BEGINSWITH[c] 'd')", selects: booksExcept(["Dune Messiah", "dune"])),
-        book("(inPrint == YES AND price < 10) OR (rank == nil AND pages < 100)",
+        book(
+            "(inPrint == YES AND price < 10) OR (rank == nil AND pages < 100)",
             selects: ["Noir Café", "apple pie", "dune", "Zebra"]),
-        book("NOT (pages > 50 AND (score < 3 OR rank == nil))",
+        book(
+            "NOT (pages > 50 AND (score < 3 OR rank == nil))",
             selects: ["Dune Messiah", "The Hobbit", "Zebra", "apple pie", "dune", "日本語"]),
-        book("inPrint == YES AND NOT (ANY tags.name == 'classic') AND author != nil",
+        book(
+            "inPrint == YES AND NOT (ANY tags.name == 'classic') AND author != nil",
             selects: ["Dune Messiah", "Noir Café", "apple pie"]),
         book("NOT NOT pages == 42", selects: ["Zebra"]),
         book("TRUEPREDICATE", selects: PredicateFixture.allBooks),
@@ -399,7 +418,8 @@ struct PredicateCase: Sendable, CustomTestStringConvertible {
         book("SELF IN %@", .books(["dune", "日本語"]), selects: ["dune", "日本語"]),
         book("NOT (SELF IN %@)", .books(["dune", "日本語"]), selects: booksExcept(["dune", "日本語"])),
         book("author == %@", .author("Dana"), selects: ["Noir Café", "apple pie"]),
-        book("author != %@", .author("Alice"),
+        book(
+            "author != %@", .author("Alice"),
             selects: booksExcept(["Dune Messiah", "The Hobbit", "dune"])),
     ]
 
@@ -424,7 +444,8 @@ struct PredicateCase: Sendable, CustomTestStringConvertible {
         // ALL is true, NONE is true, on a book without tags.
         book("ALL tags.name == 'French'", selects: ["Émile", "Zebra", "émile", "日本語"]),
         book("NONE tags.name == 'classic'", selects: booksExcept(["Emile", "The Hobbit", "dune"])),
-        book("NONE tags.name IN {'scifi', 'food'}",
+        book(
+            "NONE tags.name IN {'scifi', 'food'}",
             selects: ["Emile", "The Hobbit", "Zebra", "Émile", "émile", "日本語"]),
         book("NOT (ANY tags.name == 'French')", selects: booksExcept(["Emile", "Noir Café", "Émile"])),
         book("tags.@count == 0", selects: ["Zebra", "émile", "日本語"]),
@@ -441,9 +462,11 @@ struct PredicateCase: Sendable, CustomTestStringConvertible {
         book("chapters.@min.number == 1", selects: ["Dune Messiah", "The Hobbit", "dune"]),
         // 22 / 3 = 7.33: an integer average (7) would select nothing.
         book("chapters.@avg.number > 7.2", selects: ["The Hobbit"]),
-        book("SUBQUERY(chapters, $c, $c.number > 2 AND $c.number < 10).@count > 0", selects: ["Dune Messiah", "Zebra"]),
+        book(
+            "SUBQUERY(chapters, $c, $c.number > 2 AND $c.number < 10).@count > 0", selects: ["Dune Messiah", "Zebra"]),
         book("SUBQUERY(tags, $t, $t.name BEGINSWITH[c] 'f').@count >= 2", selects: ["Noir Café"]),
-        book("SUBQUERY(tags, $t, $t.name == 'classic').@count == 0",
+        book(
+            "SUBQUERY(tags, $t, $t.name == 'classic').@count == 0",
             selects: booksExcept(["Emile", "The Hobbit", "dune"])),
         // Inside a SUBQUERY a bare key path is the member's, as in NSPredicate.
         book("SUBQUERY(chapters, $c, number > 2 AND number < 10).@count > 0", selects: ["Dune Messiah", "Zebra"]),
@@ -630,36 +653,46 @@ enum PredicateFixture {
     }
 
     static let books: [BookSeed] = [
-        BookSeed(title: "Dune Messiah", subtitle: "Dune Chronicles", pages: 256, price: "12.5", score: 4.2, rank: 1,
-                 inPrint: true, published: 1969, author: "Alice", tags: ["scifi"], chapters: [1, 2, 3],
-                 publisher: "Orbit"),
-        BookSeed(title: "Emile", subtitle: "On Education", pages: 100, price: "9.99", score: 3.0, rank: nil,
-                 inPrint: false, published: 1762, author: "Bob", tags: ["classic", "French"], chapters: [],
-                 publisher: nil),
-        BookSeed(title: "Noir Café", subtitle: "", pages: 180, price: "7.25", score: 2.5, rank: 5,
-                 inPrint: true, published: 2001, author: "Dana", tags: ["food", "French"], chapters: [],
-                 publisher: nil),
-        BookSeed(title: "The Hobbit", subtitle: "There and Back Again", pages: 310, price: "15", score: 4.8, rank: 2,
-                 inPrint: true, published: 1937, author: "Alice", tags: ["classic", "fantasy"], chapters: [1, 2, 19],
-                 publisher: nil),
-        BookSeed(title: "Zebra", subtitle: nil, pages: 42, price: "3.5", score: 1.0, rank: nil,
-                 inPrint: false, published: nil, author: nil, tags: [], chapters: [5],
-                 publisher: nil),
-        BookSeed(title: "apple pie", subtitle: nil, pages: 64, price: "0.99", score: 3.9, rank: 7,
-                 inPrint: true, published: 2015, author: "Dana", tags: ["food"], chapters: [],
-                 publisher: nil),
-        BookSeed(title: "dune", subtitle: nil, pages: 412, price: "9.99", score: 4.5, rank: 3,
-                 inPrint: true, published: 1965, author: "Alice", tags: ["scifi", "classic"], chapters: [1],
-                 publisher: "Orbit"),
-        BookSeed(title: "Émile", subtitle: nil, pages: 100, price: "20", score: 3.0, rank: nil,
-                 inPrint: true, published: 1850, author: nil, tags: ["French"], chapters: [],
-                 publisher: nil),
-        BookSeed(title: "émile", subtitle: nil, pages: 99, price: "11", score: 2.0, rank: 4,
-                 inPrint: false, published: 1900, author: nil, tags: [], chapters: [],
-                 publisher: nil),
-        BookSeed(title: "日本語", subtitle: nil, pages: 300, price: "25.5", score: 5.0, rank: 3,
-                 inPrint: true, published: 2010, author: nil, tags: [], chapters: [],
-                 publisher: "Orbit"),
+        BookSeed(
+            title: "Dune Messiah", subtitle: "Dune Chronicles", pages: 256, price: "12.5", score: 4.2, rank: 1,
+            inPrint: true, published: 1969, author: "Alice", tags: ["scifi"], chapters: [1, 2, 3],
+            publisher: "Orbit"),
+        BookSeed(
+            title: "Emile", subtitle: "On Education", pages: 100, price: "9.99", score: 3.0, rank: nil,
+            inPrint: false, published: 1762, author: "Bob", tags: ["classic", "French"], chapters: [],
+            publisher: nil),
+        BookSeed(
+            title: "Noir Café", subtitle: "", pages: 180, price: "7.25", score: 2.5, rank: 5,
+            inPrint: true, published: 2001, author: "Dana", tags: ["food", "French"], chapters: [],
+            publisher: nil),
+        BookSeed(
+            title: "The Hobbit", subtitle: "There and Back Again", pages: 310, price: "15", score: 4.8, rank: 2,
+            inPrint: true, published: 1937, author: "Alice", tags: ["classic", "fantasy"], chapters: [1, 2, 19],
+            publisher: nil),
+        BookSeed(
+            title: "Zebra", subtitle: nil, pages: 42, price: "3.5", score: 1.0, rank: nil,
+            inPrint: false, published: nil, author: nil, tags: [], chapters: [5],
+            publisher: nil),
+        BookSeed(
+            title: "apple pie", subtitle: nil, pages: 64, price: "0.99", score: 3.9, rank: 7,
+            inPrint: true, published: 2015, author: "Dana", tags: ["food"], chapters: [],
+            publisher: nil),
+        BookSeed(
+            title: "dune", subtitle: nil, pages: 412, price: "9.99", score: 4.5, rank: 3,
+            inPrint: true, published: 1965, author: "Alice", tags: ["scifi", "classic"], chapters: [1],
+            publisher: "Orbit"),
+        BookSeed(
+            title: "Émile", subtitle: nil, pages: 100, price: "20", score: 3.0, rank: nil,
+            inPrint: true, published: 1850, author: nil, tags: ["French"], chapters: [],
+            publisher: nil),
+        BookSeed(
+            title: "émile", subtitle: nil, pages: 99, price: "11", score: 2.0, rank: 4,
+            inPrint: false, published: 1900, author: nil, tags: [], chapters: [],
+            publisher: nil),
+        BookSeed(
+            title: "日本語", subtitle: nil, pages: 300, price: "25.5", score: 5.0, rank: 3,
+            inPrint: true, published: 2010, author: nil, tags: [], chapters: [],
+            publisher: "Orbit"),
     ]
 
     static let authors: [AuthorSeed] = [

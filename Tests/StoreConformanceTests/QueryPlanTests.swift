@@ -16,7 +16,8 @@ struct QueryPlanTests {
             name: "Item",
             attributes: [
                 AttributeDescription(name: "name", type: .string, isOptional: false),
-                AttributeDescription(name: "rank", type: .integer64, isOptional: false, defaultValue: .integer(0), isIndexed: true),
+                AttributeDescription(
+                    name: "rank", type: .integer64, isOptional: false, defaultValue: .integer(0), isIndexed: true),
                 AttributeDescription(name: "note", type: .string),
             ],
             uniquenessConstraints: [["name"]],
@@ -40,7 +41,9 @@ struct QueryPlanTests {
         return (stack, context)
     }
 
-    private static func request(_ format: String? = nil, sort: [SortKey] = [], limit: Int = 0) throws -> FetchRequest<ManagedObject> {
+    private static func request(_ format: String? = nil, sort: [SortKey] = [], limit: Int = 0) throws -> FetchRequest<
+        ManagedObject
+    > {
         var request = FetchRequest<ManagedObject>(entityName: "Item")
         if let format { request.predicate = try FetchPredicate(format: format) }
         request.sortDescriptors = sort
@@ -49,11 +52,15 @@ struct QueryPlanTests {
     }
 
     /// The names a fetch returns, and the same fetch's answer computed from every row in Swift.
-    private static func names(_ context: ManagedObjectContext, _ request: FetchRequest<ManagedObject>) throws -> [String] {
+    private static func names(_ context: ManagedObjectContext, _ request: FetchRequest<ManagedObject>) throws
+        -> [String]
+    {
         try context.fetch(request).map { $0.value(forKey: "name") as! String }
     }
 
-    @Test("a sorted, limited fetch walks the index that orders it and reads about offset+limit rows", arguments: explaining)
+    @Test(
+        "a sorted, limited fetch walks the index that orders it and reads about offset+limit rows",
+        arguments: explaining)
     func sortedWithLimit(_ kind: StoreKind) throws {
         let (_, context) = try Self.seeded(kind)
         try context.performAndWait {
@@ -71,7 +78,8 @@ struct QueryPlanTests {
         }
     }
 
-    @Test("ties on a sort key served by an index come back in primary-key order, both directions", arguments: explaining)
+    @Test(
+        "ties on a sort key served by an index come back in primary-key order, both directions", arguments: explaining)
     func tiesInKeyOrder(_ kind: StoreKind) throws {
         let (_, context) = try Self.seeded(kind)
         try context.performAndWait {
@@ -82,7 +90,9 @@ struct QueryPlanTests {
                 #expect(plan.index?.name == "index/Item/.rank" && plan.orderFromIndex)
                 // Ranks 0, 0, … (ten rows each): the first 25 are ranks 0-1 and five of rank 2, in key order.
                 let ranks = ascending ? [0, 1, 2] : [29, 28, 27]
-                let expected = ranks.flatMap { rank in byKey.filter { $0.value(forKey: "rank") as! Int64 == Int64(rank) } }
+                let expected = ranks.flatMap { rank in
+                    byKey.filter { $0.value(forKey: "rank") as! Int64 == Int64(rank) }
+                }
                 #expect(try context.fetch(request).map(\.objectID) == Array(expected.prefix(25)).map(\.objectID))
                 #expect(plan.rowsRead < 40, "\(plan)")
             }
@@ -98,7 +108,9 @@ struct QueryPlanTests {
             filled.predicate = try FetchPredicate(format: "name IN %@", wanted)
             let plan = try context.explain(filled)
             #expect(plan.index != nil && plan.index!.columns.first?.name == "name")
-            if case .index(_, .values(let values)) = plan.access { #expect(values.count == 4) } else {
+            if case .index(_, .values(let values)) = plan.access {
+                #expect(values.count == 4)
+            } else {
                 Issue.record("expected seeks, got \(plan)")
             }
             #expect(plan.rowsRead == 3)
@@ -125,11 +137,14 @@ struct QueryPlanTests {
         }
     }
 
-    @Test("[c] and other comparisons an index cannot order fall back to a scan with the same results", arguments: explaining)
+    @Test(
+        "[c] and other comparisons an index cannot order fall back to a scan with the same results",
+        arguments: explaining)
     func notIndexable(_ kind: StoreKind) throws {
         let (_, context) = try Self.seeded(kind)
         try context.performAndWait {
-            let request = try Self.request("name BEGINSWITH[c] 'ITEM1'", sort: [SortKey("name", caseInsensitive: true)], limit: 5)
+            let request = try Self.request(
+                "name BEGINSWITH[c] 'ITEM1'", sort: [SortKey("name", caseInsensitive: true)], limit: 5)
             let plan = try context.explain(request)
             if case .scan = plan.access {} else { Issue.record("expected a scan, got \(plan)") }
             #expect(!plan.orderFromIndex && plan.rowsRead == 300)
@@ -139,7 +154,9 @@ struct QueryPlanTests {
         }
     }
 
-    @Test("counts and fetches of plain attribute tests on unindexed columns match the rows", arguments: StoreKind.allCases)
+    @Test(
+        "counts and fetches of plain attribute tests on unindexed columns match the rows", arguments: StoreKind.allCases
+    )
     func plainTests(_ kind: StoreKind) throws {
         let (_, context) = try Self.seeded(kind)
         try context.performAndWait {
@@ -156,13 +173,15 @@ struct QueryPlanTests {
 
     @Test("nil is found on a column whose uniqueness constraint has no entry for it", arguments: StoreKind.allCases)
     func nilOnUniqueColumn(_ kind: StoreKind) throws {
-        let tag = EntityDescription(name: "Tag", attributes: [AttributeDescription(name: "code", type: .string)],
+        let tag = EntityDescription(
+            name: "Tag", attributes: [AttributeDescription(name: "code", type: .string)],
             uniquenessConstraints: [["code"]])
         let stack = try TestStack(kind, model: ManagedObjectModel(entities: [tag]))
         let context = stack.newContext()
         try context.performAndWait {
             for code in [nil, "a", nil, "b", nil] as [String?] {
-                try ManagedObject(entity: stack.model.entitiesByName["Tag"]!, insertInto: context).setValue(code, forKey: "code")
+                try ManagedObject(entity: stack.model.entitiesByName["Tag"]!, insertInto: context).setValue(
+                    code, forKey: "code")
             }
             try context.save()
             var request = FetchRequest<ManagedObject>(entityName: "Tag")

@@ -5,7 +5,9 @@ import Testing
 /// Inverses kept consistent on both sides, delete rules, and what a save then stores.
 @Suite("Relationships and delete rules")
 struct RelationshipTests {
-    @Test("a to-one and its to-many inverse stay consistent both ways, in memory and in the store", arguments: StoreKind.allCases)
+    @Test(
+        "a to-one and its to-many inverse stay consistent both ways, in memory and in the store",
+        arguments: StoreKind.allCases)
     func oneToMany(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -94,7 +96,9 @@ struct RelationshipTests {
         }
     }
 
-    @Test("cascade deletes the destinations; nullify removes the deleted object from inverses", arguments: StoreKind.allCases)
+    @Test(
+        "cascade deletes the destinations; nullify removes the deleted object from inverses",
+        arguments: StoreKind.allCases)
     func cascadeAndNullify(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -153,7 +157,9 @@ struct RelationshipTests {
         }
     }
 
-    @Test("deny refuses to delete while the relationship holds objects; nothing is written", arguments: StoreKind.allCases)
+    @Test(
+        "deny refuses to delete while the relationship holds objects; nothing is written", arguments: StoreKind.allCases
+    )
     func deny(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()

@@ -20,7 +20,8 @@ struct StagedMigrationTests {
             AttributeDescription(name: "rating", type: .integer32),
             number == 2
                 ? AttributeDescription(name: "initial", type: .string)
-                : AttributeDescription(name: "initial", type: .string, isOptional: false, defaultValue: strict ? .null : "?"),
+                : AttributeDescription(
+                    name: "initial", type: .string, isOptional: false, defaultValue: strict ? .null : "?"),
         ]
         return try MigrationModels.make(changes)
     }
@@ -34,8 +35,10 @@ struct StagedMigrationTests {
     }
 
     /// Loads `url` at version 3 through a container with `manager`; returns the container or throws its error.
-    private func load(_ kind: StoreKind, _ url: URL, _ manager: StagedMigrationManager, model: ManagedObjectModel? = nil,
-                      progress: (@Sendable (MigrationProgress) -> Void)? = nil) throws -> PersistentContainer {
+    private func load(
+        _ kind: StoreKind, _ url: URL, _ manager: StagedMigrationManager, model: ManagedObjectModel? = nil,
+        progress: (@Sendable (MigrationProgress) -> Void)? = nil
+    ) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Staged", managedObjectModel: try model ?? Self.version(3))
         var description = StoreDescription(type: kind.type, url: url)
         description.stagedMigrationManager = manager
@@ -65,20 +68,25 @@ struct StagedMigrationTests {
         }
         stage.didMigrateHandler = { manager, _ in
             let container = try manager.requireContainer()
-            let required = container.managedObjectModel.entitiesByName["Author"]?.attributesByName["initial"]?.isOptional == false
+            let required =
+                container.managedObjectModel.entitiesByName["Author"]?.attributesByName["initial"]?.isOptional == false
             let context = container.newBackgroundContext()
-            let missing = try context.performAndWait { try context.count(for: {
-                var request = FetchRequest<ManagedObject>(entityName: "Author")
-                request.predicate = try FetchPredicate(format: "initial == nil")
-                return request
-            }()) }
+            let missing = try context.performAndWait {
+                try context.count(
+                    for: {
+                        var request = FetchRequest<ManagedObject>(entityName: "Author")
+                        request.predicate = try FetchPredicate(format: "initial == nil")
+                        return request
+                    }())
+            }
             log.withLock { $0.append("did: required \(required), \(missing) missing") }
         }
         return stage
     }
 
-    @Test("a custom stage's handlers run on the store between versions and carry it where inference cannot",
-          arguments: fileKinds)
+    @Test(
+        "a custom stage's handlers run on the store between versions and carry it where inference cannot",
+        arguments: fileKinds)
     func customStage(kind: StoreKind) throws {
         let url = try versionOneStore(kind)
         let log = LockedValue<[String]>([])
@@ -96,12 +104,14 @@ struct StagedMigrationTests {
             request.sortDescriptors = [SortKey("name")]
             let authors = try context.fetch(request)
             #expect(authors.count == 12)
-            #expect(authors.map { $0.value(forKey: "initial") as? String } == authors.map { ($0.value(forKey: "name") as? String)?.suffix(1).description })
+            #expect(
+                authors.map { $0.value(forKey: "initial") as? String }
+                    == authors.map { ($0.value(forKey: "name") as? String)?.suffix(1).description })
             #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Book")) == 24)
         }
         let fractions = reports.withLock { $0 }.map(\.fractionCompleted)
         #expect(fractions == fractions.sorted(), "progress never goes back")
-        #expect(reports.withLock { $0.last } .map { $0.phase == .finished && $0.fractionCompleted == 1 } == true)
+        #expect(reports.withLock { $0.last }.map { $0.phase == .finished && $0.fractionCompleted == 1 } == true)
         #expect(!FileManager.default.fileExists(atPath: url.path + ".staged"))
     }
 
@@ -114,18 +124,27 @@ struct StagedMigrationTests {
         let failing = try fillingStage(log)
         failing.didMigrateHandler = { _, _ in throw HandlerFailure() }
         #expect(throws: HandlerFailure.self) {
-            try load(kind, url, StagedMigrationManager([LightweightMigrationStage([try Self.version(1), try Self.version(2)]), failing]))
+            try load(
+                kind, url,
+                StagedMigrationManager([
+                    LightweightMigrationStage([try Self.version(1), try Self.version(2)]), failing,
+                ]))
         }
         #expect(log.withLock { $0 } == ["will: 12 authors filled"], "the will handler ran, on the copy")
         // A step no lightweight migration covers (required without a default) is refused before anything is written.
         let error = try #require(throws: StoreError.self) {
-            try load(kind, url, StagedMigrationManager([
-                LightweightMigrationStage([try Self.version(1), try Self.version(2), try Self.version(3, strict: true)]),
-            ]), model: try Self.version(3, strict: true))
+            try load(
+                kind, url,
+                StagedMigrationManager([
+                    LightweightMigrationStage([
+                        try Self.version(1), try Self.version(2), try Self.version(3, strict: true),
+                    ])
+                ]), model: try Self.version(3, strict: true))
         }
         #expect(error.code == .incompatibleModel)
         #expect(try Data(contentsOf: url) == before, "the old store is untouched")
-        #expect(try kind.type.metadataForStore(at: url)?.entitiesDiffering(from: Self.version(1), configuration: nil) == [])
+        #expect(
+            try kind.type.metadataForStore(at: url)?.entitiesDiffering(from: Self.version(1), configuration: nil) == [])
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
             .filter { $0.hasPrefix(url.lastPathComponent + ".") }
         #expect(leftovers.isEmpty, "no working copy left: \(leftovers)")

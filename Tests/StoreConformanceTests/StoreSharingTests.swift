@@ -23,7 +23,9 @@ struct StoreSharingTests {
         try isolated.performAndWait { () throws in #expect(try isolated.count("Tag") == 0) }
     }
 
-    @Test("a save over a row changed since it was read fails with the merge conflict; nothing is written", arguments: StoreKind.allCases)
+    @Test(
+        "a save over a row changed since it was read fails with the merge conflict; nothing is written",
+        arguments: StoreKind.allCases)
     func optimisticLocking(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let setup = stack.newContext()
@@ -66,7 +68,7 @@ struct StoreSharingTests {
     func modelMismatch(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let other = try ManagedObjectModel(entities: [
-            EntityDescription(name: "Author", attributes: [AttributeDescription(name: "nickname", type: .string)]),
+            EntityDescription(name: "Author", attributes: [AttributeDescription(name: "nickname", type: .string)])
         ])
         let coordinator = PersistentStoreCoordinator(managedObjectModel: other)
         let error = try #require(throws: StoreError.self) {
@@ -87,10 +89,14 @@ struct StoreSharingTests {
             }
         }
         #expect(coordinator.persistentStores.count == 1)
-        #expect(coordinator.metadata(for: store).entityVersionHashes["Book"] == coordinator.managedObjectModel.entitiesByName["Book"]?.versionHash)
+        #expect(
+            coordinator.metadata(for: store).entityVersionHashes["Book"]
+                == coordinator.managedObjectModel.entitiesByName["Book"]?.versionHash)
         try coordinator.remove(store)
         #expect(coordinator.persistentStores.isEmpty)
-        #expect(throws: StoreError.self) { try store.execute(StoreFetchRequest(entity: coordinator.managedObjectModel.entitiesByName["Book"]!)) }
+        #expect(throws: StoreError.self) {
+            try store.execute(StoreFetchRequest(entity: coordinator.managedObjectModel.entitiesByName["Book"]!))
+        }
     }
 
     @Test("the row cache holds what contexts hold and lets go on reset", arguments: StoreKind.allCases)

@@ -18,14 +18,16 @@ final class Note: ManagedObject {
 struct UnsetValueTests {
     static func model() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
-            EntityDescription(name: "Note", managedObjectClass: Note.self, attributes: [
-                AttributeDescription(name: "title", type: .string),
-                AttributeDescription(name: "created", type: .date),
-                AttributeDescription(name: "token", type: .uuid),
-                AttributeDescription(name: "link", type: .uri),
-                AttributeDescription(name: "body", type: .binaryData),
-                AttributeDescription(name: "words", type: .integer32),
-            ]),
+            EntityDescription(
+                name: "Note", managedObjectClass: Note.self,
+                attributes: [
+                    AttributeDescription(name: "title", type: .string),
+                    AttributeDescription(name: "created", type: .date),
+                    AttributeDescription(name: "token", type: .uuid),
+                    AttributeDescription(name: "link", type: .uri),
+                    AttributeDescription(name: "body", type: .binaryData),
+                    AttributeDescription(name: "words", type: .integer32),
+                ])
         ])
     }
 
@@ -43,8 +45,9 @@ struct UnsetValueTests {
         #expect(note.value(forKey: "title") == nil && note.value(forKey: "token") == nil)
     }
 
-    @Test("nil read through non-optional String, Date, UUID, URL and Data properties gives empty values, new and saved",
-          arguments: StoreKind.allCases)
+    @Test(
+        "nil read through non-optional String, Date, UUID, URL and Data properties gives empty values, new and saved",
+        arguments: StoreKind.allCases)
     func nilReadsAsEmpty(kind: StoreKind) throws {
         let stack = try TestStack(kind, model: Self.model())
         let writer = stack.newContext()
@@ -63,8 +66,9 @@ struct UnsetValueTests {
         }
     }
 
-    @Test("a key-path write and a compound assignment to an unset non-optional property store the new value",
-          arguments: StoreKind.allCases)
+    @Test(
+        "a key-path write and a compound assignment to an unset non-optional property store the new value",
+        arguments: StoreKind.allCases)
     func keyPathWriteToUnset(kind: StoreKind) throws {
         let stack = try TestStack(kind, model: Self.model())
         let context = stack.newContext()

@@ -44,19 +44,26 @@ struct ValidationTests {
     /// Boxes hold items (optional to-many, 2 to 4) and labels (required to-many, at least 1).
     static func boxModel() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
-            EntityDescription(name: "Box", attributes: [AttributeDescription(name: "name", type: .string)], relationships: [
-                RelationshipDescription(name: "items", destination: "Item", inverse: "box", isToMany: true, minCount: 2, maxCount: 4),
-                RelationshipDescription(name: "labels", destination: "Label", inverse: "box", isToMany: true, isOptional: false),
-            ]),
-            EntityDescription(name: "Item", attributes: [AttributeDescription(name: "name", type: .string)],
+            EntityDescription(
+                name: "Box", attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [
+                    RelationshipDescription(
+                        name: "items", destination: "Item", inverse: "box", isToMany: true, minCount: 2, maxCount: 4),
+                    RelationshipDescription(
+                        name: "labels", destination: "Label", inverse: "box", isToMany: true, isOptional: false),
+                ]),
+            EntityDescription(
+                name: "Item", attributes: [AttributeDescription(name: "name", type: .string)],
                 relationships: [RelationshipDescription(name: "box", destination: "Box", inverse: "items")]),
-            EntityDescription(name: "Label", attributes: [AttributeDescription(name: "name", type: .string)],
+            EntityDescription(
+                name: "Label", attributes: [AttributeDescription(name: "name", type: .string)],
                 relationships: [RelationshipDescription(name: "box", destination: "Box", inverse: "labels")]),
         ])
     }
 
-    @Test("an empty optional to-many passes its minimum count; a non-empty one below it and an empty required one fail",
-          arguments: StoreKind.allCases)
+    @Test(
+        "an empty optional to-many passes its minimum count; a non-empty one below it and an empty required one fail",
+        arguments: StoreKind.allCases)
     func minimumCountOfOptionalToMany(kind: StoreKind) throws {
         let stack = try TestStack(kind, model: Self.boxModel())
         let context = stack.newContext()
@@ -64,8 +71,12 @@ struct ValidationTests {
             func box(_ name: String, items: Int, labels: Int) throws -> ManagedObject {
                 let box = try context.insertNewObject(forEntityName: "Box")
                 try box.setValue(name, forKey: "name")
-                for _ in 0..<items { try box.addObject(context.insertNewObject(forEntityName: "Item"), toRelationship: "items") }
-                for _ in 0..<labels { try box.addObject(context.insertNewObject(forEntityName: "Label"), toRelationship: "labels") }
+                for _ in 0..<items {
+                    try box.addObject(context.insertNewObject(forEntityName: "Item"), toRelationship: "items")
+                }
+                for _ in 0..<labels {
+                    try box.addObject(context.insertNewObject(forEntityName: "Label"), toRelationship: "labels")
+                }
                 return box
             }
             _ = try box("empty", items: 0, labels: 1)
@@ -73,8 +84,9 @@ struct ValidationTests {
             _ = try box("one item", items: 1, labels: 1)
             _ = try box("no label", items: 2, labels: 0)
             let error = try #require(throws: ObjectStackError.self) { try context.save() }
-            #expect(error.validationFailures.map(\.reason).sorted { "\($0)" < "\($1)" }
-                == [.tooFewObjects(count: 0, minimum: 1), .tooFewObjects(count: 1, minimum: 2)])
+            #expect(
+                error.validationFailures.map(\.reason).sorted { "\($0)" < "\($1)" }
+                    == [.tooFewObjects(count: 0, minimum: 1), .tooFewObjects(count: 1, minimum: 2)])
         }
         let reader = stack.newContext()
         try reader.performAndWait { () throws in
@@ -82,7 +94,9 @@ struct ValidationTests {
         }
     }
 
-    @Test("a duplicate under a uniqueness constraint fails the save naming entity, constraint and values", arguments: StoreKind.allCases)
+    @Test(
+        "a duplicate under a uniqueness constraint fails the save naming entity, constraint and values",
+        arguments: StoreKind.allCases)
     func uniquenessAgainstStore(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -97,7 +111,9 @@ struct ValidationTests {
             let error = try #require(throws: ObjectStackError.self) { try context.save() }
             #expect(error.code == .constraintConflict)
             let conflict = try #require(error.constraintConflicts.first)
-            #expect(conflict.entityName == "Tag" && conflict.attributeNames == ["name"] && conflict.values == [.string("unique")])
+            #expect(
+                conflict.entityName == "Tag" && conflict.attributeNames == ["name"]
+                    && conflict.values == [.string("unique")])
             #expect(conflict.existingObjectID == tag.objectID)
             #expect(conflict.conflictingObjectIDs == [duplicate.objectID])
             #expect(error.message.contains("Tag") && error.message.contains("unique"))

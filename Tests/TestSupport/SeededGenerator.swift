@@ -18,6 +18,7 @@ public struct SeededGenerator: RandomNumberGenerator {
 
     /// One element of a non-empty collection.
     public mutating func pick<C: RandomAccessCollection>(_ collection: C) -> C.Element {
-        collection[collection.index(collection.startIndex, offsetBy: Int.random(in: 0..<collection.count, using: &self))]
+        collection[
+            collection.index(collection.startIndex, offsetBy: Int.random(in: 0..<collection.count, using: &self))]
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import ObjectStack
-import ObjectStackSQLite
 import ObjectStackLMDB
+import ObjectStackSQLite
 
 /// The stores the conformance suite runs on. A store issue adds its case here and nothing else.
 public enum StoreKind: String, CaseIterable, CustomTestStringConvertibleShim, Sendable {
@@ -29,7 +29,8 @@ public enum StoreKind: String, CaseIterable, CustomTestStringConvertibleShim, Se
     /// One temporary folder per test run for file stores (a store is a file plus its `-lock` file).
     public static let runDirectory: URL = {
         let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("stacklab-conformance-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+            .appendingPathComponent(
+                "stacklab-conformance-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Removed when the test process exits, so runs leave no store files behind.
         atexit { try? FileManager.default.removeItem(at: StoreKind.runDirectory) }

@@ -34,7 +34,9 @@ public struct TestStack {
 
 extension ManagedObjectContext {
     /// Fetches every object of an entity in primary-key order.
-    public func all<T: ManagedObject>(_ type: T.Type, _ entityName: String, where format: String? = nil, _ args: Any...) throws -> [T] {
+    public func all<T: ManagedObject>(_ type: T.Type, _ entityName: String, where format: String? = nil, _ args: Any...)
+        throws -> [T]
+    {
         var request = FetchRequest<T>(entityName: entityName)
         if let format { request.predicate = try FetchPredicate(format: format, argumentArray: args) }
         return try fetch(request)

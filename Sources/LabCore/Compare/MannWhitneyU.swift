@@ -31,7 +31,8 @@ public struct MannWhitneyU: Sendable, Equatable {
             for index in start...end { doubledRanks[index] = doubledMidRank }
             start = end + 1
         }
-        let n1 = first.count, n2 = second.count
+        let n1 = first.count
+        let n2 = second.count
         let doubledRankSum = zip(pooled, doubledRanks).reduce(0) { $0 + ($1.0.1 ? $1.1 : 0) }
         u = Double(doubledRankSum) / 2 - Double(n1 * (n1 + 1)) / 2
         if pooled.count <= Self.exactLimit {

@@ -108,8 +108,11 @@ public struct ResultComparison: Sendable {
         return result
     }
 
-    private func compare(metric: String, cell: [String: String], label: String, before: [Double], after: [Double]) -> Row {
-        let baselineMedian = before.median, currentMedian = after.median
+    private func compare(metric: String, cell: [String: String], label: String, before: [Double], after: [Double])
+        -> Row
+    {
+        let baselineMedian = before.median
+        let currentMedian = after.median
         var relative: Double?
         if let b = baselineMedian, let c = currentMedian {
             relative = b == 0 ? (c == 0 ? 0 : (c > 0 ? .infinity : -.infinity)) : (c - b) / abs(b)
@@ -132,7 +135,9 @@ public struct ResultComparison: Sendable {
             }
         } else {
             verdict = .inconclusive
-            note = before.isEmpty && after.isEmpty ? "no values" : (before.isEmpty ? "no baseline values" : "no current values")
+            note =
+                before.isEmpty && after.isEmpty
+                ? "no values" : (before.isEmpty ? "no baseline values" : "no current values")
         }
         return Row(
             cell: cell, cellLabel: label, metric: metric, baselineMedian: baselineMedian, currentMedian: currentMedian,

@@ -3,7 +3,8 @@ import Histogram
 /// Latencies recorded into an HdrHistogram (microsecond resolution, 3 significant digits), read back as
 /// percentiles in milliseconds.
 public struct LatencyRecorder: Sendable {
-    private var histogram = Histogram<UInt64>(highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
+    private var histogram = Histogram<UInt64>(
+        highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: .three)
     /// The sum of the latencies recorded, in milliseconds; exact, where the histogram rounds each value.
     public private(set) var totalMilliseconds: Double = 0
 

@@ -50,7 +50,8 @@ public final class MainThreadMeter {
         last = now
         let timer = DispatchSource.makeTimerSource(flags: .strict, queue: .main)
         let period = Self.periodNanoseconds
-        timer.schedule(deadline: .now() + .nanoseconds(Int(period)), repeating: .nanoseconds(Int(period)), leeway: .nanoseconds(0))
+        timer.schedule(
+            deadline: .now() + .nanoseconds(Int(period)), repeating: .nanoseconds(Int(period)), leeway: .nanoseconds(0))
         timer.setEventHandler { [weak self] in
             MainActor.assumeIsolated { self?.tick() }
         }

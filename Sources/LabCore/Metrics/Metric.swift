@@ -73,10 +73,13 @@ public enum Metric: String, Sendable, CaseIterable {
     var decimals: Int {
         switch self {
         case .objects, .fetches, .merges, .storeBytes, .storedObjects, .objectsPerSecond, .deadlineMilliseconds,
-            .bytesPerObject, .deadlineCrossingObjects: return 0
+            .bytesPerObject, .deadlineCrossingObjects:
+            return 0
         case .ratioVsRaw, .cpuShare: return 2
-        case .peakMemoryMegabytes, .cpuMilliseconds, .wallMilliseconds, .fetchTotalMilliseconds, .serviceWaitMilliseconds,
-            .decodeMilliseconds, .queueWaitMilliseconds, .findOrCreateMilliseconds, .saveMilliseconds, .mergeWaitMilliseconds,
+        case .peakMemoryMegabytes, .cpuMilliseconds, .wallMilliseconds, .fetchTotalMilliseconds,
+            .serviceWaitMilliseconds,
+            .decodeMilliseconds, .queueWaitMilliseconds, .findOrCreateMilliseconds, .saveMilliseconds,
+            .mergeWaitMilliseconds,
             .cpuWaitMilliseconds:
             return 1
         default: return 3

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The process's CPU time and peak memory. Both are per process: every run of `stacklab run` shares one
@@ -37,7 +38,9 @@ public enum ProcessUsage {
         var total: Double = 0
         var read = false
         for thread in threads {
-            guard let text = try? String(contentsOfFile: "/proc/self/task/\(thread)/schedstat", encoding: .utf8) else { continue }
+            guard let text = try? String(contentsOfFile: "/proc/self/task/\(thread)/schedstat", encoding: .utf8) else {
+                continue
+            }
             let fields = text.split(separator: " ")
             guard fields.count > 1, let nanoseconds = Double(fields[1]) else { continue }
             total += nanoseconds / 1e6
@@ -74,8 +77,9 @@ public enum ProcessUsage {
 
     /// The bytes of every file under `directory` (a run's store files); 0 when it does not exist.
     public static func diskBytes(under directory: URL) -> Int64 {
-        guard let enumerator = FileManager.default.enumerator(
-            at: directory, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: directory, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
         else { return 0 }
         var total: Int64 = 0
         for case let url as URL in enumerator {
@@ -87,8 +91,8 @@ public enum ProcessUsage {
 }
 
 #if canImport(Glibc)
-/// Glibc imports `RUSAGE_SELF` as an enum case; `getrusage` takes its raw value.
-private let RUSAGE_SELF_WHO = __rusage_who_t(RUSAGE_SELF.rawValue)
+    /// Glibc imports `RUSAGE_SELF` as an enum case; `getrusage` takes its raw value.
+    private let RUSAGE_SELF_WHO = __rusage_who_t(RUSAGE_SELF.rawValue)
 #else
-private let RUSAGE_SELF_WHO = RUSAGE_SELF
+    private let RUSAGE_SELF_WHO = RUSAGE_SELF
 #endif

@@ -26,7 +26,8 @@ public struct EnvironmentRecord: Codable, Sendable {
     public var peakMemoryPerRun: Bool
 
     enum CodingKeys: String, CodingKey {
-        case scenario, workload, model, quick, repetitions, warmup, parameters, command, host, cores, swift, sqlite, lmdb
+        case scenario, workload, model, quick, repetitions, warmup, parameters, command, host, cores, swift, sqlite,
+            lmdb
         case started, finished
         case scenarioFile = "scenario_file"
         case gitCommit = "git_commit"
@@ -45,23 +46,25 @@ public struct EnvironmentRecord: Codable, Sendable {
             scenario: scenario.name, scenarioFile: scenario.file?.path, workload: scenario.workload.name,
             model: scenario.model.description, quick: quick, repetitions: scenario.repetitions, warmup: scenario.warmup,
             parameters: scenario.parameters.mapValues(\.description), command: CommandLine.arguments,
-            gitCommit: gitCommit(), host: info.hostName, cores: info.activeProcessorCount, memoryBytes: info.physicalMemory,
-            operatingSystem: info.operatingSystemVersionString, swift: swiftVersion, sqlite: engineVersions["sqlite"] ?? "",
+            gitCommit: gitCommit(), host: info.hostName, cores: info.activeProcessorCount,
+            memoryBytes: info.physicalMemory,
+            operatingSystem: info.operatingSystemVersionString, swift: swiftVersion,
+            sqlite: engineVersions["sqlite"] ?? "",
             lmdb: engineVersions["lmdb"] ?? "", started: started, finished: Date(), peakMemoryPerRun: peakMemoryPerRun)
     }
 
     /// The compiler that built this binary.
     static var swiftVersion: String {
         #if compiler(>=6.4)
-        return "6.4 or later"
+            return "6.4 or later"
         #elseif compiler(>=6.3)
-        return "6.3"
+            return "6.3"
         #elseif compiler(>=6.2)
-        return "6.2"
+            return "6.2"
         #elseif compiler(>=6.1)
-        return "6.1"
+            return "6.1"
         #else
-        return "6.0"
+            return "6.0"
         #endif
     }
 

@@ -29,7 +29,8 @@ public struct ProgressReporter: Sendable {
     /// Reports a finished run.
     func finished(_ done: Int, of total: Int, result: RunResult, warmup: Bool) {
         let kind = warmup ? "warm-up" : "rep \(result.repetition)"
-        let outcome = result.error.map { "FAILED: \($0)" }
+        let outcome =
+            result.error.map { "FAILED: \($0)" }
             ?? String(format: "%.0f ms", result.metrics[.wallMilliseconds] ?? 0)
         let line = "[\(done)/\(total)] \(result.scenario) \(result.cell.label) \(kind): \(outcome)"
         if isTerminal {

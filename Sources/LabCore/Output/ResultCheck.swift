@@ -5,12 +5,16 @@ import Foundation
 public enum ResultCheck {
     /// The problems found in `url` for `scenario` (already shrunk and filtered as the run was); empty when good.
     public static func problems(in url: URL, scenario: Scenario, filters: [String: Set<String>] = [:]) -> [String] {
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return ["\(url.path): cannot read the file"] }
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            return ["\(url.path): cannot read the file"]
+        }
         let rows = ResultCSV.parse(text)
         guard let header = rows.first else { return ["\(url.path): empty file"] }
         let expectedHeader = ResultCSV.columns(for: scenario)
         guard header == expectedHeader else {
-            return ["\(url.path): header is \(header.joined(separator: ",")); expected \(expectedHeader.joined(separator: ","))"]
+            return [
+                "\(url.path): header is \(header.joined(separator: ",")); expected \(expectedHeader.joined(separator: ","))"
+            ]
         }
         // The first column of a name: a matrix parameter a workload also reports as a metric (startup's
         // `objects`) has two, and `run_id` and `error` have one.
@@ -24,7 +28,9 @@ public enum ResultCheck {
             }
             seen[row[column["run_id"]!], default: 0] += 1
             let error = row[column["error"]!]
-            if !error.isEmpty { problems.append("\(url.path):\(number + 2): run \(row[column["run_id"]!]) failed: \(error)") }
+            if !error.isEmpty {
+                problems.append("\(url.path):\(number + 2): run \(row[column["run_id"]!]) failed: \(error)")
+            }
         }
         for cell in scenario.cells(filters: filters) {
             for repetition in 1...scenario.repetitions {
@@ -37,7 +43,9 @@ public enum ResultCheck {
                 seen[id] = nil
             }
         }
-        for id in seen.keys.sorted() { problems.append("\(url.path): row for run \(id), which the scenario does not have") }
+        for id in seen.keys.sorted() {
+            problems.append("\(url.path): row for run \(id), which the scenario does not have")
+        }
         return problems
     }
 }

@@ -25,7 +25,8 @@ public enum SummaryTable {
                     succeeded.compactMap { $0.metrics[metric] }.median.map(metric.format) ?? ""
                 } + [String(runs.count - succeeded.count)]
         }
-        return "\(scenario.name) (\(scenario.workload.name)): medians of the repetitions\n" + aligned([header] + rows, names: axes.count)
+        return "\(scenario.name) (\(scenario.workload.name)): medians of the repetitions\n"
+            + aligned([header] + rows, names: axes.count)
     }
 
     /// Left-aligns the name columns and right-aligns the numbers, with a rule under the header.

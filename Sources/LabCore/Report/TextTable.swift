@@ -4,7 +4,9 @@ public enum TextTable {
     /// (text such as names) start at the left edge, the others (numbers) end at the right.
     public static func render(header: [String], rows: [[String]], leftAligned: Set<Int> = []) -> String {
         let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        let widths = header.indices.map { column in
+            all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
+        }
         return all.enumerated().map { index, row in
             let line = widths.indices.map { column in
                 let cell = row.indices.contains(column) ? row[column] : ""

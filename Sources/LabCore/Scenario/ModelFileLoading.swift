@@ -10,8 +10,10 @@ public protocol ModelFileLoading: Sendable {
     /// `population` against it.
     /// - Parameter location: `FILE:LINE` of a key under `population:`, for messages about it.
     /// - Throws: `ModelFileProblem` naming the scenario key at fault, or a `LabError` that already says where.
-    func load(path: String, relativeTo directory: URL, version: String?, population: [String: ScenarioValue]?,
-        location: (String) -> String) throws -> any LoadedModelFile
+    func load(
+        path: String, relativeTo directory: URL, version: String?, population: [String: ScenarioValue]?,
+        location: (String) -> String
+    ) throws -> any LoadedModelFile
 }
 
 /// A model file a scenario names, as the loader loaded it; the lab core only shows it.

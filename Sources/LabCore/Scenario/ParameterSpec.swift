@@ -26,7 +26,10 @@ public struct ParameterSpec: Sendable {
     public let help: String
 
     /// A parameter called `name` of `kind`; `quick` caps it under `--quick`.
-    public init(_ name: String, _ kind: Kind, default defaultValue: ScenarioValue?, quick quickCap: ScenarioValue? = nil, help: String) {
+    public init(
+        _ name: String, _ kind: Kind, default defaultValue: ScenarioValue?, quick quickCap: ScenarioValue? = nil,
+        help: String
+    ) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue

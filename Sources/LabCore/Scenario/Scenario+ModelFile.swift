@@ -7,7 +7,8 @@ extension Scenario {
     public func refuseModelFileUntilWorkloadsTakeIt() throws {
         guard case .file(let path) = model else { return }
         let loaded = loadedModelFile.map { " (loaded: \($0))" } ?? ""
-        throw LabError(.unsupported,
+        throw LabError(
+            .unsupported,
             "scenario '\(name)': workload \(workload.name) runs on builtin:pods only for now; model file \(path)\(loaded) "
                 + "cannot run yet. To get its data, use: stacklab model \(path) --populate N --out STORE")
     }

@@ -82,7 +82,8 @@ public struct Scenario: Sendable {
         try refuseModelFileUntilWorkloadsTakeIt()
         let known = Set(workload.parameters.map(\.name))
         for name in filters.keys.sorted() where !known.contains(name) {
-            throw LabError(.invalidScenario,
+            throw LabError(
+                .invalidScenario,
                 "--filter \(name)=…: scenario '\(self.name)' (workload \(workload.name)) has no parameter '\(name)'; "
                     + "expected one of \(known.sorted().joined(separator: ", "))")
         }
@@ -100,7 +101,9 @@ public struct RunCell: Sendable {
 
     /// `store=sqlite strategy=main-only …` (the store, the strategy, then the other matrix values), for progress lines.
     public var label: String {
-        let others = matrixValues.filter { $0.name != "store" && $0.name != "strategy" }.map { "\($0.name)=\($0.value)" }
+        let others = matrixValues.filter { $0.name != "store" && $0.name != "strategy" }.map {
+            "\($0.name)=\($0.value)"
+        }
         let fixed = ["store", "strategy"].compactMap { name in parameters[name].map { "\(name)=\($0)" } }
         return (fixed + others).joined(separator: " ")
     }

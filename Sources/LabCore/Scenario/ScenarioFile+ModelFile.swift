@@ -11,17 +11,22 @@ extension ScenarioFile.Reader {
     {
         guard case .file(let path) = model else {
             for key in ["version", "population"] where root.mapping?[key] != nil {
-                throw error(line: keyLine(key, under: [], in: root), "\(key) applies to a model file; model \(model) is built in")
+                throw error(
+                    line: keyLine(key, under: [], in: root),
+                    "\(key) applies to a model file; model \(model) is built in")
             }
             return nil
         }
         guard let loader = workloads.modelFiles else {
-            throw error(line: valueLine(["model"], in: root),
+            throw error(
+                line: valueLine(["model"], in: root),
                 "model file \(path): this build's workloads read no model files; use builtin:pods")
         }
         do {
-            return try loader.load(path: path, relativeTo: file.deletingLastPathComponent(), version: document.version,
-                population: document.population) { key in
+            return try loader.load(
+                path: path, relativeTo: file.deletingLastPathComponent(), version: document.version,
+                population: document.population
+            ) { key in
                 "\(self.path):\(self.keyLine(key, under: ["population"], in: root) ?? 1)"
             }
         } catch let problem as ModelFileProblem {

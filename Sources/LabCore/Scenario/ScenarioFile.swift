@@ -82,12 +82,16 @@ extension ScenarioFile {
                 throw error(line: Self.line(of: yaml), "not valid YAML: \(Self.problem(of: yaml))")
             }
             guard let node, case .mapping(let mapping) = node else {
-                throw error(line: node?.mark?.line, "a scenario is a mapping of keys (name, workload, …); expected `key: value` lines")
+                throw error(
+                    line: node?.mark?.line,
+                    "a scenario is a mapping of keys (name, workload, …); expected `key: value` lines")
             }
             for (key, _) in mapping {
                 guard let name = key.string, ScenarioFile.topLevelKeys.contains(name) else {
-                    throw error(line: key.mark?.line,
-                        "unknown key '\(key.string ?? "?")'; expected one of \(ScenarioFile.topLevelKeys.joined(separator: ", "))")
+                    throw error(
+                        line: key.mark?.line,
+                        "unknown key '\(key.string ?? "?")'; expected one of \(ScenarioFile.topLevelKeys.joined(separator: ", "))"
+                    )
                 }
             }
             return node
@@ -103,8 +107,10 @@ extension ScenarioFile {
 
         static func problem(of error: YamlError) -> String {
             switch error {
-            case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _): return problem
-            case .duplicatedKeysInMapping(let duplicates, _): return "duplicated key(s) \(duplicates.joined(separator: ", "))"
+            case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _):
+                return problem
+            case .duplicatedKeysInMapping(let duplicates, _):
+                return "duplicated key(s) \(duplicates.joined(separator: ", "))"
             default: return "\(error)"
             }
         }
@@ -128,7 +134,10 @@ extension ScenarioFile {
                 return error(line: line, "missing key '\(key.stringValue)' in \(place)")
             case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
                 let line = Self.node(at: context.codingPath, in: root)?.mark?.line
-                return error(line: line, "\(Self.dotted(context.codingPath)) has the wrong type; expected \(Self.expected(type, at: context.codingPath))")
+                return error(
+                    line: line,
+                    "\(Self.dotted(context.codingPath)) has the wrong type; expected \(Self.expected(type, at: context.codingPath))"
+                )
             case .dataCorrupted(let context):
                 let line = Self.node(at: context.codingPath, in: root)?.mark?.line
                 return error(line: line, "\(Self.dotted(context.codingPath)): \(context.debugDescription)")
@@ -138,11 +147,15 @@ extension ScenarioFile {
         }
 
         static func expected(_ type: Any.Type, at path: [any CodingKey]) -> String {
-            if path.first?.stringValue == "matrix", path.count == 2 { return "a list of values, such as [sqlite, lmdb]" }
+            if path.first?.stringValue == "matrix", path.count == 2 {
+                return "a list of values, such as [sqlite, lmdb]"
+            }
             if path.first?.stringValue == "matrix", path.count == 1 { return "a mapping of parameter → list of values" }
             if path.first?.stringValue == "parameters", path.count == 1 { return "a mapping of parameter → value" }
             if type == Int.self { return "an integer" }
-            if type == String.self { return path.first?.stringValue == "parameters" || path.count > 1 ? "a single value" : "text" }
+            if type == String.self {
+                return path.first?.stringValue == "parameters" || path.count > 1 ? "a single value" : "text"
+            }
             return "\(type)"
         }
 
@@ -156,7 +169,9 @@ extension ScenarioFile {
             for key in path {
                 switch current {
                 case .mapping(let mapping):
-                    guard let value = mapping.first(where: { $0.key.string == key.stringValue })?.value else { return current }
+                    guard let value = mapping.first(where: { $0.key.string == key.stringValue })?.value else {
+                        return current
+                    }
                     current = value
                 case .sequence(let sequence):
                     guard let index = key.intValue, sequence.indices.contains(index) else { return current }
@@ -172,7 +187,9 @@ extension ScenarioFile {
         func keyLine(_ name: String, under path: [String], in root: Node) -> Int? {
             var current = root
             for component in path {
-                guard let next = current.mapping?.first(where: { $0.key.string == component })?.value else { return nil }
+                guard let next = current.mapping?.first(where: { $0.key.string == component })?.value else {
+                    return nil
+                }
                 current = next
             }
             return current.mapping?.first(where: { $0.key.string == name })?.key.mark?.line
@@ -181,9 +198,11 @@ extension ScenarioFile {
         func valueLine(_ path: [String], in root: Node) -> Int? {
             var current = root
             for component in path {
-                if let mapping = current.mapping, let next = mapping.first(where: { $0.key.string == component })?.value {
+                if let mapping = current.mapping, let next = mapping.first(where: { $0.key.string == component })?.value
+                {
                     current = next
-                } else if let index = Int(component), let sequence = current.sequence, sequence.indices.contains(index) {
+                } else if let index = Int(component), let sequence = current.sequence, sequence.indices.contains(index)
+                {
                     current = sequence[index]
                 } else {
                     return current.mark?.line
@@ -196,22 +215,29 @@ extension ScenarioFile {
 
         func validate(_ document: Document, root: Node, file: URL) throws -> Scenario {
             guard let workload = workloads[document.workload] else {
-                throw error(line: valueLine(["workload"], in: root),
-                    "unknown workload '\(document.workload)'; expected one of \(workloads.names.joined(separator: ", "))")
+                throw error(
+                    line: valueLine(["workload"], in: root),
+                    "unknown workload '\(document.workload)'; expected one of \(workloads.names.joined(separator: ", "))"
+                )
             }
-            guard !document.name.isEmpty, document.name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-                throw error(line: valueLine(["name"], in: root),
+            guard !document.name.isEmpty, document.name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) })
+            else {
+                throw error(
+                    line: valueLine(["name"], in: root),
                     "name '\(document.name)' cannot name a CSV file; expected letters, digits, '-', '_' or '.'")
             }
             let modelText = document.model ?? "builtin:pods"
             guard let model = ModelReference(modelText) else {
-                throw error(line: valueLine(["model"], in: root),
+                throw error(
+                    line: valueLine(["model"], in: root),
                     "unknown model '\(modelText)'; expected builtin:pods or a path to an .xcdatamodel or .xcdatamodeld")
             }
             let modelFile = try loadModelFile(model, document, root: root, file: file)
             let repetitions = document.repetitions ?? 3
             guard repetitions >= 1 else {
-                throw error(line: valueLine(["repetitions"], in: root), "repetitions is \(repetitions); expected an integer ≥ 1")
+                throw error(
+                    line: valueLine(["repetitions"], in: root), "repetitions is \(repetitions); expected an integer ≥ 1"
+                )
             }
             let warmup = document.warmup ?? 0
             guard warmup >= 0 else {
@@ -222,14 +248,17 @@ extension ScenarioFile {
             let known = workload.parameters.map(\.name).joined(separator: ", ")
             func spec(_ name: String, under section: String) throws -> ParameterSpec {
                 guard let spec = specs[name] else {
-                    throw error(line: keyLine(name, under: [section], in: root),
-                        "unknown parameter '\(name)' in \(section) for workload \(workload.name); expected one of \(known)")
+                    throw error(
+                        line: keyLine(name, under: [section], in: root),
+                        "unknown parameter '\(name)' in \(section) for workload \(workload.name); expected one of \(known)"
+                    )
                 }
                 return spec
             }
             func accept(_ value: ScenarioValue, _ spec: ParameterSpec, path: [String]) throws -> ScenarioValue {
                 guard let accepted = spec.accept(value) else {
-                    throw error(line: valueLine(path, in: root),
+                    throw error(
+                        line: valueLine(path, in: root),
                         "\(spec.name) is '\(value)'; expected \(spec.expected)")
                 }
                 return accepted
@@ -240,23 +269,29 @@ extension ScenarioFile {
                 parameters[name] = try accept(value, try spec(name, under: "parameters"), path: ["parameters", name])
             }
             // Axes in file order: the decoded dictionary has lost it, the node keeps it.
-            let axisNames = root.mapping?.first { $0.key.string == "matrix" }?.value.mapping?.compactMap(\.key.string) ?? []
+            let axisNames =
+                root.mapping?.first { $0.key.string == "matrix" }?.value.mapping?.compactMap(\.key.string) ?? []
             var matrix: [Scenario.Axis] = []
             for name in axisNames {
                 let spec = try spec(name, under: "matrix")
                 if parameters[name] != nil {
-                    throw error(line: keyLine(name, under: ["matrix"], in: root),
+                    throw error(
+                        line: keyLine(name, under: ["matrix"], in: root),
                         "\(name) is both a fixed parameter and a matrix list; expected it in one place")
                 }
                 let values = document.matrix?[name] ?? []
                 guard !values.isEmpty else {
-                    throw error(line: keyLine(name, under: ["matrix"], in: root), "matrix list \(name) is empty; expected at least one value")
+                    throw error(
+                        line: keyLine(name, under: ["matrix"], in: root),
+                        "matrix list \(name) is empty; expected at least one value")
                 }
                 let accepted = try values.enumerated().map { index, value in
                     try accept(value, spec, path: ["matrix", name, String(index)])
                 }
                 guard Set(accepted).count == accepted.count else {
-                    throw error(line: keyLine(name, under: ["matrix"], in: root), "matrix list \(name) repeats a value; expected distinct values")
+                    throw error(
+                        line: keyLine(name, under: ["matrix"], in: root),
+                        "matrix list \(name) repeats a value; expected distinct values")
                 }
                 matrix.append(Scenario.Axis(name: name, values: accepted))
             }
@@ -264,7 +299,9 @@ extension ScenarioFile {
                 if let value = spec.defaultValue {
                     parameters[spec.name] = value
                 } else if spec.name == "store" || spec.name == "strategy" {
-                    throw error(line: 1, "\(spec.name) is not set; expected it under parameters or as a matrix list (\(spec.expected))")
+                    throw error(
+                        line: 1,
+                        "\(spec.name) is not set; expected it under parameters or as a matrix list (\(spec.expected))")
                 }
             }
             return Scenario(

@@ -32,7 +32,8 @@ public enum ScenarioValue: Sendable, Hashable, Codable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .integer(let value): return String(value)
-        case .number(let value): return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        case .number(let value):
+            return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
         case .boolean(let value): return String(value)
         case .text(let value): return value
         }

@@ -33,7 +33,8 @@ public struct Catalogue: Sendable {
                 name: name, version: "\(1 + number % 4).\(number % 10).\(number % 7)", authors: "Author \(author)",
                 homepage: "https://pods.example.org/\(name)", license: license,
                 summary: "Synthetic pod \(number)\(revision > 0 ? ", revision \(revision)" : "").",
-                downloads: downloads + Int64(revision) * 13, updated: 1_700_000_000 + Double(number) + Double(revision) * 86_400)
+                downloads: downloads + Int64(revision) * 13,
+                updated: 1_700_000_000 + Double(number) + Double(revision) * 86_400)
         }
         return Catalogue(specs: specs)
     }

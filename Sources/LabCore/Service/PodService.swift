@@ -1,7 +1,8 @@
 import FlyingFox
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The paged JSON web service of pod specs: a real HTTP server (FlyingFox) on a loopback port.
@@ -33,7 +34,8 @@ public final class PodService: Sendable {
 
     /// Starts serving `catalogue` in pages of `pageSize` on `host` (loopback) and `port` (0: any free port).
     /// - Throws: `LabError.serviceFailed` when the server cannot listen.
-    public static func start(catalogue: Catalogue, pageSize: Int, host: String = "127.0.0.1", port: UInt16 = 0) async throws
+    public static func start(catalogue: Catalogue, pageSize: Int, host: String = "127.0.0.1", port: UInt16 = 0)
+        async throws
         -> PodService
     {
         precondition(pageSize > 0, "pageSize must be positive")
@@ -87,20 +89,25 @@ public final class PodService: Sendable {
     /// if it is not found the service still works, only slower.
     private static func disableNagle(listeningOn port: UInt16) {
         #if os(Linux)
-        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
-        for descriptor in descriptors.compactMap(Int32.init) {
-            var listening: Int32 = 0
-            var size = socklen_t(MemoryLayout<Int32>.size)
-            guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) == 0, listening == 1 else { continue }
-            var address = sockaddr_in()
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let named = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+            guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else {
+                return
             }
-            guard named == 0, Int32(address.sin_family) == AF_INET, UInt16(bigEndian: address.sin_port) == port else { continue }
-            var on: Int32 = 1
-            _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-        }
+            for descriptor in descriptors.compactMap(Int32.init) {
+                var listening: Int32 = 0
+                var size = socklen_t(MemoryLayout<Int32>.size)
+                guard getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) == 0, listening == 1 else {
+                    continue
+                }
+                var address = sockaddr_in()
+                var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+                let named = withUnsafeMutablePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+                }
+                guard named == 0, Int32(address.sin_family) == AF_INET, UInt16(bigEndian: address.sin_port) == port
+                else { continue }
+                var on: Int32 = 1
+                _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+            }
         #endif
     }
 

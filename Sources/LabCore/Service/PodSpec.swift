@@ -29,7 +29,8 @@ public struct PodSpec: Codable, Sendable, Hashable {
         // downloads and updated may be missing from a catalogue file: they default to 0.
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            name: try container.decode(String.self, forKey: .name), version: try container.decode(String.self, forKey: .version),
+            name: try container.decode(String.self, forKey: .name),
+            version: try container.decode(String.self, forKey: .version),
             authors: try container.decode(String.self, forKey: .authors),
             homepage: try container.decodeIfPresent(String.self, forKey: .homepage),
             license: try container.decodeIfPresent(String.self, forKey: .license),

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Fetches pages of the pods web service with URLSession, as an app's importer would.
@@ -51,7 +52,9 @@ public struct SpecsClient: Sendable {
         do {
             return try JSONDecoder().decode(SpecsPage.self, from: data)
         } catch {
-            throw LabError(.serviceFailed, "GET \(url(forPage: number).absoluteString) answered something that is not a page of specs",
+            throw LabError(
+                .serviceFailed,
+                "GET \(url(forPage: number).absoluteString) answered something that is not a page of specs",
                 cause: error)
         }
     }
@@ -63,6 +66,8 @@ public struct SpecsClient: Sendable {
     }
 
     private func url(forPage number: Int) -> URL {
-        baseURL.appendingPathComponent("specs").appending(queryItems: [URLQueryItem(name: "page", value: String(number))])
+        baseURL.appendingPathComponent("specs").appending(queryItems: [
+            URLQueryItem(name: "page", value: String(number))
+        ])
     }
 }

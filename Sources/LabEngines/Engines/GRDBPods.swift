@@ -34,7 +34,9 @@ final class GRDBPods: PodEngine {
 
         init(_ row: PodRow) {
             (id, name, version, authors) = (row.id, row.name, row.version, row.authors)
-            (homepage, license, summary, downloads, updated) = (row.homepage, row.license, row.summary, row.downloads, row.updated)
+            (homepage, license, summary, downloads, updated) = (
+                row.homepage, row.license, row.summary, row.downloads, row.updated
+            )
         }
 
         var checksum: Int {

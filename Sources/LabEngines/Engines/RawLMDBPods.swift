@@ -28,7 +28,8 @@ final class RawLMDBPods: PodEngine {
         env = handle
         mdb_env_set_maxdbs(handle, 4)
         mdb_env_set_mapsize(handle, 1 << 32)
-        try check(mdb_env_open(handle, url.path, UInt32(bitPattern: MDB_NOSUBDIR | MDB_NOTLS | MDB_NORDAHEAD), 0o644),
+        try check(
+            mdb_env_open(handle, url.path, UInt32(bitPattern: MDB_NOSUBDIR | MDB_NOTLS | MDB_NORDAHEAD), 0o644),
             "mdb_env_open")
         try write { txn in
             let create = UInt32(bitPattern: MDB_CREATE)
@@ -49,7 +50,8 @@ final class RawLMDBPods: PodEngine {
     }
 
     func insert(_ pods: [PodRow]) throws {
-        var row: [UInt8] = [], key: [UInt8] = []
+        var row: [UInt8] = []
+        var key: [UInt8] = []
         try write { txn in
             for pod in pods {
                 var primaryKey = UInt64(bitPattern: pod.id).bigEndian
@@ -102,7 +104,8 @@ final class RawLMDBPods: PodEngine {
             var read = 0
             try walk(txn, byName) { key, _ in
                 guard read < limit else { return false }
-                let primaryKey = Int64(bitPattern: UInt64(bigEndian: key.loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)))
+                let primaryKey = Int64(
+                    bitPattern: UInt64(bigEndian: key.loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)))
                 checksum &+= try get(txn, primaryKey).checksum
                 read += 1
                 return true
@@ -147,7 +150,8 @@ final class RawLMDBPods: PodEngine {
         var cursor: OpaquePointer?
         try check(mdb_cursor_open(txn, dbi, &cursor), "mdb_cursor_open")
         defer { mdb_cursor_close(cursor) }
-        var key = MDB_val(), value = MDB_val()
+        var key = MDB_val()
+        var value = MDB_val()
         var rc = mdb_cursor_get(cursor, &key, &value, MDB_FIRST)
         while rc == MDB_SUCCESS {
             let more = try body(
@@ -172,16 +176,18 @@ final class RawLMDBPods: PodEngine {
             var value = MDB_val()
             let rc = mdb_get(txn, rows, &kv, &value)
             if rc == MDB_NOTFOUND {
-                throw StoreError(code: .objectNotFound, message: "raw LMDB: no pod with primary key \(primaryKey)", url: url)
+                throw StoreError(
+                    code: .objectNotFound, message: "raw LMDB: no pod with primary key \(primaryKey)", url: url)
             }
             try check(rc, "mdb_get")
             return RawLMDBRow.decode(primaryKey, UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
         }
     }
 
-    private func put<K: ContiguousBytes, V: ContiguousBytes>(_ txn: OpaquePointer, _ dbi: MDB_dbi, _ key: K, _ value: V,
-        flags: UInt32) throws
-    {
+    private func put<K: ContiguousBytes, V: ContiguousBytes>(
+        _ txn: OpaquePointer, _ dbi: MDB_dbi, _ key: K, _ value: V,
+        flags: UInt32
+    ) throws {
         try key.withUnsafeBytes { k in
             try value.withUnsafeBytes { v in
                 var kv = MDB_val(mv_size: k.count, mv_data: UnsafeMutableRawPointer(mutating: k.baseAddress))
@@ -210,7 +216,8 @@ final class RawLMDBPods: PodEngine {
 
     private func check(_ rc: Int32, _ call: String) throws {
         guard rc != MDB_SUCCESS else { return }
-        throw StoreError(code: .ioFailure, message: "raw LMDB: \(call) failed", url: url, nativeCode: rc,
+        throw StoreError(
+            code: .ioFailure, message: "raw LMDB: \(call) failed", url: url, nativeCode: rc,
             detail: String(cString: mdb_strerror(rc)))
     }
 }

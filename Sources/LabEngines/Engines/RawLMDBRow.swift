@@ -45,11 +45,16 @@ enum RawLMDBRow {
         var reader = Reader(bytes: bytes, position: 3)
         _ = reader.varint()
         _ = reader.varint()
-        let name = reader.string() ?? "", version = reader.string() ?? "", authors = reader.string() ?? ""
-        let homepage = reader.string(), license = reader.string(), summary = reader.string()
+        let name = reader.string() ?? ""
+        let version = reader.string() ?? ""
+        let authors = reader.string() ?? ""
+        let homepage = reader.string()
+        let license = reader.string()
+        let summary = reader.string()
         let downloads = reader.integer()
         let updated = reader.double()
-        return PodRow(id: id, name: name, version: version, authors: authors, homepage: homepage, license: license,
+        return PodRow(
+            id: id, name: name, version: version, authors: authors, homepage: homepage, license: license,
             summary: summary, downloads: downloads, updated: updated)
     }
 
@@ -67,7 +72,8 @@ enum RawLMDBRow {
         var position: Int
 
         mutating func varint() -> UInt64 {
-            var result: UInt64 = 0, shift: UInt64 = 0
+            var result: UInt64 = 0
+            var shift: UInt64 = 0
             while position < bytes.count {
                 let byte = bytes[position]
                 position += 1
@@ -91,7 +97,8 @@ enum RawLMDBRow {
             position += 1
             guard tag == 6 else { return nil }
             let length = min(Int(varint()), bytes.count - position)
-            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<position + length]), as: UTF8.self)
+            let text = String(
+                decoding: UnsafeRawBufferPointer(rebasing: bytes[position..<position + length]), as: UTF8.self)
             position += length
             return text
         }

@@ -94,7 +94,8 @@ final class RawSQLitePods: PodEngine {
 
     func fetchByID() throws -> Int {
         let select = try prepare(
-            "SELECT Z_PK, name, version, authors, homepage, license, summary, downloads, updated FROM Z_Pod WHERE Z_PK = ?")
+            "SELECT Z_PK, name, version, authors, homepage, license, summary, downloads, updated FROM Z_Pod WHERE Z_PK = ?"
+        )
         defer { sqlite3_finalize(select) }
         try exec("BEGIN")
         defer { try? exec("COMMIT") }
@@ -123,7 +124,8 @@ final class RawSQLitePods: PodEngine {
 
     func prepareUpdate(_ keys: [Int64]) throws {
         let select = try prepare(
-            "SELECT Z_PK, name, version, authors, homepage, license, summary, downloads, updated FROM Z_Pod WHERE Z_PK = ?")
+            "SELECT Z_PK, name, version, authors, homepage, license, summary, downloads, updated FROM Z_Pod WHERE Z_PK = ?"
+        )
         defer { sqlite3_finalize(select) }
         updating = try keys.map { key in
             sqlite3_bind_int64(select, 1, key)
@@ -197,7 +199,8 @@ final class RawSQLitePods: PodEngine {
 
     /// The current row of a `SELECT Z_PK, name, …, updated` statement.
     private static func row(_ statement: OpaquePointer) -> PodRow {
-        PodRow(id: sqlite3_column_int64(statement, 0), name: text(statement, 1) ?? "", version: text(statement, 2) ?? "",
+        PodRow(
+            id: sqlite3_column_int64(statement, 0), name: text(statement, 1) ?? "", version: text(statement, 2) ?? "",
             authors: text(statement, 3) ?? "", homepage: text(statement, 4), license: text(statement, 5),
             summary: text(statement, 6), downloads: sqlite3_column_int64(statement, 7),
             updated: sqlite3_column_double(statement, 8))

@@ -157,7 +157,8 @@ final class StackPods: PodEngine {
     private func id(_ key: Int64) throws -> ManagedObjectID {
         if !inserted.isEmpty { indexInserted() }
         guard let id = idsByKey[key] else {
-            throw StoreError(code: .objectNotFound, message: "ObjectStack: no pod was inserted with key \(key)", url: url)
+            throw StoreError(
+                code: .objectNotFound, message: "ObjectStack: no pod was inserted with key \(key)", url: url)
         }
         return id
     }
@@ -184,7 +185,8 @@ final class StackPods: PodEngine {
         let updates = ids.count
         let box = NotificationBox()
         let token = NotificationCenter.default.addObserver(
-            forName: ManagedObjectContext.didSaveNotification, object: background, queue: nil) { box.store($0) }
+            forName: ManagedObjectContext.didSaveNotification, object: background, queue: nil
+        ) { box.store($0) }
         defer { NotificationCenter.default.removeObserver(token) }
         try background.performAndWait {
             for id in ids { (background.object(with: id) as? Pod)?.downloads += 1 }
@@ -194,7 +196,8 @@ final class StackPods: PodEngine {
             try background.save()
         }
         guard let saved = box.notification else {
-            throw StoreError(code: .ioFailure, message: "ObjectStack: the background save posted no notification", url: url)
+            throw StoreError(
+                code: .ioFailure, message: "ObjectStack: the background save posted no notification", url: url)
         }
         let context = context
         let clock = ContinuousClock()
@@ -231,7 +234,9 @@ final class StackPods: PodEngine {
             return count
         }
         guard pending == changes else {
-            throw StoreError(code: .ioFailure, message: "ObjectStack: the child's save left \(pending) changes in its parent, not \(changes)",
+            throw StoreError(
+                code: .ioFailure,
+                message: "ObjectStack: the child's save left \(pending) changes in its parent, not \(changes)",
                 url: url)
         }
         return duration
@@ -263,7 +268,8 @@ final class StackPods: PodEngine {
 extension Pod {
     /// Reads all eight values.
     fileprivate var row: PodRow {
-        PodRow(id: 0, name: name, version: version, authors: authors, homepage: homepage, license: license,
+        PodRow(
+            id: 0, name: name, version: version, authors: authors, homepage: homepage, license: license,
             summary: summary, downloads: downloads, updated: updated)
     }
 }

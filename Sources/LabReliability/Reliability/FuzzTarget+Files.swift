@@ -12,16 +12,20 @@ extension FuzzTarget {
             "attributeType=\"Date\" ", "optional=\"YES\" ", "defaultValueString=\"0\" ", "/>",
             "<relationship name=\"r\" ", "destinationEntity=\"E\" ", "inverseName=\"r\" ", "inverseEntity=\"E\" ",
             "toMany=\"YES\" ", "deletionRule=\"Cascade\" ", "deletionRule=\"No Action\" ", "maxCount=\"1\" ",
-            "parentEntity=\"E\" ", "isAbstract=\"YES\" ", "<uniquenessConstraints><uniquenessConstraint><constraint value=\"a\"/>",
-            "</uniquenessConstraint></uniquenessConstraints>", "<fetchIndex name=\"i\"><fetchIndexElement property=\"a\" type=\"Binary\" order=\"ascending\"/></fetchIndex>",
+            "parentEntity=\"E\" ", "isAbstract=\"YES\" ",
+            "<uniquenessConstraints><uniquenessConstraint><constraint value=\"a\"/>",
+            "</uniquenessConstraint></uniquenessConstraints>",
+            "<fetchIndex name=\"i\"><fetchIndexElement property=\"a\" type=\"Binary\" order=\"ascending\"/></fetchIndex>",
             "<fetchedProperty name=\"f\" optional=\"YES\"><fetchRequest name=\"fr\" entity=\"E\" predicateString=\"a == $FETCH_SOURCE\"/></fetchedProperty>",
-            "<configuration name=\"C\"><memberEntity name=\"E\"/></configuration>", "renamingID=\"x\" ", "elementID=\"x\" ",
+            "<configuration name=\"C\"><memberEntity name=\"E\"/></configuration>", "renamingID=\"x\" ",
+            "elementID=\"x\" ",
             "derived=\"YES\" derivationExpression=\"r.@count\" ", "&amp;", "&#0;", "<![CDATA[", "]]>", "<!--", "-->",
         ],
         execute: { data in
             do {
                 let folder = FileManager.default.temporaryDirectory
-                    .appendingPathComponent("stacklab-fuzz-model-\(ProcessInfo.processInfo.processIdentifier)/Fuzz.xcdatamodel")
+                    .appendingPathComponent(
+                        "stacklab-fuzz-model-\(ProcessInfo.processInfo.processIdentifier)/Fuzz.xcdatamodel")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 try data.write(to: folder.appendingPathComponent("contents"))
                 _ = try ManagedObjectModel(contentsOf: folder)
@@ -38,24 +42,26 @@ extension FuzzTarget {
     /// The scenario-file reader over `workloads`: each input is a scenario's YAML.
     public static func scenarioFile(workloads: WorkloadRegistry) -> FuzzTarget {
         FuzzTarget(
-        name: "scenario",
-        dictionary: [
-            "name: ", "workload: ", "import", "startup", "merge-cost", "model: builtin:pods", "repetitions: ",
-            "warmup: ", "parameters:\n", "matrix:\n", "  store: [sqlite, lmdb, memory]\n", "  strategy: [nested-contexts]\n",
-            "  objects: ", "  mode: [sync, async]\n", "-1", "0", "1e999", "9999999999999999999", "~", "null", "[", "]",
-            "{", "}", "&a", "*a", "!!int ", "!!str ", "? ", ": ", "\n  ", "\t", "'", "\"", "#", "---\n", "...\n",
-        ],
-        execute: { data in
-            do {
-                _ = try ScenarioFile.parse(
-                    String(decoding: data, as: UTF8.self), file: URL(fileURLWithPath: "/fuzz/scenario.yaml"),
-                    workloads: workloads)
-                return .accepted
-            } catch let error as LabError {
-                return .rejected(error.description)
-            } catch {
-                return .unexpectedError("\(type(of: error)): \(error)")
-            }
-        })
+            name: "scenario",
+            dictionary: [
+                "name: ", "workload: ", "import", "startup", "merge-cost", "model: builtin:pods", "repetitions: ",
+                "warmup: ", "parameters:\n", "matrix:\n", "  store: [sqlite, lmdb, memory]\n",
+                "  strategy: [nested-contexts]\n",
+                "  objects: ", "  mode: [sync, async]\n", "-1", "0", "1e999", "9999999999999999999", "~", "null", "[",
+                "]",
+                "{", "}", "&a", "*a", "!!int ", "!!str ", "? ", ": ", "\n  ", "\t", "'", "\"", "#", "---\n", "...\n",
+            ],
+            execute: { data in
+                do {
+                    _ = try ScenarioFile.parse(
+                        String(decoding: data, as: UTF8.self), file: URL(fileURLWithPath: "/fuzz/scenario.yaml"),
+                        workloads: workloads)
+                    return .accepted
+                } catch let error as LabError {
+                    return .rejected(error.description)
+                } catch {
+                    return .unexpectedError("\(type(of: error)): \(error)")
+                }
+            })
     }
 }

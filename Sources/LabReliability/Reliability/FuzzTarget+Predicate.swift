@@ -57,19 +57,24 @@ final class PredicateProbe: Sendable {
 
     private init() throws {
         let model = try ManagedObjectModel(entities: [
-            EntityDescription(name: "Pod", attributes: [
-                AttributeDescription(name: "name", type: .string, isOptional: false),
-                AttributeDescription(name: "version", type: .string),
-                AttributeDescription(name: "summary", type: .string),
-                AttributeDescription(name: "downloads", type: .integer64, defaultValue: 0),
-                AttributeDescription(name: "score", type: .double),
-                AttributeDescription(name: "released", type: .date),
-            ], relationships: [
-                RelationshipDescription(name: "tags", destination: "Tag", inverse: "pods", isToMany: true),
-            ]),
-            EntityDescription(name: "Tag", attributes: [AttributeDescription(name: "name", type: .string)], relationships: [
-                RelationshipDescription(name: "pods", destination: "Pod", inverse: "tags", isToMany: true),
-            ]),
+            EntityDescription(
+                name: "Pod",
+                attributes: [
+                    AttributeDescription(name: "name", type: .string, isOptional: false),
+                    AttributeDescription(name: "version", type: .string),
+                    AttributeDescription(name: "summary", type: .string),
+                    AttributeDescription(name: "downloads", type: .integer64, defaultValue: 0),
+                    AttributeDescription(name: "score", type: .double),
+                    AttributeDescription(name: "released", type: .date),
+                ],
+                relationships: [
+                    RelationshipDescription(name: "tags", destination: "Tag", inverse: "pods", isToMany: true)
+                ]),
+            EntityDescription(
+                name: "Tag", attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [
+                    RelationshipDescription(name: "pods", destination: "Pod", inverse: "tags", isToMany: true)
+                ]),
         ])
         context = try LabStack.openContext(store: .memory, at: nil, model: model)
         try context.performAndWait {

@@ -24,7 +24,8 @@ public struct Fuzzer: Sendable {
                     + "with an error, \(unexpected.count) unexpected errors; no crash, no hang"
             ]
             for (input, message) in unexpected.prefix(5) {
-                lines.append("  unexpected: \(message) for input \(String(decoding: input, as: UTF8.self).debugDescription)")
+                lines.append(
+                    "  unexpected: \(message) for input \(String(decoding: input, as: UTF8.self).debugDescription)")
             }
             return lines.joined(separator: "\n")
         }
@@ -110,7 +111,9 @@ public struct Fuzzer: Sendable {
                 let other = [UInt8](random.pick(pool))
                 if !other.isEmpty {
                     let from = Int.random(in: 0..<other.count, using: &random)
-                    bytes.insert(contentsOf: other[from..<min(other.count, from + Int.random(in: 1...32, using: &random))], at: position)
+                    bytes.insert(
+                        contentsOf: other[from..<min(other.count, from + Int.random(in: 1...32, using: &random))],
+                        at: position)
                 }
             case 5 where !bytes.isEmpty:
                 bytes.removeSubrange(min(position, bytes.count)...)
@@ -131,7 +134,9 @@ final class InputRecorder: Sendable {
     init(url: URL) throws {
         self.url = url
         descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
+        guard descriptor >= 0 else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path])
+        }
     }
 
     func record(_ input: Data) {
@@ -158,7 +163,8 @@ final class Watchdog: Sendable {
                 guard begin > 0 else { continue }
                 if Double(self.microseconds() - begin) / 1e6 > limit {
                     let place = recorder.map { " (the input is in \($0.url.path))" } ?? ""
-                    FileHandle.standardError.write(Data("fuzz \(target): an input ran over \(limit) s: a hang\(place)\n".utf8))
+                    FileHandle.standardError.write(
+                        Data("fuzz \(target): an input ran over \(limit) s: a hang\(place)\n".utf8))
                     exit(ExitStatus.hang.rawValue)
                 }
             }

@@ -41,7 +41,8 @@ public struct KillCampaign: Sendable {
 
     /// Runs the campaign in a fresh folder; throws `SaveLoopError` at the first damage, naming the kill.
     public func run(progress: (Int, SaveLoop.Verification) -> Void = { _, _ in }) throws -> Outcome {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-kill-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stacklab-kill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let loop = SaveLoop(
@@ -54,7 +55,8 @@ public struct KillCampaign: Sendable {
             let child = Process()
             child.executableURL = executable
             child.arguments = [
-                "child", "save-loop", "--store", store.rawValue, "--path", loop.url.path, "--journal", loop.journal.path,
+                "child", "save-loop", "--store", store.rawValue, "--path", loop.url.path, "--journal",
+                loop.journal.path,
                 "--seed", String(seed),
             ]
             let output = Pipe()
@@ -78,7 +80,8 @@ public struct KillCampaign: Sendable {
             child.waitUntilExit()
             guard child.terminationReason == .uncaughtSignal else {
                 let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                throw SaveLoopError("kill \(round): the save loop exited by itself (status \(child.terminationStatus)): \(message)")
+                throw SaveLoopError(
+                    "kill \(round): the save loop exited by itself (status \(child.terminationStatus)): \(message)")
             }
             do {
                 last = try loop.verify()

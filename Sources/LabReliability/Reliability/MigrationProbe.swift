@@ -71,7 +71,8 @@ public struct MigrationProbe: Sendable {
                 break
             }
         }
-        return Result(migrated: migrated, rows: rows.withLock { $0 },
+        return Result(
+            migrated: migrated, rows: rows.withLock { $0 },
             seconds: clock.milliseconds(since: start) / 1_000)
     }
 }

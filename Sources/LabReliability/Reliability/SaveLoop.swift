@@ -92,7 +92,8 @@ public struct SaveLoop: Sendable {
 
     /// Checks the store against the journal and the seed; throws `SaveLoopError` naming the first damage.
     public func verify() throws -> Verification {
-        let acknowledged = (try? String(contentsOf: journal, encoding: .utf8))?
+        let acknowledged =
+            (try? String(contentsOf: journal, encoding: .utf8))?
             .split(separator: "\n").compactMap { Int64($0) }.max() ?? 0
         let context = try openContext()
         return try context.performAndWait {
@@ -112,7 +113,9 @@ public struct SaveLoop: Sendable {
                 let deleted = n + 3 <= lastSave && Self.deletesEarlierBatch(n + 3)
                 let expected = deleted ? 0 : entries(inSave: n)
                 guard batches[n, default: 0] == expected else {
-                    throw SaveLoopError("batch \(n) has \(batches[n, default: 0]) entries, expected \(expected) (store at save \(lastSave))")
+                    throw SaveLoopError(
+                        "batch \(n) has \(batches[n, default: 0]) entries, expected \(expected) (store at save \(lastSave))"
+                    )
                 }
             }
             if let stray = batches.keys.first(where: { $0 > lastSave || $0 < 1 }) {
@@ -142,14 +145,18 @@ public struct SaveLoop: Sendable {
     /// The loop's model: entries tagged with their save, and one ledger row.
     public static func model() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
-            EntityDescription(name: "Entry", attributes: [
-                AttributeDescription(name: "batch", type: .integer64, isOptional: false, isIndexed: true),
-                AttributeDescription(name: "payload", type: .string, isOptional: false),
-            ]),
-            EntityDescription(name: "Ledger", attributes: [
-                AttributeDescription(name: "lastSave", type: .integer64, isOptional: false),
-                AttributeDescription(name: "entryCount", type: .integer64, isOptional: false),
-            ]),
+            EntityDescription(
+                name: "Entry",
+                attributes: [
+                    AttributeDescription(name: "batch", type: .integer64, isOptional: false, isIndexed: true),
+                    AttributeDescription(name: "payload", type: .string, isOptional: false),
+                ]),
+            EntityDescription(
+                name: "Ledger",
+                attributes: [
+                    AttributeDescription(name: "lastSave", type: .integer64, isOptional: false),
+                    AttributeDescription(name: "entryCount", type: .integer64, isOptional: false),
+                ]),
         ])
     }
 }

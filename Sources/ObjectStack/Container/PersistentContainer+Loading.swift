@@ -54,7 +54,8 @@ extension PersistentContainer {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw StoreError(code: .ioFailure, message: "cannot create the store's folder \(folder.path)",
+            throw StoreError(
+                code: .ioFailure, message: "cannot create the store's folder \(folder.path)",
                 url: description.url, detail: error.localizedDescription)
         }
     }
@@ -71,18 +72,22 @@ extension PersistentContainer {
             return
         }
         guard description.shouldMigrateStoreAutomatically, description.shouldInferMappingModelAutomatically else {
-            let setting = description.shouldMigrateStoreAutomatically
+            let setting =
+                description.shouldMigrateStoreAutomatically
                 ? "shouldInferMappingModelAutomatically is off and there are no mapping models"
                 : "shouldMigrateStoreAutomatically is off"
-            throw StoreError(code: .incompatibleModel,
+            throw StoreError(
+                code: .incompatibleModel,
                 message: "the store was written with another model and \(setting); entities that differ: "
                     + differing.joined(separator: ", ") + (migrator.changeSummary().map { " (\($0))" } ?? ""),
                 url: description.url)
         }
         if let manager = description.stagedMigrationManager {
             try manager.migrateStore(
-                type: description.type, at: description.url, to: managedObjectModel, configurationName: description.configuration,
-                options: description.options, batchSize: description.migrationBatchSize, progress: description.migrationProgress)
+                type: description.type, at: description.url, to: managedObjectModel,
+                configurationName: description.configuration,
+                options: description.options, batchSize: description.migrationBatchSize,
+                progress: description.migrationProgress)
             return
         }
         try migrator.migrateIfNeeded(progress: description.migrationProgress)

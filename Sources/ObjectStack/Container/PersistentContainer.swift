@@ -60,7 +60,8 @@ public final class PersistentContainer: Sendable {
             return URL(fileURLWithPath: data, isDirectory: true)
         }
         if let home = environment["HOME"], home.hasPrefix("/") {
-            return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/share", isDirectory: true)
+            return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(
+                ".local/share", isDirectory: true)
         }
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
     }
@@ -69,9 +70,11 @@ public final class PersistentContainer: Sendable {
     static func defaultDescription(name: String, type: StoreType) -> StoreDescription {
         guard let fileExtension = type.fileOperations?.fileExtension else {
             let encoded = name.addingPercentEncoding(withAllowedCharacters: .urlHostAllowed) ?? "store"
-            return StoreDescription(type: type, url: URL(string: "memory://\(encoded)") ?? URL(string: "memory://store")!)
+            return StoreDescription(
+                type: type, url: URL(string: "memory://\(encoded)") ?? URL(string: "memory://store")!)
         }
-        return StoreDescription(type: type, url: defaultDirectoryURL().appendingPathComponent("\(name).\(fileExtension)"))
+        return StoreDescription(
+            type: type, url: defaultDirectoryURL().appendingPathComponent("\(name).\(fileExtension)"))
     }
 
     // MARK: - Contexts

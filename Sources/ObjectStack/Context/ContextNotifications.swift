@@ -39,7 +39,8 @@ struct PendingChanges {
     var invalidatedAll = false
 
     var isEmpty: Bool {
-        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty && !invalidatedAll
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty
+            && !invalidatedAll
     }
 
     /// The notification's userInfo: objects under the plain keys, IDs under the `…ObjectIDs` keys.
@@ -79,8 +80,9 @@ public struct ContextDidSave: Sendable {
 
     /// Creates the view from a `didSaveNotification` or `didSaveObjectIDsNotification`; nil for others.
     public init?(_ notification: Notification) {
-        guard notification.name == ManagedObjectContext.didSaveNotification
-            || notification.name == ManagedObjectContext.didSaveObjectIDsNotification
+        guard
+            notification.name == ManagedObjectContext.didSaveNotification
+                || notification.name == ManagedObjectContext.didSaveObjectIDsNotification
         else { return nil }
         typealias Key = ManagedObjectContext.NotificationKey
         let info = notification.userInfo ?? [:]

@@ -12,7 +12,8 @@ extension ManagedObjectContext {
         let changes = pendingNotification
         pendingNotification = PendingChanges()
         for object in changes.inserted { object.insertAnnounced = true }
-        NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self, userInfo: changes.userInfo)
+        NotificationCenter.default.post(
+            name: Self.objectsDidChangeNotification, object: self, userInfo: changes.userInfo)
     }
 
     /// Applies delete rules until no deletion is left to propagate.
@@ -56,7 +57,9 @@ extension ManagedObjectContext {
     }
 
     /// Removes a deleted object from the inverse side of each destination.
-    private func nullifyInverse(of relationship: RelationshipDescription, pointingAt object: ManagedObject, from destinations: [ManagedObjectID]) {
+    private func nullifyInverse(
+        of relationship: RelationshipDescription, pointingAt object: ManagedObject, from destinations: [ManagedObjectID]
+    ) {
         guard let inverse = relationship.inverse else { return }
         for id in destinations {
             let destination = self.object(with: id)

@@ -26,7 +26,8 @@ struct ChildSave {
     var policy: MergePolicy
 
     var ids: ContextDidSave {
-        ContextDidSave(inserted: Set(inserts.map(\.objectID)), updated: Set(updates.map(\.objectID)), deleted: Set(deletes))
+        ContextDidSave(
+            inserted: Set(inserts.map(\.objectID)), updated: Set(updates.map(\.objectID)), deleted: Set(deletes))
     }
 }
 
@@ -40,8 +41,10 @@ extension ManagedObjectContext {
         for object in changedSet where object.hasPersistentChanges && !object.deletedFlag && !object.insertedFlag {
             object.fireFault()
             let changed = object.changes.keys.compactMap(object.entity.storedIndex(ofProperty:))
-            save.updates.append(.init(objectID: object.objectID, values: rowValues(of: object),
-                cached: object.snapshot?.values, changed: changed))
+            save.updates.append(
+                .init(
+                    objectID: object.objectID, values: rowValues(of: object),
+                    cached: object.snapshot?.values, changed: changed))
         }
         save.deletes = deletedSet.map(\.objectID)
         for object in insertedSet.union(changedSet) where !object.deletedFlag {
@@ -49,8 +52,10 @@ extension ManagedObjectContext {
                 guard case .relationship(let relationship) = object.entity.properties[index],
                     relationship.storage == .joinTable
                 else { continue }
-                save.links.append(.init(source: object.objectID, relationship: relationship,
-                    added: state.added, removed: Array(state.removed)))
+                save.links.append(
+                    .init(
+                        source: object.objectID, relationship: relationship,
+                        added: state.added, removed: Array(state.removed)))
             }
         }
         let rows = try parent.performAndWait { try parent.applyChildSave(save, from: self) }
@@ -69,14 +74,17 @@ extension ManagedObjectContext {
             guard let cached = update.cached, current != cached else { continue }
             conflicted[update.objectID] = current ?? []
             let names = object.entity.storedProperties.map(\.name)
-            conflicts.append(MergeConflict(
-                objectID: update.objectID, cachedVersion: object.snapshot?.version ?? 0, storeVersion: current == nil ? nil : object.snapshot?.version,
-                cachedValues: Dictionary(uniqueKeysWithValues: zip(names, cached)),
-                storeValues: current.map { Dictionary(uniqueKeysWithValues: zip(names, $0)) },
-                objectValues: Dictionary(uniqueKeysWithValues: zip(names, update.values))))
+            conflicts.append(
+                MergeConflict(
+                    objectID: update.objectID, cachedVersion: object.snapshot?.version ?? 0,
+                    storeVersion: current == nil ? nil : object.snapshot?.version,
+                    cachedValues: Dictionary(uniqueKeysWithValues: zip(names, cached)),
+                    storeValues: current.map { Dictionary(uniqueKeysWithValues: zip(names, $0)) },
+                    objectValues: Dictionary(uniqueKeysWithValues: zip(names, update.values))))
         }
         if !conflicts.isEmpty, save.policy == .error {
-            var error = ObjectStackError(code: .mergeConflict,
+            var error = ObjectStackError(
+                code: .mergeConflict,
                 message: "\(conflicts.count) object(s) changed in the parent context since the child read them: "
                     + conflicts.map(\.description).joined(separator: "; "))
             error.mergeConflicts = conflicts

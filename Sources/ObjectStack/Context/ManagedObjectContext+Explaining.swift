@@ -20,12 +20,15 @@ extension ManagedObjectContext {
         assertOnQueue("explain(_:)")
         let plan = try FetchPlan(request: request, model: model, resultClass: T.self)
         guard let coordinator = persistentStoreCoordinator else {
-            throw ObjectStackError(code: .invalidArgument, message: "the context has no coordinator to explain a fetch with")
+            throw ObjectStackError(
+                code: .invalidArgument, message: "the context has no coordinator to explain a fetch with")
         }
         do {
             return try coordinator.explain(plan.store)
         } catch let error as StoreError {
-            throw ObjectStackError(code: .storeFailed, message: "explaining a fetch of \(plan.store.entity.name) failed: \(error.message)", cause: error)
+            throw ObjectStackError(
+                code: .storeFailed, message: "explaining a fetch of \(plan.store.entity.name) failed: \(error.message)",
+                cause: error)
         }
     }
 }

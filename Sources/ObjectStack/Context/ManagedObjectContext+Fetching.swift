@@ -38,7 +38,8 @@ extension ManagedObjectContext {
         case .dictionaries(let rows):
             return rows.map { $0 as! T }
         case .count(let count):
-            throw ObjectStackError(code: .invalidArgument,
+            throw ObjectStackError(
+                code: .invalidArgument,
                 message: "a count request returns \(count); use count(for:) for counts")
         }
     }
@@ -101,7 +102,9 @@ extension ManagedObjectContext {
         }
         var storeRequest = plan.store
         storeRequest.fetchOffset = 0
-        if plan.store.fetchLimit > 0 { storeRequest.fetchLimit = plan.store.fetchOffset + plan.store.fetchLimit + stale.count }
+        if plan.store.fetchLimit > 0 {
+            storeRequest.fetchLimit = plan.store.fetchOffset + plan.store.fetchLimit + stale.count
+        }
         let counting = plan.resultType == .count
         storeRequest.resultType = counting ? .objectIDs : .objects
         var saved: [ManagedObject] = []
@@ -133,7 +136,8 @@ extension ManagedObjectContext {
         let sortKeys = plan.store.sortKeys
         // Ties (and fetches without sort keys) go in primary-key order, new objects after saved ones.
         func tieOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
-            a.objectID.isTemporaryID == b.objectID.isTemporaryID ? a.objectID.key < b.objectID.key : !a.objectID.isTemporaryID
+            a.objectID.isTemporaryID == b.objectID.isTemporaryID
+                ? a.objectID.key < b.objectID.key : !a.objectID.isTemporaryID
         }
         func keys(_ object: ManagedObject) throws -> [StoreValue] {
             try sortKeys.map { try evaluator.value(of: $0.keyPath, on: object) }
@@ -152,7 +156,9 @@ extension ManagedObjectContext {
                 // Only a saved object's position relative to a pending one needs its sort keys read.
                 if nextKeys == nil { nextKeys = try keys(saved[next]) }
                 let order = ValueComparison.compareSortKeys(nextKeys!, objectKeys, sortKeys)
-                guard order == .orderedAscending || (order == .orderedSame && tieOrder(saved[next], object)) else { break }
+                guard order == .orderedAscending || (order == .orderedSame && tieOrder(saved[next], object)) else {
+                    break
+                }
                 merged.append(saved[next])
                 next += 1
                 nextKeys = nil
@@ -178,23 +184,27 @@ extension ManagedObjectContext {
 
     private func fetchFromStore(_ plan: FetchPlan) throws -> FetchOutcome {
         // Read before the fetch: a row changed after this reading makes the faults look the row up again.
-        let generation = plan.returnsObjectsAsFaults && parentStorage == nil && stalenessInterval < 0
+        let generation =
+            plan.returnsObjectsAsFaults && parentStorage == nil && stalenessInterval < 0
             ? coordinatorStorage?.rowCacheGeneration.current : nil
         switch try storeResult(plan.store) {
         case .count(let count):
             return .count(count)
         case .values(let rows):
-            return .dictionaries(rows.map { values in
-                var dictionary: [String: Any] = [:]
-                for (index, value) in values.enumerated() {
-                    let (name, attribute) = plan.dictionaryKeys[index]
-                    dictionary[name] = attribute.map { $0.type.object(from: value) } ?? {
-                        if case .objectID(let id) = value { return id }
-                        return nil
-                    }()
-                }
-                return dictionary
-            })
+            return .dictionaries(
+                rows.map { values in
+                    var dictionary: [String: Any] = [:]
+                    for (index, value) in values.enumerated() {
+                        let (name, attribute) = plan.dictionaryKeys[index]
+                        dictionary[name] =
+                            attribute.map { $0.type.object(from: value) }
+                            ?? {
+                                if case .objectID(let id) = value { return id }
+                                return nil
+                            }()
+                    }
+                    return dictionary
+                })
         case .objectIDs(let ids):
             return .objectIDs(ids)
         case .objects(let pairs):
@@ -246,7 +256,9 @@ extension ManagedObjectContext {
                 if relationship.isToMany {
                     let unread = level.filter { $0.toMany[relationship.index]?.committed == nil && !$0.insertedFlag }
                     let members = try parentRelatedObjectIDs(of: unread.map(\.objectID), through: relationship)
-                    for (object, ids) in zip(unread, members) { object.toMany[relationship.index, default: ToManyState()].committed = ids }
+                    for (object, ids) in zip(unread, members) {
+                        object.toMany[relationship.index, default: ToManyState()].committed = ids
+                    }
                     for object in level { next += object.toManyIDs(relationship) }
                 } else {
                     next = level.compactMap { $0.toOneID(relationship) }
@@ -300,13 +312,15 @@ struct FetchPlan {
             throw ObjectStackError(code: .unknownEntity, message: "no entity of the model has class \(resultClass)")
         }
         guard request.fetchLimit >= 0, request.fetchOffset >= 0, request.fetchBatchSize >= 0 else {
-            throw ObjectStackError(code: .invalidArgument,
+            throw ObjectStackError(
+                code: .invalidArgument,
                 message: "fetchLimit, fetchOffset and fetchBatchSize must not be negative (fetch of \(entity.name))")
         }
         let binder = PredicateBinder(entity: entity)
         let predicate = try request.predicate.map { try binder.bind($0.node) }
         let sortKeys = try request.sortDescriptors.map { key in
-            BoundSortKey(keyPath: try binder.bindScalarKeyPath(key.key, purpose: "sort key"),
+            BoundSortKey(
+                keyPath: try binder.bindScalarKeyPath(key.key, purpose: "sort key"),
                 ascending: key.ascending, caseInsensitive: key.caseInsensitive)
         }
         let resultType: StoreFetchRequest.ResultType
@@ -320,7 +334,8 @@ struct FetchPlan {
             for name in names {
                 let path = try binder.bindScalarKeyPath(name, purpose: "property to fetch")
                 if case .attribute(let attribute)? = path.steps.last, attribute.isTransient {
-                    throw ObjectStackError.unknownKeyPath(name, entity: entity.name, detail: "a transient attribute is not stored")
+                    throw ObjectStackError.unknownKeyPath(
+                        name, entity: entity.name, detail: "a transient attribute is not stored")
                 }
                 paths.append(path)
                 dictionaryKeys.append((name, path.finalAttribute))
@@ -338,7 +353,8 @@ struct FetchPlan {
             var current = entity
             return try text.split(separator: ".").map { component in
                 guard let relationship = current.relationshipsByName[String(component)] else {
-                    throw ObjectStackError.unknownKeyPath(text, entity: entity.name, detail: "prefetching needs relationships")
+                    throw ObjectStackError.unknownKeyPath(
+                        text, entity: entity.name, detail: "prefetching needs relationships")
                 }
                 current = relationship.destinationEntity
                 return relationship

@@ -33,7 +33,8 @@ extension ManagedObjectContext {
         do {
             return try coordinator.execute(request)
         } catch let error as StoreError {
-            throw ObjectStackError(code: .storeFailed, message: "fetch of \(request.entity.name) failed: \(error.message)", cause: error)
+            throw ObjectStackError(
+                code: .storeFailed, message: "fetch of \(request.entity.name) failed: \(error.message)", cause: error)
         }
     }
 

@@ -73,26 +73,35 @@ extension ManagedObjectContext {
         for object in objects {
             let entity = object.entity
             func fail(_ key: String?, _ reason: ValidationFailure.Reason, _ message: String) {
-                failures.append(ValidationFailure(objectID: object.objectID, entityName: entity.name, key: key,
-                    reason: reason, message: message))
+                failures.append(
+                    ValidationFailure(
+                        objectID: object.objectID, entityName: entity.name, key: key,
+                        reason: reason, message: message))
             }
             if object.deletedFlag {
                 for relationship in entity.relationships where relationship.deleteRule == .deny {
-                    let remaining = (relationship.isToMany
+                    let remaining =
+                        (relationship.isToMany
                         ? object.toManyIDs(relationship) : object.toOneID(relationship).map { [$0] } ?? [])
                         .filter { registered[$0]?.deletedFlag != true }
                     if !remaining.isEmpty {
-                        fail(relationship.name, .deleteDenied(count: remaining.count),
-                            "\(entity.name) \(object.objectID) cannot be deleted: \(relationship.name) has the deny rule and holds \(remaining.count) object(s)")
+                        fail(
+                            relationship.name, .deleteDenied(count: remaining.count),
+                            "\(entity.name) \(object.objectID) cannot be deleted: \(relationship.name) has the deny rule and holds \(remaining.count) object(s)"
+                        )
                     }
                 }
-                do { try object.validateForDelete() } catch { fail(nil, .custom, "\(entity.name) \(object.objectID): \(error)") }
+                do { try object.validateForDelete() } catch {
+                    fail(nil, .custom, "\(entity.name) \(object.objectID): \(error)")
+                }
                 continue
             }
             for attribute in entity.attributes where !attribute.isOptional && !attribute.isTransient {
                 if object.attributeValue(attribute).isNull {
-                    fail(attribute.name, .missingValue,
-                        "\(entity.name).\(attribute.name) is required but has no value" + Self.missingTransformerNote(attribute))
+                    fail(
+                        attribute.name, .missingValue,
+                        "\(entity.name).\(attribute.name) is required but has no value"
+                            + Self.missingTransformerNote(attribute))
                 }
             }
             for attribute in entity.attributes where attribute.hasValueConstraints {
@@ -105,14 +114,20 @@ extension ManagedObjectContext {
                     let count = object.toManyIDs(relationship).count
                     // As in Core Data, an optional to-many may be empty whatever its minimum count: the
                     // minimum applies once it holds something (or always, when the relationship is required).
-                    let minimum = relationship.isOptional && count == 0 ? 0 : max(relationship.minCount, relationship.isOptional ? 0 : 1)
+                    let minimum =
+                        relationship.isOptional && count == 0
+                        ? 0 : max(relationship.minCount, relationship.isOptional ? 0 : 1)
                     if count < minimum {
-                        fail(relationship.name, .tooFewObjects(count: count, minimum: minimum),
-                            "\(entity.name).\(relationship.name) holds \(count) object(s), fewer than its minimum of \(minimum)")
+                        fail(
+                            relationship.name, .tooFewObjects(count: count, minimum: minimum),
+                            "\(entity.name).\(relationship.name) holds \(count) object(s), fewer than its minimum of \(minimum)"
+                        )
                     }
                     if relationship.maxCount > 0, count > relationship.maxCount {
-                        fail(relationship.name, .tooManyObjects(count: count, maximum: relationship.maxCount),
-                            "\(entity.name).\(relationship.name) holds \(count) object(s), more than its maximum of \(relationship.maxCount)")
+                        fail(
+                            relationship.name, .tooManyObjects(count: count, maximum: relationship.maxCount),
+                            "\(entity.name).\(relationship.name) holds \(count) object(s), more than its maximum of \(relationship.maxCount)"
+                        )
                     }
                 } else if !relationship.isOptional, object.toOneID(relationship) == nil {
                     fail(relationship.name, .missingValue, "\(entity.name).\(relationship.name) is required but is nil")
@@ -125,7 +140,8 @@ extension ManagedObjectContext {
             }
         }
         guard failures.isEmpty else {
-            var error = ObjectStackError(code: .validationFailed,
+            var error = ObjectStackError(
+                code: .validationFailed,
                 message: "\(failures.count) validation failure(s): " + failures.map(\.message).joined(separator: "; "))
             error.validationFailures = failures
             throw error
@@ -169,8 +185,11 @@ extension ManagedObjectContext {
                 let group = byRoot[ObjectIdentifier(root)]!
                 let ids = try coordinator.newObjectIDs(for: root, count: group.count)
                 for (object, id) in zip(group, ids) {
-                    mapping[object.objectID] = object.entity === root
-                        ? id : ManagedObjectID(entity: object.entity, storeIdentifier: id.storeIdentifier, primaryKey: id.key)
+                    mapping[object.objectID] =
+                        object.entity === root
+                        ? id
+                        : ManagedObjectID(
+                            entity: object.entity, storeIdentifier: id.storeIdentifier, primaryKey: id.key)
                 }
             }
         } catch {
@@ -234,12 +253,16 @@ extension ManagedObjectContext {
         }
         for object in changedSet where object.hasPersistentChanges && !object.deletedFlag && !object.insertedFlag {
             object.fireFault()
-            request.updates.append(.init(objectID: object.objectID, values: rowValues(of: object),
-                expectedVersion: object.snapshot?.version))
+            request.updates.append(
+                .init(
+                    objectID: object.objectID, values: rowValues(of: object),
+                    expectedVersion: object.snapshot?.version))
         }
         for object in deletedSet {
             object.fireFault()
-            request.deletes.append(.init(objectID: object.objectID, expectedVersion: object.isInaccessible ? nil : object.snapshot?.version))
+            request.deletes.append(
+                .init(
+                    objectID: object.objectID, expectedVersion: object.isInaccessible ? nil : object.snapshot?.version))
         }
         for object in insertedSet.union(changedSet) where !object.deletedFlag {
             for (index, state) in object.toMany where state.hasChanges {
@@ -247,8 +270,12 @@ extension ManagedObjectContext {
                     relationship.storage == .joinTable, relationship.joinTableOwner === relationship
                 else { continue }
                 let key = relationship.storageKey
-                for id in state.added { request.insertedLinks.append(.init(relationship: key, source: object.objectID, destination: id)) }
-                for id in state.removed { request.deletedLinks.append(.init(relationship: key, source: object.objectID, destination: id)) }
+                for id in state.added {
+                    request.insertedLinks.append(.init(relationship: key, source: object.objectID, destination: id))
+                }
+                for id in state.removed {
+                    request.deletedLinks.append(.init(relationship: key, source: object.objectID, destination: id))
+                }
             }
         }
         return request
@@ -281,7 +308,8 @@ extension ManagedObjectContext {
         for object in saved { object.didSave() }
         // The ID sets are built once and shared by both notifications and the announcement.
         let ids = ContextDidSave(
-            inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)), deleted: Set(deleted.map(\.objectID)))
+            inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)),
+            deleted: Set(deleted.map(\.objectID)))
         typealias Key = NotificationKey
         let idInfo: [AnyHashable: Any] = [
             Key.insertedObjectIDs.rawValue: ids.insertedObjectIDs,
@@ -320,7 +348,8 @@ extension ManagedObjectContext {
                 storeValues: named(conflict.storedSnapshot?.values),
                 objectValues: named(object.map(rowValues(of:))) ?? [:])
         }
-        var result = ObjectStackError(code: .mergeConflict,
+        var result = ObjectStackError(
+            code: .mergeConflict,
             message: "\(conflicts.count) object(s) changed in the store since they were read: "
                 + conflicts.map(\.description).joined(separator: "; "), cause: error)
         result.mergeConflicts = conflicts

@@ -114,7 +114,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         get { parentStorage }
         set {
             precondition(registered.isEmpty, "cannot change the parent of a context that has objects")
-            precondition(coordinatorStorage == nil, "context \(displayName) has a coordinator; it cannot also have a parent")
+            precondition(
+                coordinatorStorage == nil, "context \(displayName) has a coordinator; it cannot also have a parent")
             precondition(newValue !== self, "a context cannot be its own parent")
             parentStorage?.children.withLock { $0.removeAll { $0.context === self || $0.context == nil } }
             parentStorage = newValue
@@ -210,7 +211,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         guard Self.concurrencyDebug else { return }
         if !isOnQueue {
             preconditionFailure(
-                "ObjectStack concurrency violation: \(call()) on context '\(displayName)' off its queue (thread \(Thread.current))")
+                "ObjectStack concurrency violation: \(call()) on context '\(displayName)' off its queue (thread \(Thread.current))"
+            )
         }
     }
 
@@ -259,7 +261,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         let objectID = resolved(objectID)
         if let existing = registered[objectID], !existing.isFault, !existing.isInaccessible { return existing }
         guard !objectID.isTemporaryID || parentStorage != nil else {
-            throw ObjectStackError(code: .objectNotFound, message: "no object with temporary ID \(objectID) is registered")
+            throw ObjectStackError(
+                code: .objectNotFound, message: "no object with temporary ID \(objectID) is registered")
         }
         let snapshot: RowSnapshot?
         do {
@@ -268,7 +271,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
             throw ObjectStackError(code: .storeFailed, message: "could not read \(objectID)", cause: error)
         }
         guard let snapshot else {
-            throw ObjectStackError(code: .objectNotFound, message: "\(objectID.entityName) \(objectID) is not in the store")
+            throw ObjectStackError(
+                code: .objectNotFound, message: "\(objectID.entityName) \(objectID) is not in the store")
         }
         let object = object(with: objectID)
         materialize(object, with: snapshot)
@@ -334,7 +338,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
             // The row is gone (deleted elsewhere): as with Core Data's shouldDeleteInaccessibleFaults, the
             // object reads as nil values instead of trapping.
             object.isInaccessible = true
-            object.snapshot = RowSnapshot(values: Array(repeating: .null, count: object.entity.storedProperties.count), version: 0)
+            object.snapshot = RowSnapshot(
+                values: Array(repeating: .null, count: object.entity.storedProperties.count), version: 0)
         }
     }
 
@@ -363,7 +368,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         registered[object.objectID] = object
         object.insertedFlag = true
         insertedSet.insert(object)
-        for attribute in object.entity.attributes where awake && !attribute.defaultValue.isNull && attribute.derivationExpression == nil {
+        for attribute in object.entity.attributes
+        where awake && !attribute.defaultValue.isNull && attribute.derivationExpression == nil {
             if attribute.isTransient {
                 object.transientValues[attribute.index] = attribute.defaultValue
             } else {
@@ -383,7 +389,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
             throw ObjectStackError(code: .unknownEntity, message: "the model has no entity named '\(name)'")
         }
         guard !entity.isAbstract else {
-            throw ObjectStackError(code: .invalidArgument, message: "entity \(name) is abstract and cannot have objects")
+            throw ObjectStackError(
+                code: .invalidArgument, message: "entity \(name) is abstract and cannot have objects")
         }
         return entity.managedObjectClass.init(entity: entity, insertInto: self)
     }

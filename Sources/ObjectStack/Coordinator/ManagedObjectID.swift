@@ -68,7 +68,8 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible 
     /// temporary one (which only its own process can resolve, and only until the object is saved).
     public func uriRepresentation() -> URL {
         let name = entity.name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? entity.name
-        let text = isTemporaryID
+        let text =
+            isTemporaryID
             ? "x-objectstack:///\(name)/t\(key)"
             : "x-objectstack://\(storeIdentifier)/\(name)/p\(key)"
         // Both forms are valid URLs by construction (the store identifier is a UUID string).

@@ -51,10 +51,12 @@ public final class PersistentStoreCoordinator: Sendable {
         type: StoreType, configuration: String? = nil, at url: URL, options: [String: String] = [:]
     ) throws -> any PersistentStore {
         if let configuration, managedObjectModel.configurations[configuration] == nil {
-            throw StoreError(code: .invalidOption, message: "the model has no configuration named \(configuration)", url: url)
+            throw StoreError(
+                code: .invalidOption, message: "the model has no configuration named \(configuration)", url: url)
         }
-        let store = try type.open(StoreOpenRequest(
-            model: managedObjectModel, configurationName: configuration, url: url, options: options))
+        let store = try type.open(
+            StoreOpenRequest(
+                model: managedObjectModel, configurationName: configuration, url: url, options: options))
         stores.withLock { $0.append(store) }
         return store
     }
@@ -68,7 +70,10 @@ public final class PersistentStoreCoordinator: Sendable {
         completionHandler: @escaping @Sendable (Result<any PersistentStore, any Error>) -> Void
     ) {
         DispatchQueue.global(qos: .userInitiated).async {
-            completionHandler(Result { try self.addPersistentStore(type: type, configuration: configuration, at: url, options: options) })
+            completionHandler(
+                Result {
+                    try self.addPersistentStore(type: type, configuration: configuration, at: url, options: options)
+                })
         }
     }
 
@@ -80,7 +85,8 @@ public final class PersistentStoreCoordinator: Sendable {
             return true
         }
         guard removed else {
-            throw StoreError(code: .invalidOption, message: "the store is not one of this coordinator's", url: store.url)
+            throw StoreError(
+                code: .invalidOption, message: "the store is not one of this coordinator's", url: store.url)
         }
         store.close()
     }
@@ -92,7 +98,9 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// The ID a URI from `ManagedObjectID.uriRepresentation()` names, or nil if no store here holds it.
     public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
-        guard uri.scheme == "x-objectstack", let storeIdentifier = uri.host, !storeIdentifier.isEmpty else { return nil }
+        guard uri.scheme == "x-objectstack", let storeIdentifier = uri.host, !storeIdentifier.isEmpty else {
+            return nil
+        }
         let parts = uri.path.split(separator: "/").map(String.init)
         guard parts.count == 2, parts[1].hasPrefix("p"), let key = Int64(parts[1].dropFirst()),
             let entity = managedObjectModel.entitiesByName[parts[0]],
@@ -151,7 +159,8 @@ public final class PersistentStoreCoordinator: Sendable {
     func explain(_ request: StoreFetchRequest) throws -> QueryPlan {
         let store = try store(for: request.entity)
         guard let explaining = store as? any StoreQueryExplaining else {
-            throw ObjectStackError(code: .invalidArgument,
+            throw ObjectStackError(
+                code: .invalidArgument,
                 message: "the \(store.type) store does not explain its fetch plans (SQLite: use EXPLAIN QUERY PLAN)")
         }
         return try withStoreAccess { try explaining.explain(request) }
@@ -197,14 +206,17 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Saves atomically and updates the row cache with the rows written.
     func execute(_ request: StoreSaveRequest) throws -> [ManagedObjectID: RowSnapshot] {
         guard !request.isEmpty else { return [:] }
-        let anyID = request.inserts.first?.objectID ?? request.updates.first?.objectID ?? request.deletes.first?.objectID
+        let anyID =
+            request.inserts.first?.objectID ?? request.updates.first?.objectID ?? request.deletes.first?.objectID
             ?? request.insertedLinks.first?.source ?? request.deletedLinks.first?.source
         // A save reaches one store; a request spanning several stores would need two-phase commit.
         let store = try anyID.map { try self.store(for: $0) } ?? persistentStores[0]
         let versions = try withStoreAccess { try store.execute(request) }
         var written: [ManagedObjectID: RowSnapshot] = [:]
         written.reserveCapacity(request.inserts.count + request.updates.count)
-        for insert in request.inserts { written[insert.objectID] = RowSnapshot(values: insert.values, version: versions[insert.objectID] ?? 1) }
+        for insert in request.inserts {
+            written[insert.objectID] = RowSnapshot(values: insert.values, version: versions[insert.objectID] ?? 1)
+        }
         for update in request.updates {
             written[update.objectID] = RowSnapshot(values: update.values, version: versions[update.objectID] ?? 1)
         }

@@ -43,7 +43,8 @@ extension FetchPredicate {
         case .constant, .keyPath: return expression
         case .list(let items): return .list(try items.map { try substitute($0, variables, bound: bound) })
         case .arithmetic(let op, let lhs, let rhs):
-            return .arithmetic(op, try substitute(lhs, variables, bound: bound), try substitute(rhs, variables, bound: bound))
+            return .arithmetic(
+                op, try substitute(lhs, variables, bound: bound), try substitute(rhs, variables, bound: bound))
         case .negate(let operand): return .negate(try substitute(operand, variables, bound: bound))
         case .subquery(let collection, let variable, let predicate, let path):
             return .subquery(

@@ -69,7 +69,8 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
         do {
             rhs = try PredicateArgument.expression(for: value as Any)
         } catch {
-            throw ObjectStackError(code: .malformedPredicate,
+            throw ObjectStackError(
+                code: .malformedPredicate,
                 message: "cannot compare \(keyPath) with \(value.map { "\(type(of: $0))" } ?? "nil"): \(error.reason)")
         }
         let lhs = PredicateExpression.keyPath(keyPath.split(separator: ".").map(String.init))

@@ -44,7 +44,9 @@ extension FetchedResultsController {
             let predicate = current.predicate
             let sortKeys = current.order.sortKeys
             changes = current.apply(candidates.lazy.filter { kinds.contains(ObjectIdentifier($0.entity)) }) { object in
-                guard !gone.contains(object), !object.deletedFlag, object.managedObjectContext === context else { return nil }
+                guard !gone.contains(object), !object.deletedFlag, object.managedObjectContext === context else {
+                    return nil
+                }
                 object.fireFault()
                 // A fault whose row is gone (deleted elsewhere, not merged yet) is no longer a result.
                 guard !object.isInaccessible else { return nil }
@@ -68,10 +70,13 @@ extension FetchedResultsController {
             delegate.controller(self, didChange: self.section(from: section), atSectionIndex: index, for: .insert)
         }
         for change in changes.objects {
-            delegate.controller(self, didChange: change.object, at: change.indexPath, for: change.type, newIndexPath: change.newIndexPath)
+            delegate.controller(
+                self, didChange: change.object, at: change.indexPath, for: change.type,
+                newIndexPath: change.newIndexPath)
         }
         if let state {
-            let snapshot = FetchedResultsSnapshot(sectionIdentifiers: state.sections.map(\.name), sections: state.sections.map(\.rows))
+            let snapshot = FetchedResultsSnapshot(
+                sectionIdentifiers: state.sections.map(\.name), sections: state.sections.map(\.rows))
             delegate.controller(self, didChangeContentWith: snapshot)
         }
         delegate.controllerDidChangeContent(self)

@@ -52,7 +52,10 @@ public final class FetchedResultsController<Result: ManagedObject>: FetchedResul
     ///   - fetchRequest: sorted by at least one key; `fetchLimit` and `fetchOffset` must be 0.
     ///   - managedObjectContext: the context to fetch in and to watch.
     ///   - sectionNameKeyPath: the key path naming sections; the first sort key must sort by it.
-    public init(fetchRequest: FetchRequest<Result>, managedObjectContext: ManagedObjectContext, sectionNameKeyPath: String? = nil) {
+    public init(
+        fetchRequest: FetchRequest<Result>, managedObjectContext: ManagedObjectContext,
+        sectionNameKeyPath: String? = nil
+    ) {
         self.fetchRequest = fetchRequest
         self.managedObjectContext = managedObjectContext
         self.sectionNameKeyPath = sectionNameKeyPath
@@ -92,10 +95,13 @@ public final class FetchedResultsController<Result: ManagedObject>: FetchedResul
             order.compare(a.keys, a.object.objectID, b.keys, b.object.objectID) == .orderedAscending
         }
         if !isSorted {
-            entries.sort { a, b in order.compare(a.keys, a.object.objectID, b.keys, b.object.objectID) == .orderedAscending }
+            entries.sort { a, b in
+                order.compare(a.keys, a.object.objectID, b.keys, b.object.objectID) == .orderedAscending
+            }
         }
         let kinds = Set(plan.store.candidateEntities.map(ObjectIdentifier.init))
-        state = FetchedResultsState(order: order, predicate: plan.store.predicate, candidateEntities: kinds, sorted: entries)
+        state = FetchedResultsState(
+            order: order, predicate: plan.store.predicate, candidateEntities: kinds, sorted: entries)
         if observer == nil {
             observer = NotificationCenter.default.addObserver(
                 forName: ManagedObjectContext.objectsDidChangeNotification, object: managedObjectContext, queue: nil
@@ -107,27 +113,36 @@ public final class FetchedResultsController<Result: ManagedObject>: FetchedResul
 
     private func validate(_ request: FetchRequest<Result>, entity: String) throws {
         guard !request.sortDescriptors.isEmpty else {
-            throw ObjectStackError(code: .invalidArgument,
-                message: "a fetched results controller needs a fetch request with sort descriptors (fetch of \(entity))")
+            throw ObjectStackError(
+                code: .invalidArgument,
+                message: "a fetched results controller needs a fetch request with sort descriptors (fetch of \(entity))"
+            )
         }
         guard request.fetchLimit == 0, request.fetchOffset == 0 else {
-            throw ObjectStackError(code: .invalidArgument,
-                message: "a fetched results controller keeps every match current; fetchLimit (\(request.fetchLimit)) and "
+            throw ObjectStackError(
+                code: .invalidArgument,
+                message:
+                    "a fetched results controller keeps every match current; fetchLimit (\(request.fetchLimit)) and "
                     + "fetchOffset (\(request.fetchOffset)) must be 0 (fetch of \(entity))")
         }
         guard request.resultType == .managedObject else {
-            throw ObjectStackError(code: .invalidArgument,
-                message: "a fetched results controller fetches objects, not \(request.resultType) results (fetch of \(entity))")
+            throw ObjectStackError(
+                code: .invalidArgument,
+                message:
+                    "a fetched results controller fetches objects, not \(request.resultType) results (fetch of \(entity))"
+            )
         }
         if let sectionNameKeyPath {
             let first = request.sortDescriptors[0]
             guard first.key == sectionNameKeyPath else {
-                throw ObjectStackError(code: .invalidArgument,
+                throw ObjectStackError(
+                    code: .invalidArgument,
                     message: "sectionNameKeyPath '\(sectionNameKeyPath)' must be the key of the first sort descriptor, "
                         + "which sorts by '\(first.key)' (fetch of \(entity)): sections follow the first sort key")
             }
             guard !first.caseInsensitive else {
-                throw ObjectStackError(code: .invalidArgument,
+                throw ObjectStackError(
+                    code: .invalidArgument,
                     message: "the first sort descriptor (\(first)) names sections and must not be case-insensitive: "
                         + "\"a\" and \"A\" would be one place in the order but two sections (fetch of \(entity))")
             }
@@ -157,7 +172,8 @@ public final class FetchedResultsController<Result: ManagedObject>: FetchedResul
     }
 
     func section(from section: FetchedSection) -> FetchedResultsSection {
-        FetchedResultsSection(name: section.name, indexTitle: sectionIndexTitle(forSectionName: section.name), rows: section.rows)
+        FetchedResultsSection(
+            name: section.name, indexTitle: sectionIndexTitle(forSectionName: section.name), rows: section.rows)
     }
 
     /// The object at an index path (section, row).
@@ -173,11 +189,13 @@ public final class FetchedResultsController<Result: ManagedObject>: FetchedResul
         guard let state else { preconditionFailure("object(at: \(indexPath)) before performFetch() was called") }
         precondition(indexPath.count == 2, "object(at: \(indexPath)): an index path has a section and a row")
         let (section, row) = (indexPath[0], indexPath[1])
-        precondition(state.sections.indices.contains(section),
+        precondition(
+            state.sections.indices.contains(section),
             "object(at: \(indexPath)): section \(section) is out of range (\(state.sections.count) sections)")
         guard let entry = state.sections[section].rows.entry(atRank: row) else {
             preconditionFailure(
-                "object(at: \(indexPath)): row \(row) is out of range (section \(section) has \(state.sections[section].rows.count) objects)")
+                "object(at: \(indexPath)): row \(row) is out of range (section \(section) has \(state.sections[section].rows.count) objects)"
+            )
         }
         return entry.object
     }
@@ -198,7 +216,9 @@ public final class FetchedResultsController<Result: ManagedObject>: FetchedResul
     /// The index titles of the sections, each once, in section order.
     public var sectionIndexTitles: [String] {
         var seen: Set<String> = []
-        return (state?.sections ?? []).compactMap { sectionIndexTitle(forSectionName: $0.name) }.filter { seen.insert($0).inserted }
+        return (state?.sections ?? []).compactMap { sectionIndexTitle(forSectionName: $0.name) }.filter {
+            seen.insert($0).inserted
+        }
     }
 
     func typed(_ object: ManagedObject) -> Result {

@@ -48,7 +48,8 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     /// The controller has reported every change.
     func controllerDidChangeContent(_ controller: any FetchedResultsControlling)
     /// The index title of a section; nil for the default (the name's first letter, capitalised).
-    func controller(_ controller: any FetchedResultsControlling, sectionIndexTitleForSectionName sectionName: String) -> String?
+    func controller(_ controller: any FetchedResultsControlling, sectionIndexTitleForSectionName sectionName: String)
+        -> String?
 }
 
 extension FetchedResultsControllerDelegate {
@@ -64,11 +65,15 @@ extension FetchedResultsControllerDelegate {
         for type: FetchedResultsChangeType, newIndexPath: IndexPath?
     ) {}
 
-    public func controller(_ controller: any FetchedResultsControlling, didChangeContentWith snapshot: FetchedResultsSnapshot) {}
+    public func controller(
+        _ controller: any FetchedResultsControlling, didChangeContentWith snapshot: FetchedResultsSnapshot
+    ) {}
 
     public func controllerDidChangeContent(_ controller: any FetchedResultsControlling) {}
 
-    public func controller(_ controller: any FetchedResultsControlling, sectionIndexTitleForSectionName sectionName: String) -> String? {
+    public func controller(
+        _ controller: any FetchedResultsControlling, sectionIndexTitleForSectionName sectionName: String
+    ) -> String? {
         nil
     }
 }

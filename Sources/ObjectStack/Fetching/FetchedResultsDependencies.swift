@@ -53,7 +53,8 @@ struct FetchedResultsDependencies {
                     let inverse = step.inverse!
                     var previous: [ManagedObject] = []
                     for member in level where member.managedObjectContext === context && !member.isInaccessible {
-                        let ids = inverse.isToMany ? member.toManyIDs(inverse) : member.toOneID(inverse).map { [$0] } ?? []
+                        let ids =
+                            inverse.isToMany ? member.toManyIDs(inverse) : member.toOneID(inverse).map { [$0] } ?? []
                         previous.append(contentsOf: ids.map { context.object(with: $0) })
                     }
                     level = previous
@@ -66,8 +67,10 @@ struct FetchedResultsDependencies {
 
     // MARK: - Collecting key paths
 
-    private static func collect(_ predicate: BoundPredicate, variables: [String: [RelationshipDescription]],
-                                into chains: inout [[RelationshipDescription]]) {
+    private static func collect(
+        _ predicate: BoundPredicate, variables: [String: [RelationshipDescription]],
+        into chains: inout [[RelationshipDescription]]
+    ) {
         switch predicate {
         case .constant:
             return
@@ -81,8 +84,10 @@ struct FetchedResultsDependencies {
         }
     }
 
-    private static func collect(_ expression: BoundExpression, variables: [String: [RelationshipDescription]],
-                                into chains: inout [[RelationshipDescription]]) {
+    private static func collect(
+        _ expression: BoundExpression, variables: [String: [RelationshipDescription]],
+        into chains: inout [[RelationshipDescription]]
+    ) {
         switch expression {
         case .constant, .list:
             return
@@ -103,7 +108,9 @@ struct FetchedResultsDependencies {
         }
     }
 
-    private static func collect(_ path: BoundKeyPath, from prefix: [RelationshipDescription], into chains: inout [[RelationshipDescription]]) {
+    private static func collect(
+        _ path: BoundKeyPath, from prefix: [RelationshipDescription], into chains: inout [[RelationshipDescription]]
+    ) {
         let chain = prefix + relationships(of: path)
         if !chain.isEmpty { chains.append(chain) }
     }

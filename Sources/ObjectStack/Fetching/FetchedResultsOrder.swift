@@ -12,7 +12,9 @@ struct FetchedResultsOrder {
 
     /// Orders two entries by their key values, ties by object ID.
     @inline(__always)
-    func compare(_ a: [StoreValue], _ aID: ManagedObjectID, _ b: [StoreValue], _ bID: ManagedObjectID) -> ComparisonResult {
+    func compare(_ a: [StoreValue], _ aID: ManagedObjectID, _ b: [StoreValue], _ bID: ManagedObjectID)
+        -> ComparisonResult
+    {
         let byKeys = ValueComparison.compareSortKeys(a, b, sortKeys)
         if byKeys != .orderedSame { return byKeys }
         if aID === bID { return .orderedSame }

@@ -30,7 +30,9 @@ extension FetchedResultsState {
     /// update. Old index paths are taken before anything changes, new ones after everything has.
     /// - Complexity: O(c (log n + B + n/B)) for c changed objects among n results in chunks of B, plus O(s)
     ///   per section inserted or deleted among s sections; never a pass over every result.
-    mutating func apply(_ candidates: some Sequence<ManagedObject>, newKeys: (ManagedObject) -> [StoreValue]?) -> FetchedResultsChanges {
+    mutating func apply(_ candidates: some Sequence<ManagedObject>, newKeys: (ManagedObject) -> [StoreValue]?)
+        -> FetchedResultsChanges
+    {
         typealias Place = (section: Int, position: FetchedRows.Position, row: Int)
         var removals: [(object: ManagedObject, keys: [StoreValue], place: Place, type: FetchedResultsChangeType)] = []
         var additions: [(object: ManagedObject, keys: [StoreValue], from: IndexPath?)] = []
@@ -71,13 +73,19 @@ extension FetchedResultsState {
         var emptied: [StoreValue: (index: Int, section: FetchedSection)] = [:]
         for removal in removalOrder.lazy.map({ removals[$0] }) {
             if removal.type == .delete {
-                changes.objects.append(.init(
-                    object: removal.object, type: .delete, indexPath: IndexPath(indexes: [removal.place.section, removal.place.row]),
-                    newIndexPath: nil))
+                changes.objects.append(
+                    .init(
+                        object: removal.object, type: .delete,
+                        indexPath: IndexPath(indexes: [removal.place.section, removal.place.row]),
+                        newIndexPath: nil))
             }
             if remove(removal.object, section: removal.place.section, position: removal.place.position) {
                 let value = order.sectionValue(removal.keys)
-                emptied[value] = (removal.place.section, FetchedSection(value: value, name: FetchedResultsOrder.sectionName(of: value), rows: FetchedRows(sorted: [])))
+                emptied[value] = (
+                    removal.place.section,
+                    FetchedSection(
+                        value: value, name: FetchedResultsOrder.sectionName(of: value), rows: FetchedRows(sorted: []))
+                )
             }
         }
 
@@ -86,7 +94,9 @@ extension FetchedResultsState {
         let additionOrder = additions.indices.sorted { a, b in
             let byKeys = ValueComparison.compareSortKeys(additions[a].keys, additions[b].keys, order.sortKeys)
             if byKeys != .orderedSame { return byKeys == .orderedAscending }
-            return order.compare(additions[a].keys, additions[a].object.objectID, additions[b].keys, additions[b].object.objectID) == .orderedAscending
+            return order.compare(
+                additions[a].keys, additions[a].object.objectID, additions[b].keys, additions[b].object.objectID)
+                == .orderedAscending
         }
         var opened: [StoreValue] = []
         var moves: [FetchedResultsChanges.ObjectChange] = []
@@ -113,8 +123,10 @@ extension FetchedResultsState {
         updates.sort { $0.from < $1.from }
         changes.objects += moves
         for update in updates {
-            changes.objects.append(.init(
-                object: update.object, type: .update, indexPath: update.from, newIndexPath: indexPath(of: update.object, keys: update.keys)))
+            changes.objects.append(
+                .init(
+                    object: update.object, type: .update, indexPath: update.from,
+                    newIndexPath: indexPath(of: update.object, keys: update.keys)))
         }
         return changes
     }
@@ -126,7 +138,10 @@ extension FetchedResultsState {
         for (sectionIndex, section) in sections.enumerated().reversed() {
             if isSectioned { changes.deletedSections.append((sectionIndex, section)) }
             for (row, entry) in section.rows.entries.enumerated().reversed() {
-                changes.objects.append(.init(object: entry.object, type: .delete, indexPath: IndexPath(indexes: [sectionIndex, row]), newIndexPath: nil))
+                changes.objects.append(
+                    .init(
+                        object: entry.object, type: .delete, indexPath: IndexPath(indexes: [sectionIndex, row]),
+                        newIndexPath: nil))
             }
         }
         keysByObject = [:]

@@ -23,7 +23,10 @@ struct FetchedResultsState {
     var isSectioned: Bool { order.isSectioned }
 
     /// The results of a fetch, in order: sectioned by the first key's value when asked.
-    init(order: FetchedResultsOrder, predicate: BoundPredicate?, candidateEntities: Set<ObjectIdentifier>, sorted entries: [FetchedEntry]) {
+    init(
+        order: FetchedResultsOrder, predicate: BoundPredicate?, candidateEntities: Set<ObjectIdentifier>,
+        sorted entries: [FetchedEntry]
+    ) {
         self.order = order
         self.predicate = predicate
         self.candidateEntities = candidateEntities
@@ -39,9 +42,13 @@ struct FetchedResultsState {
         while start < entries.endIndex {
             let value = order.sectionValue(entries[start].keys)
             var end = start + 1
-            while end < entries.endIndex, order.compareSections(order.sectionValue(entries[end].keys), value) == .orderedSame { end += 1 }
-            sections.append(FetchedSection(
-                value: value, name: FetchedResultsOrder.sectionName(of: value), rows: FetchedRows(sorted: entries[start..<end])))
+            while end < entries.endIndex,
+                order.compareSections(order.sectionValue(entries[end].keys), value) == .orderedSame
+            { end += 1 }
+            sections.append(
+                FetchedSection(
+                    value: value, name: FetchedResultsOrder.sectionName(of: value),
+                    rows: FetchedRows(sorted: entries[start..<end])))
             start = end
         }
     }
@@ -57,7 +64,11 @@ struct FetchedResultsState {
         var high = sections.count
         while low < high {
             let middle = (low + high) / 2
-            if order.compareSections(sections[middle].value, value) == .orderedAscending { low = middle + 1 } else { high = middle }
+            if order.compareSections(sections[middle].value, value) == .orderedAscending {
+                low = middle + 1
+            } else {
+                high = middle
+            }
         }
         let found = low < sections.count && order.compareSections(sections[low].value, value) == .orderedSame
         return (low, found)
@@ -76,7 +87,9 @@ struct FetchedResultsState {
 
     /// Where an object placed by `keys` is, with its row number, or nil when it is not there.
     /// - Complexity: O(log n) comparisons, and O(n/B) once after a change.
-    mutating func locateRow(_ object: ManagedObject, keys: [StoreValue]) -> (section: Int, position: FetchedRows.Position, row: Int)? {
+    mutating func locateRow(_ object: ManagedObject, keys: [StoreValue]) -> (
+        section: Int, position: FetchedRows.Position, row: Int
+    )? {
         guard let (section, position) = locate(object, keys: keys) else { return nil }
         return (section, position, sections[section].rows.rank(of: position))
     }
@@ -107,12 +120,16 @@ struct FetchedResultsState {
         let value = order.sectionValue(keys)
         let (section, found) = sectionIndex(for: value)
         if !found {
-            sections.insert(FetchedSection(value: value, name: FetchedResultsOrder.sectionName(of: value), rows: FetchedRows(sorted: [])), at: section)
+            sections.insert(
+                FetchedSection(
+                    value: value, name: FetchedResultsOrder.sectionName(of: value), rows: FetchedRows(sorted: [])),
+                at: section)
         }
         let id = object.objectID
         let position = sections[section].rows.lowerBound(of: keys, id, in: order)
         let row = sections[section].rows.rank(of: position)
-        sections[section].rows.insert(FetchedEntry(object: object, keys: keys, lead: order.lead(of: keys)), at: position)
+        sections[section].rows.insert(
+            FetchedEntry(object: object, keys: keys, lead: order.lead(of: keys)), at: position)
         return (IndexPath(indexes: [section, row]), !found)
     }
 

@@ -86,7 +86,9 @@ struct FetchedRows {
             let isBefore = chunks[middle].withUnsafeBufferPointer { before($0[$0.count - 1]) }
             if isBefore { low = middle + 1 } else { high = middle }
         }
-        guard low < chunks.count else { return Position(chunk: chunks.count - 1, index: chunks[chunks.count - 1].count) }
+        guard low < chunks.count else {
+            return Position(chunk: chunks.count - 1, index: chunks[chunks.count - 1].count)
+        }
         let index = chunks[low].withUnsafeBufferPointer { chunk in
             var first = 0
             var last = chunk.count

@@ -40,7 +40,8 @@ extension ManagedObjectContext {
             case .overwrite:
                 let current = rowValues(of: object)
                 adopt(stored, into: object)
-                for (position, property) in object.entity.storedProperties.enumerated() where stored.values[position] != current[position] {
+                for (position, property) in object.entity.storedProperties.enumerated()
+                where stored.values[position] != current[position] {
                     object.changes[property.index] = current[position]
                 }
             case .rollback:
@@ -88,7 +89,8 @@ extension ManagedObjectContext {
                 break
             }
         }
-        for relationship in entity.relationships where survivor.entity.relationshipsByName[relationship.name] === relationship {
+        for relationship in entity.relationships
+        where survivor.entity.relationshipsByName[relationship.name] === relationship {
             if relationship.isToMany {
                 for id in loser.toManyIDs(relationship) {
                     let member = object(with: id)
@@ -97,7 +99,9 @@ extension ManagedObjectContext {
                 }
             } else if let target = loser.toOneID(relationship) {
                 loser.setToOne(relationship, to: nil, maintainInverse: true)
-                if survivor.toOneID(relationship) == nil || mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite {
+                if survivor.toOneID(relationship) == nil || mergePolicy == .mergeByPropertyObjectTrump
+                    || mergePolicy == .overwrite
+                {
                     survivor.setToOne(relationship, to: target, maintainInverse: true)
                 }
             }

@@ -55,7 +55,9 @@ extension ManagedObjectContext {
 
     /// The same ID with this context's model's entity (a save from a separate stack uses its own model).
     private func ownID(_ id: ManagedObjectID) -> ManagedObjectID {
-        guard let entity = model.entitiesByName[id.entityName], entity !== id.entity, !id.isTemporaryID else { return id }
+        guard let entity = model.entitiesByName[id.entityName], entity !== id.entity, !id.isTemporaryID else {
+            return id
+        }
         return ManagedObjectID(entity: entity, storeIdentifier: id.storeIdentifier, primaryKey: id.key)
     }
 

@@ -67,27 +67,34 @@ struct MigrationPlan: Sendable {
     /// Infers the plan from the model that wrote a store to the model it must now hold.
     /// - Throws: `StoreError(.incompatibleModel)` with `ModelDifference`'s reasons when a lightweight migration
     ///   does not cover the change.
-    static func infer(from source: ManagedObjectModel, to destination: ManagedObjectModel, configuration: String?) throws
+    static func infer(from source: ManagedObjectModel, to destination: ManagedObjectModel, configuration: String?)
+        throws
         -> MigrationPlan
     {
         let difference = ModelDifference(from: source, to: destination, configuration: configuration)
         var changes: [String: [String]] = [:]
         for change in difference.changes { changes[change.entityName, default: []].append(change.description) }
         guard difference.isLightweightMigratable else {
-            throw StoreError(code: .incompatibleModel,
+            throw StoreError(
+                code: .incompatibleModel,
                 message: "the store cannot be migrated to the new model; a lightweight migration does not cover: "
                     + difference.reasonsNotLightweight.joined(separator: "; "))
         }
         let mappings = Dictionary(difference.entityMappings.map { ($0.destination.name, $0) }) { first, _ in first }
         var copies: [EntityCopy] = []
         for mapping in difference.entityMappings where !mapping.source.isAbstract && !mapping.destination.isAbstract {
-            copies.append(EntityCopy(source: mapping.source, destination: mapping.destination,
-                values: values(mapping), links: links(mapping, mappings: mappings)))
+            copies.append(
+                EntityCopy(
+                    source: mapping.source, destination: mapping.destination,
+                    values: values(mapping), links: links(mapping, mappings: mappings)))
         }
         let order = Dictionary(uniqueKeysWithValues: source.entities.enumerated().map { ($1.name, $0) })
         copies.sort { order[$0.source.name, default: 0] < order[$1.source.name, default: 0] }
-        let destinationEntities = Dictionary(difference.entityMappings.map { ($0.source.name, $0.destination) }) { a, _ in a }
-        return MigrationPlan(source: source, destination: destination, copies: copies,
+        let destinationEntities = Dictionary(difference.entityMappings.map { ($0.source.name, $0.destination) }) {
+            a, _ in a
+        }
+        return MigrationPlan(
+            source: source, destination: destination, copies: copies,
             destinationEntities: destinationEntities, changes: changes)
     }
 
@@ -120,8 +127,10 @@ struct MigrationPlan: Sendable {
     private static func links(
         _ mapping: ModelDifference.EntityMapping, mappings: [String: ModelDifference.EntityMapping]
     ) -> [LinkCopy] {
-        func read(_ relationship: RelationshipDescription, in mapping: ModelDifference.EntityMapping) -> LinkCopy.Read? {
-            guard let name = previous(relationship.name, in: mapping), let before = mapping.source.relationshipsByName[name],
+        func read(_ relationship: RelationshipDescription, in mapping: ModelDifference.EntityMapping) -> LinkCopy.Read?
+        {
+            guard let name = previous(relationship.name, in: mapping),
+                let before = mapping.source.relationshipsByName[name],
                 !before.isTransient
             else { return nil }
             if before.isToMany { return .related(before) }
@@ -149,7 +158,8 @@ struct MigrationPlan: Sendable {
 
     /// The values of the new row made from an old one.
     /// - Throws: `StoreError(.migrationFailed)` when a required attribute is nil and has no default.
-    func values(for copy: EntityCopy, from row: RowSnapshot, key: Int64, storeIdentifier: String) throws -> [StoreValue] {
+    func values(for copy: EntityCopy, from row: RowSnapshot, key: Int64, storeIdentifier: String) throws -> [StoreValue]
+    {
         var values: [StoreValue] = []
         values.reserveCapacity(copy.values.count)
         for source in copy.values {
@@ -160,16 +170,19 @@ struct MigrationPlan: Sendable {
                 let value = index < row.values.count ? row.values[index] : .null
                 if value.isNull, let required {
                     guard !required.defaultValue.isNull else {
-                        throw StoreError(code: .migrationFailed,
+                        throw StoreError(
+                            code: .migrationFailed,
                             message: "\(copy.destination.name).\(required.name) is required in the new model, but the "
-                                + "\(copy.source.name) object with key \(key) has no value and the attribute has no default")
+                                + "\(copy.source.name) object with key \(key) has no value and the attribute has no default"
+                        )
                     }
                     values.append(required.defaultValue)
                 } else {
                     values.append(value)
                 }
             case .reference(let index):
-                values.append(reference(index < row.values.count ? row.values[index] : .null, storeIdentifier: storeIdentifier))
+                values.append(
+                    reference(index < row.values.count ? row.values[index] : .null, storeIdentifier: storeIdentifier))
             }
         }
         return values

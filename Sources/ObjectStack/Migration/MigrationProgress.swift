@@ -33,7 +33,8 @@ public struct MigrationProgress: Sendable, Hashable {
     public var entityName: String?
 
     /// Creates a progress report.
-    public init(phase: Phase, fractionCompleted: Double, completedRows: Int, totalRows: Int, entityName: String? = nil) {
+    public init(phase: Phase, fractionCompleted: Double, completedRows: Int, totalRows: Int, entityName: String? = nil)
+    {
         self.phase = phase
         self.fractionCompleted = fractionCompleted
         self.completedRows = completedRows

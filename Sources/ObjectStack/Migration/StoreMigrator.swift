@@ -58,7 +58,9 @@ public struct StoreMigrator: Sendable {
     /// needs no migration (or there is no store yet).
     /// - Throws: `StoreError` when the file cannot be read as a store of this type.
     public func entitiesNeedingMigration() throws -> [String] {
-        guard type.fileOperations != nil, url.isFileURL, let metadata = try type.metadataForStore(at: url) else { return [] }
+        guard type.fileOperations != nil, url.isFileURL, let metadata = try type.metadataForStore(at: url) else {
+            return []
+        }
         return metadata.entitiesDiffering(from: destinationModel, configuration: configurationName)
     }
 
@@ -84,7 +86,8 @@ public struct StoreMigrator: Sendable {
             })
         else { return nil }
         do {
-            let plan = try MigrationPlan.infer(from: sourceModel, to: destinationModel, configuration: configurationName)
+            let plan = try MigrationPlan.infer(
+                from: sourceModel, to: destinationModel, configuration: configurationName)
             return plan.changes.keys.sorted().map { "\($0): \(plan.changes[$0]!.joined(separator: "; "))" }
                 .joined(separator: " | ")
         } catch let error as StoreError {
@@ -131,7 +134,8 @@ public struct StoreMigrator: Sendable {
         progress?(MigrationProgress(phase: .preparing, fractionCompleted: 0, completedRows: 0, totalRows: 0))
         if let inPlace = type.fileOperations?.migrateInPlace {
             let request = InPlaceMigration(
-                url: url, difference: ModelDifference(from: plan.source, to: plan.destination, configuration: configurationName),
+                url: url,
+                difference: ModelDifference(from: plan.source, to: plan.destination, configuration: configurationName),
                 configurationName: configurationName, options: options, progress: progress)
             if try inPlace(request) {
                 progress?(MigrationProgress(phase: .finished, fractionCompleted: 1, completedRows: 0, totalRows: 0))
@@ -157,11 +161,15 @@ public struct StoreMigrator: Sendable {
         guard let metadata = try type.metadataForStore(at: url) else { return nil }
         let differing = metadata.entitiesDiffering(from: destinationModel, configuration: configurationName)
         guard !differing.isEmpty else { return nil }
-        guard let sourceModel = sourceModels.first(where: {
-            metadata.entitiesDiffering(from: $0, configuration: configurationName).isEmpty
-        }) else {
-            throw StoreError(code: .incompatibleModel,
-                message: "the store was written with a model that is not among the \(sourceModels.count) source model(s) "
+        guard
+            let sourceModel = sourceModels.first(where: {
+                metadata.entitiesDiffering(from: $0, configuration: configurationName).isEmpty
+            })
+        else {
+            throw StoreError(
+                code: .incompatibleModel,
+                message:
+                    "the store was written with a model that is not among the \(sourceModels.count) source model(s) "
                     + "given for migration; entities that differ from the current model: \(differing.joined(separator: ", "))",
                 url: url)
         }
@@ -175,8 +183,10 @@ public struct StoreMigrator: Sendable {
     /// Writes the store's rows, migrated from `sourceModel` to `destinationModel`, into a new store at `target`,
     /// leaving this store as it is (a staged migration's first step, which works on a copy).
     /// - Throws: as `migrateIfNeeded`; a partial `target` is deleted.
-    func migratedCopy(from sourceModel: ManagedObjectModel, to target: URL,
-                      progress: (@Sendable (MigrationProgress) -> Void)?) throws {
+    func migratedCopy(
+        from sourceModel: ManagedObjectModel, to target: URL,
+        progress: (@Sendable (MigrationProgress) -> Void)?
+    ) throws {
         let plan: MigrationPlan
         do {
             plan = try MigrationPlan.infer(from: sourceModel, to: destinationModel, configuration: configurationName)
@@ -194,21 +204,30 @@ public struct StoreMigrator: Sendable {
     /// The share of the progress the copy takes; the rest is the swap.
     private static let copyShare = 0.95
 
-    private func copy(_ plan: MigrationPlan, into target: URL? = nil, progress: (@Sendable (MigrationProgress) -> Void)?) throws {
+    private func copy(
+        _ plan: MigrationPlan, into target: URL? = nil, progress: (@Sendable (MigrationProgress) -> Void)?
+    ) throws {
         let temporaryURL = target ?? temporaryURL
-        let old = try scanning(type.open(StoreOpenRequest(
-            model: plan.source, configurationName: configurationName, url: url, options: options)))
+        let old = try scanning(
+            type.open(
+                StoreOpenRequest(
+                    model: plan.source, configurationName: configurationName, url: url, options: options)))
         defer { old.close() }
         var newOptions = options
         newOptions[StoreOpenRequest.storeIdentifierOption] = old.identifier
-        let new = try scanning(type.open(StoreOpenRequest(
-            model: plan.destination, configurationName: configurationName, url: temporaryURL, options: newOptions)))
+        let new = try scanning(
+            type.open(
+                StoreOpenRequest(
+                    model: plan.destination, configurationName: configurationName, url: temporaryURL,
+                    options: newOptions)))
         defer { new.close() }
 
         var total = 0
         for copy in plan.copies {
-            guard case .count(let count) = try old.execute(StoreFetchRequest(
-                entity: copy.source, includesSubentities: false, resultType: .count))
+            guard
+                case .count(let count) = try old.execute(
+                    StoreFetchRequest(
+                        entity: copy.source, includesSubentities: false, resultType: .count))
             else { continue }
             total += count
         }
@@ -224,8 +243,12 @@ public struct StoreMigrator: Sendable {
                 save.inserts.reserveCapacity(rows.count)
                 for (id, row) in rows {
                     let values = try plan.values(for: copy, from: row, key: id.key, storeIdentifier: identifier)
-                    save.inserts.append((ManagedObjectID(entity: copy.destination, storeIdentifier: identifier,
-                        primaryKey: id.key), values))
+                    save.inserts.append(
+                        (
+                            ManagedObjectID(
+                                entity: copy.destination, storeIdentifier: identifier,
+                                primaryKey: id.key), values
+                        ))
                 }
                 for link in copy.links {
                     let related: [[ManagedObjectID]]
@@ -234,7 +257,9 @@ public struct StoreMigrator: Sendable {
                         related = try old.relatedObjectIDs(of: rows.map(\.0), through: relationship)
                     case .reference(let index):
                         related = rows.map { _, row in
-                            guard index < row.values.count, case .objectID(let id) = row.values[index] else { return [] }
+                            guard index < row.values.count, case .objectID(let id) = row.values[index] else {
+                                return []
+                            }
                             return [id]
                         }
                     }
@@ -242,8 +267,10 @@ public struct StoreMigrator: Sendable {
                         for target in targets {
                             guard let other = plan.objectID(target, storeIdentifier: identifier) else { continue }
                             let (source, destination) = link.reversed ? (other, row.objectID) : (row.objectID, other)
-                            save.insertedLinks.append(StoreSaveRequest.Link(
-                                relationship: link.destinationOwner.storageKey, source: source, destination: destination))
+                            save.insertedLinks.append(
+                                StoreSaveRequest.Link(
+                                    relationship: link.destinationOwner.storageKey, source: source,
+                                    destination: destination))
                         }
                     }
                 }
@@ -251,8 +278,10 @@ public struct StoreMigrator: Sendable {
                 do {
                     _ = try new.execute(save)
                 } catch let error as StoreError where error.code == .constraintConflict {
-                    var failure = StoreError(code: .migrationFailed,
-                        message: "rows of \(copy.source.name) break a uniqueness constraint of \(copy.destination.name) in the "
+                    var failure = StoreError(
+                        code: .migrationFailed,
+                        message:
+                            "rows of \(copy.source.name) break a uniqueness constraint of \(copy.destination.name) in the "
                             + "new model: \(error.constraintConflicts.first.map(String.init(describing:)) ?? error.message)",
                         url: url)
                     failure.constraintConflicts = error.constraintConflicts
@@ -261,19 +290,25 @@ public struct StoreMigrator: Sendable {
                     throw StoreError(code: error.code, message: error.message, url: url)
                 }
                 completed += rows.count
-                progress?(MigrationProgress(phase: .copying,
-                    fractionCompleted: min(Self.copyShare, Self.copyShare * (Double(completed) / Double(max(total, completed, 1)))),
-                    completedRows: completed, totalRows: max(total, completed), entityName: copy.destination.name))
+                progress?(
+                    MigrationProgress(
+                        phase: .copying,
+                        fractionCompleted: min(
+                            Self.copyShare, Self.copyShare * (Double(completed) / Double(max(total, completed, 1)))),
+                        completedRows: completed, totalRows: max(total, completed), entityName: copy.destination.name))
             }
         }
-        progress?(MigrationProgress(phase: .replacing, fractionCompleted: Self.copyShare, completedRows: completed,
-            totalRows: max(total, completed)))
+        progress?(
+            MigrationProgress(
+                phase: .replacing, fractionCompleted: Self.copyShare, completedRows: completed,
+                totalRows: max(total, completed)))
     }
 
     private func scanning(_ store: any PersistentStore) throws -> any StoreRowScanning {
         guard let scanning = store as? any StoreRowScanning else {
             store.close()
-            throw StoreError(code: .unsupported, message: "\(type.name) stores cannot hand out their rows for migration",
+            throw StoreError(
+                code: .unsupported, message: "\(type.name) stores cannot hand out their rows for migration",
                 url: url)
         }
         return scanning

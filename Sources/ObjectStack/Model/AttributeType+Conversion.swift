@@ -49,8 +49,12 @@ extension AttributeType {
         case let v as UInt8: converted = .integer(Int64(v))
         case let v as UInt16: converted = .integer(Int64(v))
         case let v as UInt32: converted = .integer(Int64(v))
-        case let v as UInt: guard let exact = Int64(exactly: v) else { return nil }; converted = .integer(exact)
-        case let v as UInt64: guard let exact = Int64(exactly: v) else { return nil }; converted = .integer(exact)
+        case let v as UInt:
+            guard let exact = Int64(exactly: v) else { return nil }
+            converted = .integer(exact)
+        case let v as UInt64:
+            guard let exact = Int64(exactly: v) else { return nil }
+            converted = .integer(exact)
         case let v as Double: converted = .double(v)
         case let v as Float: converted = .double(Double(v))
         case let v as Bool: converted = .boolean(v)

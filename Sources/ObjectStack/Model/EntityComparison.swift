@@ -166,7 +166,9 @@ struct EntityComparison {
         _ source: RelationshipDescription, _ relationship: RelationshipDescription, _ matching: ModelMatching
     ) -> String? {
         for old in source.destinationEntity.selfAndDescendants {
-            if let new = matching.destination(of: old), !new.isKind(of: relationship.destinationEntity) { return old.name }
+            if let new = matching.destination(of: old), !new.isKind(of: relationship.destinationEntity) {
+                return old.name
+            }
         }
         return nil
     }
@@ -183,7 +185,8 @@ struct EntityComparison {
         else { return nil }
         let previous = matching.source(of: inverse)
         if let previous, !previous.isTransient, !previous.isToMany, source.inverse === previous { return nil }
-        return "relationship \(relationship.entity.name).\(relationship.name) would lose its objects: the new model keeps "
+        return
+            "relationship \(relationship.entity.name).\(relationship.name) would lose its objects: the new model keeps "
             + "it through its to-one inverse \(inverse.entity.name).\(inverse.name), which did not hold them before"
     }
 

@@ -66,7 +66,8 @@ public final class EntityDescription: @unchecked Sendable {
     public internal(set) var resolvedUniquenessConstraints: [[AttributeDescription]] = []
     /// The uniqueness constraints that apply to the entity — its own first, then its ancestors' — each with the
     /// entity that declares it (a clash is looked for among that entity's rows).
-    public internal(set) var applicableUniquenessConstraints: [(declaring: EntityDescription, attributes: [AttributeDescription])] = []
+    public internal(set) var applicableUniquenessConstraints:
+        [(declaring: EntityDescription, attributes: [AttributeDescription])] = []
     /// The hash of `name`, computed once: object IDs hash by entity name (equal across models), and
     /// hashing the string for every ID is measurable.
     let nameHash: Int

@@ -49,7 +49,8 @@ public final class ManagedObjectModel: Sendable {
         var templates: [String: FetchRequestTemplate] = [:]
         for template in fetchRequestTemplates {
             guard byName[template.entityName] != nil else {
-                throw ObjectStackError.invalidModel("fetch request template \(template.name) names unknown entity \(template.entityName)")
+                throw ObjectStackError.invalidModel(
+                    "fetch request template \(template.name) names unknown entity \(template.entityName)")
             }
             guard templates.updateValue(template, forKey: template.name) == nil else {
                 throw ObjectStackError.invalidModel("fetch request template \(template.name) is declared twice")
@@ -88,7 +89,8 @@ public final class ManagedObjectModel: Sendable {
         withName name: String, substitutionVariables: [String: Any] = [:]
     ) throws -> FetchRequest<Result> {
         guard let template = fetchRequestTemplatesByName[name] else {
-            throw ObjectStackError(code: .invalidArgument, message: "the model has no fetch request template named \(name)")
+            throw ObjectStackError(
+                code: .invalidArgument, message: "the model has no fetch request template named \(name)")
         }
         return try template.fetchRequest(substitutionVariables: substitutionVariables)
     }
@@ -101,7 +103,8 @@ public final class ManagedObjectModel: Sendable {
 
     // MARK: - Resolution
 
-    private static func resolveInheritance(_ entities: [EntityDescription], byName: [String: EntityDescription]) throws {
+    private static func resolveInheritance(_ entities: [EntityDescription], byName: [String: EntityDescription]) throws
+    {
         for entity in entities {
             guard let parentName = entity.parentName else { continue }
             guard let parent = byName[parentName] else {
@@ -136,7 +139,8 @@ public final class ManagedObjectModel: Sendable {
                 throw ObjectStackError.invalidModel("entity \(entity.name) declares property \(attribute.name) twice")
             }
             guard attribute.index < 0 else {
-                throw ObjectStackError.invalidModel("attribute \(entity.name).\(attribute.name) belongs to another entity")
+                throw ObjectStackError.invalidModel(
+                    "attribute \(entity.name).\(attribute.name) belongs to another entity")
             }
             try attribute.resolveDefault(entityName: entity.name)
             if attribute.type == .transformable, attribute.valueTransformerName == nil {
@@ -147,7 +151,8 @@ public final class ManagedObjectModel: Sendable {
         }
         for relationship in entity.declaredRelationships {
             guard names.insert(relationship.name).inserted else {
-                throw ObjectStackError.invalidModel("entity \(entity.name) declares property \(relationship.name) twice")
+                throw ObjectStackError.invalidModel(
+                    "entity \(entity.name) declares property \(relationship.name) twice")
             }
             relationship.entity = entity
             relationships.append(relationship)
@@ -180,12 +185,15 @@ public final class ManagedObjectModel: Sendable {
         entity.storedProperties = stored
     }
 
-    private static func resolveRelationships(_ entities: [EntityDescription], byName: [String: EntityDescription]) throws {
+    private static func resolveRelationships(_ entities: [EntityDescription], byName: [String: EntityDescription])
+        throws
+    {
         for entity in entities {
             for relationship in entity.declaredRelationships {
                 guard let destination = byName[relationship.destinationName] else {
                     throw ObjectStackError.invalidModel(
-                        "relationship \(entity.name).\(relationship.name) names unknown destination entity \(relationship.destinationName)")
+                        "relationship \(entity.name).\(relationship.name) names unknown destination entity \(relationship.destinationName)"
+                    )
                 }
                 relationship.destinationEntity = destination
             }
@@ -196,11 +204,13 @@ public final class ManagedObjectModel: Sendable {
                 let destination: EntityDescription = relationship.destinationEntity
                 let culprit = "relationship \(entity.name).\(relationship.name)"
                 guard let inverse = destination.relationshipsByName[inverseName] else {
-                    throw ObjectStackError.invalidModel("\(culprit) names unknown inverse \(destination.name).\(inverseName)")
+                    throw ObjectStackError.invalidModel(
+                        "\(culprit) names unknown inverse \(destination.name).\(inverseName)")
                 }
                 guard inverse.inverseName == relationship.name, entity.isKind(of: inverse.destinationEntity) else {
                     throw ObjectStackError.invalidModel(
-                        "\(culprit) has inverse \(destination.name).\(inverseName), whose inverse is not \(entity.name).\(relationship.name)")
+                        "\(culprit) has inverse \(destination.name).\(inverseName), whose inverse is not \(entity.name).\(relationship.name)"
+                    )
                 }
                 relationship.inverse = inverse
             }
@@ -213,19 +223,22 @@ public final class ManagedObjectModel: Sendable {
             let attributes = try constraint.map { name in
                 guard let attribute = entity.attributesByName[name], !attribute.isTransient else {
                     throw ObjectStackError.invalidModel(
-                        "uniqueness constraint \(constraint) of \(entity.name) names \(name), which is not a stored attribute")
+                        "uniqueness constraint \(constraint) of \(entity.name) names \(name), which is not a stored attribute"
+                    )
                 }
                 return attribute
             }
             resolved.append(attributes)
         }
         entity.resolvedUniquenessConstraints = resolved
-        entity.applicableUniquenessConstraints = entity.uniquenessConstraints.map { names in
-            (entity, names.compactMap { entity.attributesByName[$0] })
-        } + (entity.superentity?.applicableUniquenessConstraints ?? [])
+        entity.applicableUniquenessConstraints =
+            entity.uniquenessConstraints.map { names in
+                (entity, names.compactMap { entity.attributesByName[$0] })
+            } + (entity.superentity?.applicableUniquenessConstraints ?? [])
         for index in entity.indexes {
             for name in index.attributeNames where entity.attributesByName[name] == nil {
-                throw ObjectStackError.invalidModel("index \(index.name) of \(entity.name) names unknown attribute \(name)")
+                throw ObjectStackError.invalidModel(
+                    "index \(index.name) of \(entity.name) names unknown attribute \(name)")
             }
         }
     }
@@ -236,14 +249,17 @@ public final class ManagedObjectModel: Sendable {
             do {
                 attribute.derivation = try Derivation.bind(text, of: attribute, entity: entity)
             } catch {
-                throw ObjectStackError(code: .invalidModel,
-                    message: "derived attribute \(entity.name).\(attribute.name) has an invalid derivation '\(text)'", cause: error)
+                throw ObjectStackError(
+                    code: .invalidModel,
+                    message: "derived attribute \(entity.name).\(attribute.name) has an invalid derivation '\(text)'",
+                    cause: error)
             }
         }
     }
 
     private static func versionHash(of entity: EntityDescription) -> String {
-        var text = "E:\(entity.name):\(entity.isAbstract):\(entity.superentity?.name ?? ""):\(entity.versionHashModifier ?? "")"
+        var text =
+            "E:\(entity.name):\(entity.isAbstract):\(entity.superentity?.name ?? ""):\(entity.versionHashModifier ?? "")"
         for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) { text += "|" + attribute.versionHashText }
         for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) {
             text += "|" + relationship.versionHashText

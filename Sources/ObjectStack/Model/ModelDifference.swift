@@ -106,7 +106,8 @@ public struct ModelDifference: Sendable, CustomStringConvertible {
         }
         return order.compactMap { root in
             guard let oldRoots = oldRootsByNewRoot[root], oldRoots.count > 1 else { return nil }
-            return "the hierarchy of \(root) merges entities of separate hierarchies (\(oldRoots.joined(separator: ", "))): "
+            return
+                "the hierarchy of \(root) merges entities of separate hierarchies (\(oldRoots.joined(separator: ", "))): "
                 + "a lightweight migration cannot merge hierarchies"
         }
     }

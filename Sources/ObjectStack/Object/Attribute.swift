@@ -49,7 +49,8 @@ public struct Attribute<Value: AttributeValueConvertible> {
         set {
             let attribute = object.typedAttribute(object[keyPath: storageKeyPath].key)
             guard let value = attribute.type.coerce(newValue.storeValue) else {
-                preconditionFailure("\(object.entity.name).\(attribute.name) is \(attribute.type.rawValue); it cannot hold \(newValue)")
+                preconditionFailure(
+                    "\(object.entity.name).\(attribute.name) is \(attribute.type.rawValue); it cannot hold \(newValue)")
             }
             object.setAttribute(attribute, value)
         }

@@ -28,9 +28,13 @@ extension Optional: AttributeValueConvertible where Wrapped: AttributeValueConve
 extension AttributeValueConvertible where Self: FixedWidthInteger {
     public init?(storeValue: StoreValue) {
         switch storeValue {
-        case .integer(let v): guard let exact = Self(exactly: v) else { return nil }; self = exact
+        case .integer(let v):
+            guard let exact = Self(exactly: v) else { return nil }
+            self = exact
         case .boolean(let v): self = v ? 1 : 0
-        case .double(let v): guard let exact = Self(exactly: v) else { return nil }; self = exact
+        case .double(let v):
+            guard let exact = Self(exactly: v) else { return nil }
+            self = exact
         default: return nil
         }
     }

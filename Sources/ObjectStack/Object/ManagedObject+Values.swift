@@ -46,15 +46,22 @@ extension ManagedObject {
         guard case .attribute(let attribute) = property, attribute.type == .transformable,
             case .data(let data) = attributeValue(attribute)
         else { return value(forKey: key) }
-        guard let name = attribute.valueTransformerName, let transformer = ValueTransformerRegistry.transformer(named: name) else {
-            throw ObjectStackError(code: .transformerMissing,
-                message: "value transformer '\(attribute.valueTransformerName ?? "")' of \(entity.name).\(attribute.name) is not registered")
+        guard let name = attribute.valueTransformerName,
+            let transformer = ValueTransformerRegistry.transformer(named: name)
+        else {
+            throw ObjectStackError(
+                code: .transformerMissing,
+                message:
+                    "value transformer '\(attribute.valueTransformerName ?? "")' of \(entity.name).\(attribute.name) is not registered"
+            )
         }
         do {
             return try transformer.reverseTransformedValue(data)
         } catch {
-            throw ObjectStackError(code: .typeMismatch,
-                message: "transformer '\(name)' could not read the stored value of \(entity.name).\(attribute.name)", cause: error)
+            throw ObjectStackError(
+                code: .typeMismatch,
+                message: "transformer '\(name)' could not read the stored value of \(entity.name).\(attribute.name)",
+                cause: error)
         }
     }
 
@@ -76,8 +83,10 @@ extension ManagedObject {
         switch property {
         case .attribute(let attribute):
             guard attribute.derivationExpression == nil else {
-                throw ObjectStackError(code: .invalidArgument,
-                    message: "\(entity.name).\(key) is derived from '\(attribute.derivationExpression!)' and cannot be set")
+                throw ObjectStackError(
+                    code: .invalidArgument,
+                    message:
+                        "\(entity.name).\(key) is derived from '\(attribute.derivationExpression!)' and cannot be set")
             }
             setAttribute(attribute, try storeValue(for: value, attribute: attribute))
         case .relationship(let relationship) where relationship.isToMany:
@@ -164,7 +173,9 @@ extension ManagedObject {
         guard attribute.type == .transformable, case .data(let data) = value else {
             return attribute.type.object(from: value)
         }
-        guard let name = attribute.valueTransformerName, let transformer = ValueTransformerRegistry.transformer(named: name) else {
+        guard let name = attribute.valueTransformerName,
+            let transformer = ValueTransformerRegistry.transformer(named: name)
+        else {
             return nil
         }
         return try? transformer.reverseTransformedValue(data)
@@ -173,20 +184,28 @@ extension ManagedObject {
     /// Converts a Swift value for an attribute, throwing an error that names the culprit.
     func storeValue(for value: Any?, attribute: AttributeDescription) throws -> StoreValue {
         if attribute.type == .transformable, let value, !(value is NSNull) {
-            guard let name = attribute.valueTransformerName, let transformer = ValueTransformerRegistry.transformer(named: name) else {
-                throw ObjectStackError(code: .transformerMissing,
-                    message: "value transformer '\(attribute.valueTransformerName ?? "")' of \(entity.name).\(attribute.name) is not registered")
+            guard let name = attribute.valueTransformerName,
+                let transformer = ValueTransformerRegistry.transformer(named: name)
+            else {
+                throw ObjectStackError(
+                    code: .transformerMissing,
+                    message:
+                        "value transformer '\(attribute.valueTransformerName ?? "")' of \(entity.name).\(attribute.name) is not registered"
+                )
             }
             do {
                 return .data(try transformer.transformedValue(value))
             } catch {
-                throw ObjectStackError(code: .typeMismatch,
-                    message: "transformer '\(name)' could not transform the value for \(entity.name).\(attribute.name)", cause: error)
+                throw ObjectStackError(
+                    code: .typeMismatch,
+                    message: "transformer '\(name)' could not transform the value for \(entity.name).\(attribute.name)",
+                    cause: error)
             }
         }
         guard let converted = attribute.type.storeValue(from: value) else {
             throw ObjectStackError.typeMismatch(
-                "\(entity.name).\(attribute.name) is a \(attribute.type.rawValue) attribute and cannot hold \(Swift.type(of: value!)) value \(value!)")
+                "\(entity.name).\(attribute.name) is a \(attribute.type.rawValue) attribute and cannot hold \(Swift.type(of: value!)) value \(value!)"
+            )
         }
         return converted
     }
@@ -236,7 +255,9 @@ extension ManagedObject {
             value = changed
         } else {
             fireFault()
-            guard let stored = relationship.storedIndex, let snapshot, stored < snapshot.values.count else { return nil }
+            guard let stored = relationship.storedIndex, let snapshot, stored < snapshot.values.count else {
+                return nil
+            }
             value = snapshot.values[stored]
         }
         if case .objectID(let id) = value { return id }
@@ -260,7 +281,8 @@ extension ManagedObject {
     func setToOne(_ relationship: RelationshipDescription, to newID: ManagedObjectID?, maintainInverse: Bool) {
         let oldID = toOneID(relationship)
         guard oldID != newID else { return }
-        setStored(index: relationship.index, storedIndex: relationship.storedIndex, newID.map(StoreValue.objectID) ?? .null)
+        setStored(
+            index: relationship.index, storedIndex: relationship.storedIndex, newID.map(StoreValue.objectID) ?? .null)
         guard maintainInverse, let inverse = relationship.inverse, let context = managedObjectContext else { return }
         if let oldID {
             let old = context.object(with: oldID)
@@ -287,8 +309,10 @@ extension ManagedObject {
     /// Adds an object to a to-many relationship, keeping the inverse consistent.
     public func addObject(_ object: ManagedObject, toRelationship key: String) {
         let relationship = toManyRelationship(key)
-        precondition((try? checkDestination([object], relationship)) != nil,
-            "\(object.entity.name) cannot be added to \(entity.name).\(key) (destination \(relationship.destinationName))")
+        precondition(
+            (try? checkDestination([object], relationship)) != nil,
+            "\(object.entity.name) cannot be added to \(entity.name).\(key) (destination \(relationship.destinationName))"
+        )
         add(object, to: relationship)
     }
 
@@ -345,11 +369,15 @@ extension ManagedObject {
     private func checkDestination(_ objects: [ManagedObject], _ relationship: RelationshipDescription) throws {
         for object in objects where !object.entity.isKind(of: relationship.destinationEntity) {
             throw ObjectStackError.typeMismatch(
-                "\(entity.name).\(relationship.name) holds \(relationship.destinationName) objects, not \(object.entity.name)")
+                "\(entity.name).\(relationship.name) holds \(relationship.destinationName) objects, not \(object.entity.name)"
+            )
         }
         for object in objects where object.managedObjectContext !== managedObjectContext {
-            throw ObjectStackError(code: .invalidArgument,
-                message: "\(object.entity.name) \(object.objectID) belongs to another context than \(entity.name) \(objectID)")
+            throw ObjectStackError(
+                code: .invalidArgument,
+                message:
+                    "\(object.entity.name) \(object.objectID) belongs to another context than \(entity.name) \(objectID)"
+            )
         }
     }
 
@@ -359,7 +387,10 @@ extension ManagedObject {
 
     private func relationshipMismatch(_ relationship: RelationshipDescription, _ value: Any?) -> ObjectStackError {
         let given = value.map { "\(Swift.type(of: $0))" } ?? "nil"
-        let expected = relationship.isToMany ? "a set or array of \(relationship.destinationName) objects" : "a \(relationship.destinationName) object or nil"
+        let expected =
+            relationship.isToMany
+            ? "a set or array of \(relationship.destinationName) objects"
+            : "a \(relationship.destinationName) object or nil"
         return ObjectStackError.typeMismatch("\(entity.name).\(relationship.name) takes \(expected), not \(given)")
     }
 }

@@ -107,7 +107,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     open var description: String {
-        let state = isFault ? "fault" : (isInserted ? "inserted" : (isDeleted ? "deleted" : (hasChanges ? "updated" : "saved")))
+        let state =
+            isFault ? "fault" : (isInserted ? "inserted" : (isDeleted ? "deleted" : (hasChanges ? "updated" : "saved")))
         return "<\(entity.name) \(objectID) \(state)>"
     }
 }

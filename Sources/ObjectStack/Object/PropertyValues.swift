@@ -36,7 +36,9 @@ struct PropertyValues: ExpressibleByDictionaryLiteral, Sequence {
 
     /// Makes room for `propertyCount` properties at once, so the first values do not grow the storage.
     mutating func reserveCapacity(_ propertyCount: Int) {
-        if slots.count < propertyCount { slots.append(contentsOf: repeatElement(nil, count: propertyCount - slots.count)) }
+        if slots.count < propertyCount {
+            slots.append(contentsOf: repeatElement(nil, count: propertyCount - slots.count))
+        }
     }
 
     /// The indices that have a value, in index order.

@@ -60,7 +60,8 @@ public struct Relationship<Value: RelationshipValueConvertible> {
         get {
             let relationship = object.typedRelationship(object[keyPath: storageKeyPath].key)
             guard let context = object.managedObjectContext else { return Value.make(from: []) }
-            let ids = relationship.isToMany ? object.toManyIDs(relationship) : object.toOneID(relationship).map { [$0] } ?? []
+            let ids =
+                relationship.isToMany ? object.toManyIDs(relationship) : object.toOneID(relationship).map { [$0] } ?? []
             return Value.make(from: ids.map { context.object(with: $0) })
         }
         set {

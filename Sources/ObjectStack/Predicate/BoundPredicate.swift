@@ -164,7 +164,8 @@ final class RegexBox: @unchecked Sendable {
     init(pattern: String, options: PredicateOptions) throws {
         var regexOptions: NSRegularExpression.Options = []
         if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
-        let folded = options.contains(.diacriticInsensitive) ? ValueComparison.fold(pattern, [.diacriticInsensitive]) : pattern
+        let folded =
+            options.contains(.diacriticInsensitive) ? ValueComparison.fold(pattern, [.diacriticInsensitive]) : pattern
         regex = try NSRegularExpression(pattern: "^(?:\(folded))$", options: regexOptions)
     }
 

@@ -28,7 +28,8 @@ struct PredicateBinder {
     func bindScalarKeyPath(_ text: String, purpose: String) throws -> BoundKeyPath {
         let components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard case .keyPath(let path) = try bind(.keyPath(components)), !path.isCollection else {
-            throw ObjectStackError.unknownKeyPath(text, entity: entity.name, detail: "a \(purpose) cannot cross a to-many relationship")
+            throw ObjectStackError.unknownKeyPath(
+                text, entity: entity.name, detail: "a \(purpose) cannot cross a to-many relationship")
         }
         return path
     }
@@ -53,7 +54,8 @@ struct PredicateBinder {
         case .none: quantifier = .none
         }
         if quantifier != .direct, !lhs.isCollection {
-            throw mismatch("\(comparison.quantifier.rawValue) needs a to-many key path or a collection on its left", text)
+            throw mismatch(
+                "\(comparison.quantifier.rawValue) needs a to-many key path or a collection on its left", text)
         }
         let lhsIsMembershipCollection = quantifier == .direct && lhs.isCollection
         if lhsIsMembershipCollection, op != .contains {
@@ -130,11 +132,14 @@ struct PredicateBinder {
         }
     }
 
-    private func checkKinds(lhs: BoundExpression, op: PredicateOperator, rhs: BoundExpression, membership: Bool, text: String) throws {
+    private func checkKinds(
+        lhs: BoundExpression, op: PredicateOperator, rhs: BoundExpression, membership: Bool, text: String
+    ) throws {
         let left = Self.kind(of: lhs)
         let right = Self.kind(of: rhs)
         if op.isStringOperator || (op == .contains && !membership) || (op == .in && !rhs.isCollection) {
-            for (side, kind) in [("left", left), ("right", right)] where kind != .string && kind != .null && kind != .unknown {
+            for (side, kind) in [("left", left), ("right", right)]
+            where kind != .string && kind != .null && kind != .unknown {
                 throw mismatch("\(op.rawValue) compares strings, but the \(side) side is not a string", text)
             }
             return
@@ -171,18 +176,20 @@ struct PredicateBinder {
         case .constant(let value):
             return .constant(value)
         case .list(let items):
-            return .list(try items.map { item in
-                guard case .constant(let value) = item else {
-                    throw ObjectStackError.typeMismatch(
-                        "a list may hold only constants, not '\(item.predicateFormat)' (entity \(entity.name))")
-                }
-                return value
-            })
+            return .list(
+                try items.map { item in
+                    guard case .constant(let value) = item else {
+                        throw ObjectStackError.typeMismatch(
+                            "a list may hold only constants, not '\(item.predicateFormat)' (entity \(entity.name))")
+                    }
+                    return value
+                })
         case .keyPath(let components):
             return try bindPath(variable: nil, start: entity, components: components)
         case .variable(let name, let components):
             guard let start = variables[name] else {
-                throw ObjectStackError.unknownKeyPath("$\(name)", entity: entity.name, detail: "the variable is not bound by a SUBQUERY")
+                throw ObjectStackError.unknownKeyPath(
+                    "$\(name)", entity: entity.name, detail: "the variable is not bound by a SUBQUERY")
             }
             return try bindPath(variable: name, start: start, components: components)
         case .subquery(let collection, let variable, let predicate, let path):
@@ -190,21 +197,25 @@ struct PredicateBinder {
                 case .toMany(let last)? = collectionPath.steps.last
             else {
                 throw ObjectStackError.typeMismatch(
-                    "SUBQUERY needs a to-many relationship as its collection, not '\(collection.predicateFormat)' (entity \(entity.name))")
+                    "SUBQUERY needs a to-many relationship as its collection, not '\(collection.predicateFormat)' (entity \(entity.name))"
+                )
             }
             // Inside a SUBQUERY the evaluated object is the member, as in NSPredicate: plain key paths start
             // from the member's entity; the outer object is reachable only through outer variables.
             var inner = PredicateBinder(entity: last.destinationEntity)
             inner.variables = variables
             inner.variables[variable] = last.destinationEntity
-            let subquery = BoundExpression.subquery(BoundSubquery(
-                collection: collectionPath, variable: variable, entity: last.destinationEntity,
-                predicate: try inner.bind(predicate)))
+            let subquery = BoundExpression.subquery(
+                BoundSubquery(
+                    collection: collectionPath, variable: variable, entity: last.destinationEntity,
+                    predicate: try inner.bind(predicate)))
             guard let first = path.first else { return subquery }
-            let isCount = first.lowercased() == AggregateFunction.count.rawValue
+            let isCount =
+                first.lowercased() == AggregateFunction.count.rawValue
                 || PredicateSubscript(component: first) == .size
             guard isCount, path.count == 1 else {
-                throw ObjectStackError.unknownKeyPath(path.joined(separator: "."), entity: entity.name,
+                throw ObjectStackError.unknownKeyPath(
+                    path.joined(separator: "."), entity: entity.name,
                     detail: "only @count or [SIZE] may follow a SUBQUERY")
             }
             return .aggregate(.count, subquery)
@@ -215,8 +226,9 @@ struct PredicateBinder {
                 guard !operand.isCollection, kind == .number || kind == .null || kind == .unknown else {
                     let what = operand.isCollection ? "collection" : Self.describe(kind)
                     let article = "aeio".contains(what.prefix(1)) ? "an" : "a"
-                    throw ObjectStackError.typeMismatch("arithmetic needs numbers, but '\(source.predicateFormat)' is "
-                        + "\(article) \(what) in '\(expression.predicateFormat)' (entity \(entity.name))")
+                    throw ObjectStackError.typeMismatch(
+                        "arithmetic needs numbers, but '\(source.predicateFormat)' is "
+                            + "\(article) \(what) in '\(expression.predicateFormat)' (entity \(entity.name))")
                 }
             }
             return .arithmetic(op, operands.0, operands.1)
@@ -232,14 +244,16 @@ struct PredicateBinder {
         for (position, component) in components.enumerated() {
             if let subscriptValue = PredicateSubscript(component: component) {
                 guard case .toMany(let relationship)? = steps.last else {
-                    throw ObjectStackError.unknownKeyPath(fullText, entity: start.name,
+                    throw ObjectStackError.unknownKeyPath(
+                        fullText, entity: start.name,
                         detail: "the subscript \(component) needs a to-many relationship before it")
                 }
                 let member: BoundKeyPath.Position
                 switch subscriptValue {
                 case .size:
                     guard position == components.count - 1 else {
-                        throw ObjectStackError.unknownKeyPath(fullText, entity: start.name, detail: "nothing may follow [SIZE]")
+                        throw ObjectStackError.unknownKeyPath(
+                            fullText, entity: start.name, detail: "nothing may follow [SIZE]")
                     }
                     return .aggregate(.count, .keyPath(BoundKeyPath(variable: variable, steps: steps)))
                 case .first: member = .first
@@ -251,16 +265,19 @@ struct PredicateBinder {
             }
             if component.hasPrefix("@") {
                 guard let function = AggregateFunction(rawValue: component.lowercased()) else {
-                    throw ObjectStackError.unknownKeyPath(fullText, entity: start.name, detail: "unknown collection operator \(component)")
+                    throw ObjectStackError.unknownKeyPath(
+                        fullText, entity: start.name, detail: "unknown collection operator \(component)")
                 }
                 let operand = BoundKeyPath(variable: variable, steps: steps)
                 let rest = Array(components[(position + 1)...])
                 if function == .count {
                     guard rest.isEmpty else {
-                        throw ObjectStackError.unknownKeyPath(fullText, entity: start.name, detail: "nothing may follow @count")
+                        throw ObjectStackError.unknownKeyPath(
+                            fullText, entity: start.name, detail: "nothing may follow @count")
                     }
                     guard operand.isCollection else {
-                        throw ObjectStackError.unknownKeyPath(fullText, entity: start.name, detail: "@count needs a to-many relationship")
+                        throw ObjectStackError.unknownKeyPath(
+                            fullText, entity: start.name, detail: "@count needs a to-many relationship")
                     }
                     return .aggregate(.count, .keyPath(operand))
                 }
@@ -268,14 +285,17 @@ struct PredicateBinder {
                     case .keyPath(let tail) = try bindPath(variable: nil, start: destination, components: rest),
                     tail.finalAttribute.map({ $0.type.isNumeric || function == .min || function == .max }) == true
                 else {
-                    throw ObjectStackError.unknownKeyPath(fullText, entity: start.name,
+                    throw ObjectStackError.unknownKeyPath(
+                        fullText, entity: start.name,
                         detail: "\(component) needs a to-many relationship followed by an attribute")
                 }
                 return .aggregate(function, .keyPath(BoundKeyPath(variable: variable, steps: steps + tail.steps)))
             }
             guard let entity = current else {
-                throw ObjectStackError.unknownKeyPath(fullText, entity: start.name,
-                    detail: "'\(components[position - 1])' is an attribute, so the key path cannot go on to '\(component)'")
+                throw ObjectStackError.unknownKeyPath(
+                    fullText, entity: start.name,
+                    detail:
+                        "'\(components[position - 1])' is an attribute, so the key path cannot go on to '\(component)'")
             }
             if let attribute = entity.attributesByName[component] {
                 steps.append(.attribute(attribute))
@@ -284,7 +304,8 @@ struct PredicateBinder {
                 steps.append(relationship.isToMany ? .toMany(relationship) : .toOne(relationship))
                 current = relationship.destinationEntity
             } else {
-                throw ObjectStackError.unknownKeyPath(fullText, entity: start.name,
+                throw ObjectStackError.unknownKeyPath(
+                    fullText, entity: start.name,
                     detail: "\(entity.name) has no property '\(component)'")
             }
         }

@@ -4,7 +4,9 @@ extension PredicateEvaluator {
     /// that order are returned, kept in a bounded heap instead of sorting every match: a first screen of 50
     /// out of 10,000 rows costs about m comparisons, not m log m.
     /// - Complexity: O(m log m) for m rows; O(m log k) with a limit k.
-    public func sorted(_ rows: [Row], by keys: [BoundSortKey], limit: Int = 0, primaryKey: (Row) -> Int64) throws -> [Row] {
+    public func sorted(_ rows: [Row], by keys: [BoundSortKey], limit: Int = 0, primaryKey: (Row) -> Int64) throws
+        -> [Row]
+    {
         guard !keys.isEmpty else { return limit > 0 ? Array(rows.prefix(limit)) : rows }
         // Sort keys and ties by primary key make a strict total order, so the top k are the sort's first k.
         func precedes(_ a: (Row, [StoreValue]), _ b: (Row, [StoreValue])) -> Bool {
@@ -33,7 +35,8 @@ extension PredicateEvaluator {
                 heap[0] = entry
                 var parent = 0
                 while true {
-                    let left = 2 * parent + 1, right = left + 1
+                    let left = 2 * parent + 1
+                    let right = left + 1
                     var largest = parent
                     if left < heap.count, precedes(heap[largest], heap[left]) { largest = left }
                     if right < heap.count, precedes(heap[largest], heap[right]) { largest = right }
@@ -54,7 +57,8 @@ extension PredicateEvaluator {
         if case .count = request.resultType, request.fetchOffset == 0, request.fetchLimit == 0 {
             return .count(matches.count)
         }
-        let window = matches.dropFirst(request.fetchOffset).prefix(request.fetchLimit > 0 ? request.fetchLimit : Int.max)
+        let window = matches.dropFirst(request.fetchOffset).prefix(
+            request.fetchLimit > 0 ? request.fetchLimit : Int.max)
         switch request.resultType {
         case .count:
             return .count(window.count)

@@ -65,7 +65,8 @@ public struct PredicateEvaluator<Resolver: PredicateResolver> {
     public func order(_ a: Row, _ b: Row, by keys: [BoundSortKey]) throws -> ComparisonResult {
         for key in keys {
             let result = ValueComparison.sortOrder(
-                try value(of: key.keyPath, on: a), try value(of: key.keyPath, on: b), caseInsensitive: key.caseInsensitive)
+                try value(of: key.keyPath, on: a), try value(of: key.keyPath, on: b),
+                caseInsensitive: key.caseInsensitive)
             if result != .orderedSame {
                 return key.ascending ? result : (result == .orderedAscending ? .orderedDescending : .orderedAscending)
             }
@@ -163,7 +164,9 @@ public struct PredicateEvaluator<Resolver: PredicateResolver> {
         case .list(let values): return .collection(values)
         case .keyPath(let path): return try walk(path, row, scope)
         case .subquery(let subquery):
-            guard case .collection(let members) = try walk(subquery.collection, row, scope) else { return .collection([]) }
+            guard case .collection(let members) = try walk(subquery.collection, row, scope) else {
+                return .collection([])
+            }
             var matches: [StoreValue] = []
             for member in members {
                 guard case .objectID(let id) = member, let memberRow = try resolver.row(for: id) else { continue }

@@ -217,7 +217,8 @@ struct PredicateLexer {
             return PredicateKeyword(rawValue: word.uppercased()).map { .keyword($0) } ?? .identifier(word)
         }
         if Self.digitValue(scalar, radix: 10) != nil
-            || (scalar == "-" && !afterOperand && peek(1).flatMap { Self.digitValue($0, radix: 10) } != nil) {
+            || (scalar == "-" && !afterOperand && peek(1).flatMap { Self.digitValue($0, radix: 10) } != nil)
+        {
             return try number()
         }
         index += 1
@@ -246,8 +247,10 @@ struct PredicateLexer {
         case "@":
             let name = "@" + take(while: Self.isIdentifierContinue)
             guard Self.collectionOperators.contains(name) else {
-                throw error(name == "@" ? "expected a collection operator such as '@count' after '@'"
-                                        : "unsupported collection operator '\(name)'", atScalar: start)
+                throw error(
+                    name == "@"
+                        ? "expected a collection operator such as '@count' after '@'"
+                        : "unsupported collection operator '\(name)'", atScalar: start)
             }
             return .collectionOperator(name)
         case "%": return .argument(try placeholder(start: start))
@@ -373,7 +376,8 @@ struct PredicateLexer {
         if (0xD800..<0xDC00).contains(unit), peek() == "\\", peek(1) == "u" {
             index += 2
             if let low = hexUnit(), (0xDC00..<0xE000).contains(low),
-               let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) {
+                let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+            {
                 return scalar
             }
             throw invalid

@@ -14,7 +14,8 @@ public enum ValueComparison {
     public static func equal(_ a: StoreValue, _ b: StoreValue, _ options: PredicateOptions = []) -> Bool {
         switch (a, b) {
         case (.string(let x), .string(let y)):
-            return options.isEmpty ? x.utf8.elementsEqual(y.utf8) : fold(x, options).utf8.elementsEqual(fold(y, options).utf8)
+            return options.isEmpty
+                ? x.utf8.elementsEqual(y.utf8) : fold(x, options).utf8.elementsEqual(fold(y, options).utf8)
         case (.null, .null): return true
         case (.null, _), (_, .null): return false
         default:
@@ -99,7 +100,8 @@ public enum ValueComparison {
     /// Not Foundation's `contains`/`range(of:)`: on Linux they trap ("String index is out of bounds") or
     /// answer wrongly ("x" contains "x\0") when the needle holds a NUL — found by fuzzing.
     static func containsBytes(_ text: String, _ needle: String) -> Bool {
-        var text = text, needle = needle
+        var text = text
+        var needle = needle
         return text.withUTF8 { haystack in
             needle.withUTF8 { needle in
                 guard let first = needle.first else { return true }
@@ -142,8 +144,10 @@ public enum ValueComparison {
     public static func like(_ text: String, _ pattern: String, _ options: PredicateOptions) -> Bool {
         let subject = Array(fold(text, options))
         let glob = glob(fold(pattern, options))
-        var s = 0, p = 0
-        var starP = -1, starS = 0
+        var s = 0
+        var p = 0
+        var starP = -1
+        var starS = 0
         while s < subject.count {
             if p < glob.count, glob[p] == .anyOne || glob[p] == .literal(subject[s]) {
                 s += 1
@@ -230,7 +234,8 @@ public enum ValueComparison {
     }
 
     /// Orders rows by precomputed sort-key values, one per key.
-    public static func compareSortKeys(_ a: [StoreValue], _ b: [StoreValue], _ keys: [BoundSortKey]) -> ComparisonResult {
+    public static func compareSortKeys(_ a: [StoreValue], _ b: [StoreValue], _ keys: [BoundSortKey]) -> ComparisonResult
+    {
         for (index, key) in keys.enumerated() {
             let result = sortOrder(a[index], b[index], caseInsensitive: key.caseInsensitive)
             if result != .orderedSame {
@@ -266,18 +271,21 @@ public enum ValueComparison {
             return .integer(Int64(values.count))
         case .sum, .avg:
             if present.allSatisfy({ if case .integer = $0 { return true } else { return false } }), function == .sum {
-                return .integer(present.reduce(0) { total, value in
-                    if case .integer(let v) = value { return total &+ v }
-                    return total
-                })
+                return .integer(
+                    present.reduce(0) { total, value in
+                        if case .integer(let v) = value { return total &+ v }
+                        return total
+                    })
             }
             let total = present.compactMap(\.numericValue).reduce(0, +)
             if function == .sum { return .double(total) }
             return present.isEmpty ? .null : .double(total / Double(present.count))
         case .min:
-            return present.min { ValueComparison.sortOrder($0, $1, caseInsensitive: false) == .orderedAscending } ?? .null
+            return present.min { ValueComparison.sortOrder($0, $1, caseInsensitive: false) == .orderedAscending }
+                ?? .null
         case .max:
-            return present.max { ValueComparison.sortOrder($0, $1, caseInsensitive: false) == .orderedAscending } ?? .null
+            return present.max { ValueComparison.sortOrder($0, $1, caseInsensitive: false) == .orderedAscending }
+                ?? .null
         }
     }
 }

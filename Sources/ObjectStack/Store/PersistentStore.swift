@@ -63,7 +63,9 @@ public struct StoreMetadata: Sendable, Hashable {
     public var userInfo: [String: String]
 
     /// Creates metadata.
-    public init(identifier: String, storeType: String, entityVersionHashes: [String: String], userInfo: [String: String] = [:]) {
+    public init(
+        identifier: String, storeType: String, entityVersionHashes: [String: String], userInfo: [String: String] = [:]
+    ) {
         self.identifier = identifier
         self.storeType = storeType
         self.entityVersionHashes = entityVersionHashes

@@ -61,7 +61,8 @@ public final class StoreFileLock: @unchecked Sendable {
             case .replaced: continue
             case .busy:
                 guard ContinuousClock.now < deadline else {
-                    throw StoreError(code: .locked,
+                    throw StoreError(
+                        code: .locked,
                         message: "another process is migrating the store (it holds the store's file lock exclusively); "
                             + "open it again when the migration is done", url: url)
                 }
@@ -88,7 +89,8 @@ public final class StoreFileLock: @unchecked Sendable {
                 usleep(10_000)
                 continue
             case .busy:
-                throw StoreError(code: .locked,
+                throw StoreError(
+                    code: .locked,
                     message: "another process has the store open; it cannot be migrated or moved until that process "
                         + "closes it", url: url)
             }
@@ -121,7 +123,13 @@ public final class StoreFileLock: @unchecked Sendable {
 
     /// Gives the lock up; the file's description is closed when no holder in this process is left.
     public func release() {
-        guard !released.withLock({ let was = $0; $0 = true; return was }) else { return }
+        guard
+            !released.withLock({
+                let was = $0
+                $0 = true
+                return was
+            })
+        else { return }
         Self.entries.withLock { entries in
             guard var entry = entries[path] else { return }
             entry.holders -= 1
@@ -149,7 +157,8 @@ public final class StoreFileLock: @unchecked Sendable {
             if var entry = entries[path] {
                 // A store of this process already holds the file; exclusive means no store of it may.
                 if exclusive {
-                    throw StoreError(code: .locked,
+                    throw StoreError(
+                        code: .locked,
                         message: entry.isExclusive
                             ? "the store is already being migrated in this process"
                             : "\(entry.holders) store(s) in this process have the store open; close them first",
@@ -165,7 +174,9 @@ public final class StoreFileLock: @unchecked Sendable {
                 return .noFile
             }
             var result = flock(descriptor, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB)
-            while result != 0 && errno == EINTR { result = flock(descriptor, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) }
+            while result != 0 && errno == EINTR {
+                result = flock(descriptor, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB)
+            }
             if result != 0 && errno == EWOULDBLOCK {
                 Foundation.close(descriptor)
                 return .busy

@@ -20,7 +20,8 @@ extension StoreType {
             do {
                 try FileManager.default.removeItem(at: file)
             } catch {
-                throw StoreError(code: .ioFailure, message: "cannot remove \(file.path): \(error.localizedDescription)",
+                throw StoreError(
+                    code: .ioFailure, message: "cannot remove \(file.path): \(error.localizedDescription)",
                     url: url)
             }
         }
@@ -48,18 +49,21 @@ extension StoreType {
             try? FileManager.default.removeItem(at: companion)
         }
         guard rename(source.path, destination.path) == 0 else {
-            throw StoreError(code: .ioFailure,
+            throw StoreError(
+                code: .ioFailure,
                 message: "cannot move \(source.path) into place: \(String(cString: strerror(errno)))", url: destination)
         }
         syncFolder(of: destination)
-        for companion in operations.files(at: source).dropFirst() where FileManager.default.fileExists(atPath: companion.path) {
+        for companion in operations.files(at: source).dropFirst()
+        where FileManager.default.fileExists(atPath: companion.path) {
             try? FileManager.default.removeItem(at: companion)
         }
     }
 
     private func operations(for url: URL) throws -> StoreFileOperations {
         guard let fileOperations, url.isFileURL else {
-            throw StoreError(code: .unsupported, message: "\(name) stores are not files; they cannot be read, moved or migrated",
+            throw StoreError(
+                code: .unsupported, message: "\(name) stores are not files; they cannot be read, moved or migrated",
                 url: url)
         }
         return fileOperations

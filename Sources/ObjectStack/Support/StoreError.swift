@@ -9,7 +9,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String, Hashable, Sendable {
             case notAStore, corrupt, incompatibleModel, ioFailure, readOnly, locked, full
-            case versionConflict, constraintConflict, invalidOption, unsupported, closed, objectNotFound, migrationFailed
+            case versionConflict, constraintConflict, invalidOption, unsupported, closed, objectNotFound,
+                migrationFailed
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }

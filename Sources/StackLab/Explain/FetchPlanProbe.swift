@@ -30,9 +30,10 @@ public struct FetchPlanProbe {
     public var counts: Bool
 
     /// Creates a probe.
-    public init(store: StoreKind, path: String? = nil, objects: Int = 10_000, predicate: String? = nil,
-        sortKeys: [SortKey] = [], limit: Int = 0, offset: Int = 0, counts: Bool = false)
-    {
+    public init(
+        store: StoreKind, path: String? = nil, objects: Int = 10_000, predicate: String? = nil,
+        sortKeys: [SortKey] = [], limit: Int = 0, offset: Int = 0, counts: Bool = false
+    ) {
         self.store = store
         self.path = path
         self.objects = objects
@@ -63,7 +64,8 @@ public struct FetchPlanProbe {
     ///   not explain its plans through the context).
     public func run() throws -> QueryPlan {
         let model = try PodModel.make()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-explain-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stacklab-explain-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let url: URL
         if let path {

@@ -32,7 +32,8 @@ public enum PodModel {
     /// - Throws: `ObjectStackError` for a version outside `versions`.
     public static func make(version: Int) throws -> ManagedObjectModel {
         guard versions.contains(version) else {
-            throw ObjectStackError(code: .invalidArgument,
+            throw ObjectStackError(
+                code: .invalidArgument,
                 message: "the pod model has versions \(versions.lowerBound) to \(versions.upperBound), not \(version)")
         }
         var attributes = [

@@ -35,7 +35,8 @@ struct AttributeValueGenerator {
 
     static let words = [
         "amber", "birch", "cedar", "delta", "ember", "fjord", "gale", "harbor", "iris", "juniper", "kestrel", "lumen",
-        "meadow", "nectar", "onyx", "prairie", "quartz", "raven", "sierra", "tundra", "umber", "vale", "willow", "zephyr",
+        "meadow", "nectar", "onyx", "prairie", "quartz", "raven", "sierra", "tundra", "umber", "vale", "willow",
+        "zephyr",
     ]
     /// 2020-01-01 in seconds since 2001, where generated dates start.
     static let firstDate = 599_616_000.0
@@ -71,7 +72,8 @@ struct AttributeValueGenerator {
         var sampler: RegexSampler?
         var problem: String?
         if low > high {
-            problem = "its minimum \(attribute.minimumValue.map { "\($0)" } ?? "-") is above its maximum "
+            problem =
+                "its minimum \(attribute.minimumValue.map { "\($0)" } ?? "-") is above its maximum "
                 + "\(attribute.maximumValue.map { "\($0)" } ?? "-") (for its type)"
         } else if let pattern = attribute.regularExpression, attribute.type == .string {
             // The stack checks a pattern on strings only, so on another type it constrains nothing.
@@ -82,10 +84,12 @@ struct AttributeValueGenerator {
             }
         }
         regex = sampler
-        if problem == nil, unique, let capacity = Self.capacity(attribute.type, low: low, high: high, regex: sampler != nil),
+        if problem == nil, unique,
+            let capacity = Self.capacity(attribute.type, low: low, high: high, regex: sampler != nil),
             capacity < Double(count)
         {
-            problem = "a uniqueness constraint needs \(count) distinct values, but its type and bounds allow only \(Int(capacity))"
+            problem =
+                "a uniqueness constraint needs \(count) distinct values, but its type and bounds allow only \(Int(capacity))"
         }
         if let problem {
             guard attribute.isOptional, !unique else {
@@ -119,8 +123,10 @@ struct AttributeValueGenerator {
                 return .store(value)
             }
             if attribute.isOptional && !unique { return nil }
-            throw PopulationRefusal(entity: entityName, property: attribute.name,
-                "found no \(unique ? "new " : "")value matching \(regex.pattern) with length \(Int(low))...\(high) in 1000 draws")
+            throw PopulationRefusal(
+                entity: entityName, property: attribute.name,
+                "found no \(unique ? "new " : "")value matching \(regex.pattern) with length \(Int(low))...\(high) in 1000 draws"
+            )
         }
         return .store(unique ? uniqueValue(index, &random) : randomValue(&random))
     }
@@ -150,7 +156,8 @@ struct AttributeValueGenerator {
             return .double(attribute.type == .float ? Double(Float(value)).clamped(from, to) : value)
         case .decimal:
             let (from, to) = span(default: 0...1_000)
-            let cents = Int64.random(in: Int64((from * 100).rounded(.up))...Int64((to * 100).rounded(.down)), using: &random)
+            let cents = Int64.random(
+                in: Int64((from * 100).rounded(.up))...Int64((to * 100).rounded(.down)), using: &random)
             return .decimal(Decimal(cents) / 100)
         case .boolean:
             let (from, to) = span(default: 0...1)
@@ -159,7 +166,8 @@ struct AttributeValueGenerator {
             return .string(text(length: length(default: 4...24, &random), &random))
         case .date:
             let (from, to) = span(default: Self.firstDate...(Self.firstDate + Self.dateSpan))
-            return .date(Date(timeIntervalSinceReferenceDate: Double.random(in: from...to, using: &random).rounded(.down)))
+            return .date(
+                Date(timeIntervalSinceReferenceDate: Double.random(in: from...to, using: &random).rounded(.down)))
         case .binaryData:
             let count = length(default: 8...32, &random)
             return .data(Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }))
@@ -227,7 +235,9 @@ struct AttributeValueGenerator {
     private func length(default fallback: ClosedRange<Int>, _ random: inout SplitMix64) -> Int {
         let from = Int(max(low, 0))
         let to = high.isFinite ? Int(high) : max(from, from + fallback.upperBound - fallback.lowerBound)
-        let (a, b) = low.isFinite && low > 0 || high.isFinite ? (from, max(from, to)) : (fallback.lowerBound, fallback.upperBound)
+        let (a, b) =
+            low.isFinite && low > 0 || high.isFinite
+            ? (from, max(from, to)) : (fallback.lowerBound, fallback.upperBound)
         return Int.random(in: a...b, using: &random)
     }
 
@@ -262,8 +272,10 @@ struct AttributeValueGenerator {
     }
 
     static func uuid(_ high: UInt64, _ low: UInt64) -> UUID {
-        let a = withUnsafeBytes(of: high.bigEndian) { Array($0) }, b = withUnsafeBytes(of: low.bigEndian) { Array($0) }
-        return UUID(uuid: (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]))
+        let a = withUnsafeBytes(of: high.bigEndian) { Array($0) }
+        let b = withUnsafeBytes(of: low.bigEndian) { Array($0) }
+        return UUID(
+            uuid: (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]))
     }
 }
 

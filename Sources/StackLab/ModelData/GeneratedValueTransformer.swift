@@ -29,8 +29,10 @@ public struct GeneratedValueTransformer: AttributeValueTransformer {
     public static func registerMissing(for model: ManagedObjectModel) -> [String] {
         var registered: [String] = []
         for entity in model.entities {
-            for attribute in entity.declaredAttributes where attribute.type == .transformable && !attribute.isTransient {
-                guard let name = attribute.valueTransformerName, ValueTransformerRegistry.transformer(named: name) == nil
+            for attribute in entity.declaredAttributes where attribute.type == .transformable && !attribute.isTransient
+            {
+                guard let name = attribute.valueTransformerName,
+                    ValueTransformerRegistry.transformer(named: name) == nil
                 else { continue }
                 ValueTransformerRegistry.register(GeneratedValueTransformer(), forName: name)
                 registered.append(name)

@@ -39,7 +39,9 @@ public final class ModelDataService: Sendable {
             throw LabError(.serviceFailed, "cannot listen on \(host):\(port)", cause: error)
         }
         let index = try JSONSerialization.data(
-            withJSONObject: ["entities": pages.entityNames.map { ["name": $0, "number_of_pages": pages.pageCount(of: $0) ?? 0] }],
+            withJSONObject: [
+                "entities": pages.entityNames.map { ["name": $0, "number_of_pages": pages.pageCount(of: $0) ?? 0] }
+            ],
             options: [.sortedKeys])
         await server.appendRoute("GET /entities") { _ in
             HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: index)
@@ -76,7 +78,8 @@ public final class ModelDataService: Sendable {
         }
         let entity = String(request.path.dropFirst("/objects/".count))
         guard let count = pages.pageCount(of: entity) else {
-            return failure(.notFound, "no entity '\(entity)': expected one of \(pages.entityNames.joined(separator: ", "))")
+            return failure(
+                .notFound, "no entity '\(entity)': expected one of \(pages.entityNames.joined(separator: ", "))")
         }
         guard let text = request.query.first(where: { $0.name == "page" })?.value else {
             return failure(.badRequest, "missing page: ask for /objects/\(entity)?page=N with N from 1 to \(count)")

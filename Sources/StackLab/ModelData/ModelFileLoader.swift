@@ -13,9 +13,10 @@ public struct ModelFileLoader: ModelFileLoading {
     /// - Throws: `ModelFileProblem` for no file at the path, a file the reader refuses, an unknown version, a
     ///   population naming an entity the model lacks, or a model the generator cannot populate; `LabError` (with
     ///   its place) for a population value that is not a count.
-    public func load(path: String, relativeTo directory: URL, version: String?, population: [String: ScenarioValue]?,
-        location: (String) -> String) throws -> any LoadedModelFile
-    {
+    public func load(
+        path: String, relativeTo directory: URL, version: String?, population: [String: ScenarioValue]?,
+        location: (String) -> String
+    ) throws -> any LoadedModelFile {
         let selection: ModelFileSelection
         do {
             selection = try ModelFileSelection(path: path, relativeTo: directory, version: version)
@@ -24,7 +25,8 @@ public struct ModelFileLoader: ModelFileLoading {
         }
         let spec = try PopulationSpec(population ?? [:], place: location)
         for name in spec.counts.keys.sorted() where selection.model.entitiesByName[name] == nil {
-            throw ModelFileProblem(.population(name),
+            throw ModelFileProblem(
+                .population(name),
                 "population names entity '\(name)', which \(selection.version.name) does not have; expected count, children or one of "
                     + selection.model.entities.map(\.name).joined(separator: ", "))
         }

@@ -28,13 +28,16 @@ public struct ModelFileSelection: Sendable {
     ///   model-file reader refuses (its file, line and reason), or a version the file does not have (listing those
     ///   it has).
     public init(path: String, relativeTo base: URL?, version: String? = nil) throws {
-        let url = path.hasPrefix("/") || base == nil
+        let url =
+            path.hasPrefix("/") || base == nil
             ? URL(fileURLWithPath: path) : base!.appendingPathComponent(path)
         self.url = url.standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: self.url.path, isDirectory: &isDirectory) else {
-            throw LabError(.invalidScenario, "no model file at \(self.url.path)"
-                + (base != nil && !path.hasPrefix("/") ? " (\(path), relative to \(base!.path))" : ""))
+            throw LabError(
+                .invalidScenario,
+                "no model file at \(self.url.path)"
+                    + (base != nil && !path.hasPrefix("/") ? " (\(path), relative to \(base!.path))" : ""))
         }
         do {
             versions = try ManagedObjectModel.versions(contentsOf: self.url)
@@ -44,8 +47,10 @@ public struct ModelFileSelection: Sendable {
         if let version {
             let wanted = version.hasSuffix(".xcdatamodel") ? String(version.dropLast(".xcdatamodel".count)) : version
             guard let index = versions.firstIndex(where: { $0.name == wanted }) else {
-                throw LabError(.invalidScenario, "the model file \(self.url.lastPathComponent) has no version '\(version)'; "
-                    + "expected one of \(versions.map { "'\($0.name)'" }.joined(separator: ", "))")
+                throw LabError(
+                    .invalidScenario,
+                    "the model file \(self.url.lastPathComponent) has no version '\(version)'; "
+                        + "expected one of \(versions.map { "'\($0.name)'" }.joined(separator: ", "))")
             }
             versionIndex = index
         } else {

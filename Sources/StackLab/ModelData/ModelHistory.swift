@@ -80,13 +80,18 @@ public struct ModelHistory: Sendable {
     /// - Throws: `LabError.unsupported` for an in-memory store (nothing to migrate) or `from` after `to`;
     ///   `PopulationRefusal` when a version cannot be populated; the stores' errors.
     public static func run(
-        versions: [ModelVersion], from: Int, to: Int, spec: PopulationSpec, seed: UInt64, store: StoreKind, directory: URL
+        versions: [ModelVersion], from: Int, to: Int, spec: PopulationSpec, seed: UInt64, store: StoreKind,
+        directory: URL
     ) throws -> ModelHistory {
         guard store != .memory else {
-            throw LabError(.unsupported, "an in-memory store lives only while it is open; a version history needs sqlite or lmdb")
+            throw LabError(
+                .unsupported, "an in-memory store lives only while it is open; a version history needs sqlite or lmdb")
         }
         guard versions.indices.contains(from), versions.indices.contains(to), from <= to else {
-            throw LabError(.unsupported, "the history runs from an earlier version to a later one; asked for version \(from + 1) to \(to + 1) of \(versions.count)")
+            throw LabError(
+                .unsupported,
+                "the history runs from an earlier version to a later one; asked for version \(from + 1) to \(to + 1) of \(versions.count)"
+            )
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent("history.\(store.rawValue)")
@@ -105,34 +110,45 @@ public struct ModelHistory: Sendable {
         var steps: [Step] = []
         var allLightweight = true
         for index in from..<to {
-            let source = versions[index], destination = versions[index + 1]
+            let source = versions[index]
+            let destination = versions[index + 1]
             let difference = ModelDifference(from: source.model, to: destination.model)
             let changes = difference.changes.map(\.description)
             if difference.differingEntityNames.isEmpty {
-                steps.append(Step(from: source.name, to: destination.name, verdict: .unchanged, duration: nil, changes: changes,
-                    reseeded: nil))
+                steps.append(
+                    Step(
+                        from: source.name, to: destination.name, verdict: .unchanged, duration: nil, changes: changes,
+                        reseeded: nil))
                 continue
             }
             guard difference.isLightweightMigratable else {
                 allLightweight = false
                 let (reseed, _) = try seedStore(destination)
-                steps.append(Step(from: source.name, to: destination.name,
-                    verdict: .notLightweight(reasons: difference.reasonsNotLightweight), duration: nil, changes: changes,
-                    reseeded: reseed))
+                steps.append(
+                    Step(
+                        from: source.name, to: destination.name,
+                        verdict: .notLightweight(reasons: difference.reasonsNotLightweight), duration: nil,
+                        changes: changes,
+                        reseeded: reseed))
                 continue
             }
-            let migrator = StoreMigrator(type: store.storeType, url: url, destinationModel: destination.model,
+            let migrator = StoreMigrator(
+                type: store.storeType, url: url, destinationModel: destination.model,
                 sourceModels: [source.model])
             let started = clock.now
             do {
                 try migrator.migrateIfNeeded()
-                steps.append(Step(from: source.name, to: destination.name, verdict: .lightweight,
-                    duration: clock.now - started, changes: changes, reseeded: nil))
+                steps.append(
+                    Step(
+                        from: source.name, to: destination.name, verdict: .lightweight,
+                        duration: clock.now - started, changes: changes, reseeded: nil))
             } catch {
                 allLightweight = false
                 let (reseed, _) = try seedStore(destination)
-                steps.append(Step(from: source.name, to: destination.name, verdict: .failed("\(error)"), duration: nil,
-                    changes: changes, reseeded: reseed))
+                steps.append(
+                    Step(
+                        from: source.name, to: destination.name, verdict: .failed("\(error)"), duration: nil,
+                        changes: changes, reseeded: reseed))
             }
         }
 
@@ -146,7 +162,8 @@ public struct ModelHistory: Sendable {
         if allLightweight, to > from {
             _ = try seedStore(versions[from])
             let manager = StagedMigrationManager([
-                LightweightMigrationStage(versions[from..<to].map(\.model), label: "\(versions[from].name) to \(versions[to].name)")
+                LightweightMigrationStage(
+                    versions[from..<to].map(\.model), label: "\(versions[from].name) to \(versions[to].name)")
             ])
             let started = clock.now
             try manager.migrateStore(type: store.storeType, at: url, to: versions[to].model)
@@ -156,7 +173,8 @@ public struct ModelHistory: Sendable {
             try launch.remove(store)
         }
         try? store.storeType.destroyStore(at: url)
-        return ModelHistory(versionNames: versions[from...to].map(\.name), store: store, objects: objects,
+        return ModelHistory(
+            versionNames: versions[from...to].map(\.name), store: store, objects: objects,
             seedDuration: seedDuration, steps: steps, openDuration: openDuration, launchDuration: launchDuration)
     }
 
@@ -164,7 +182,9 @@ public struct ModelHistory: Sendable {
     /// lightweight, and the totals.
     public var text: String {
         func ms(_ duration: Duration?) -> String { duration.map { String(format: "%.1f ms", $0.milliseconds) } ?? "-" }
-        var lines = ["\(store.rawValue): seeded \(objects) objects at \(versionNames.first ?? "?") in \(ms(seedDuration))"]
+        var lines = [
+            "\(store.rawValue): seeded \(objects) objects at \(versionNames.first ?? "?") in \(ms(seedDuration))"
+        ]
         for step in steps {
             lines.append("  \(step.from) -> \(step.to): \(step.verdict.name), \(ms(step.duration))")
             switch step.verdict {
@@ -172,11 +192,14 @@ public struct ModelHistory: Sendable {
             case .failed(let message): lines.append("      - \(message)")
             default: break
             }
-            if let reseeded = step.reseeded { lines.append("      (store seeded afresh at \(step.to) in \(ms(reseeded)) to go on)") }
+            if let reseeded = step.reseeded {
+                lines.append("      (store seeded afresh at \(step.to) in \(ms(reseeded)) to go on)")
+            }
         }
         lines.append("  steps total: \(ms(stepsTotal)); open at \(versionNames.last ?? "?"): \(ms(openDuration))")
-        lines.append("  launch (one staged migration \(versionNames.first ?? "?") -> \(versionNames.last ?? "?"), then open): "
-            + (launchDuration.map { ms($0) } ?? "not possible without the app's own migration code"))
+        lines.append(
+            "  launch (one staged migration \(versionNames.first ?? "?") -> \(versionNames.last ?? "?"), then open): "
+                + (launchDuration.map { ms($0) } ?? "not possible without the app's own migration code"))
         return lines.joined(separator: "\n")
     }
 }

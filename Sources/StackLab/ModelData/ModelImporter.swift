@@ -66,7 +66,9 @@ public final class ModelImporter {
             if let names = keys[entity.name] {
                 resolved[entity.name] = try names.map { name in
                     guard let attribute = entity.attributesByName[name], !attribute.isTransient else {
-                        throw LabError(.invalidScenario, "import key \(entity.name).\(name): the entity has no stored attribute \(name)")
+                        throw LabError(
+                            .invalidScenario,
+                            "import key \(entity.name).\(name): the entity has no stored attribute \(name)")
                     }
                     return attribute
                 }
@@ -107,7 +109,8 @@ public final class ModelImporter {
             if existed { counts.found += 1 }
             try apply(object, to: managed)
         }
-        return Counts(inserted: counts.inserted - before.inserted, found: counts.found - before.found,
+        return Counts(
+            inserted: counts.inserted - before.inserted, found: counts.found - before.found,
             fetches: counts.fetches - before.fetches)
     }
 
@@ -133,7 +136,9 @@ public final class ModelImporter {
         for object in objects {
             try want(object, entity)
             for relationship in entity.relationships where !relationship.isTransient {
-                for reference in Self.references(object[relationship.name]) { try want(reference, relationship.destinationEntity) }
+                for reference in Self.references(object[relationship.name]) {
+                    try want(reference, relationship.destinationEntity)
+                }
             }
         }
         for (name, request) in wanted.sorted(by: { $0.key < $1.key }) {
@@ -190,7 +195,8 @@ public final class ModelImporter {
     /// Sets every attribute and relationship the page object gives.
     private func apply(_ object: [String: Any], to managed: ManagedObject) throws {
         let id = object["@id"] as? String ?? "?"
-        for attribute in managed.entity.attributes where !attribute.isTransient && attribute.derivationExpression == nil {
+        for attribute in managed.entity.attributes where !attribute.isTransient && attribute.derivationExpression == nil
+        {
             guard let json = object[attribute.name] else { continue }
             if json is NSNull {
                 try managed.setValue(nil, forKey: attribute.name)
@@ -225,7 +231,9 @@ public final class ModelImporter {
         switch attribute.type {
         case .integer16, .integer32, .integer64: value = number.map { .integer($0.int64Value) }
         case .double, .float: value = number.map { .double($0.doubleValue) }
-        case .decimal: value = text.flatMap { Decimal(string: $0) }.map(StoreValue.decimal) ?? number.map { .decimal($0.decimalValue) }
+        case .decimal:
+            value =
+                text.flatMap { Decimal(string: $0) }.map(StoreValue.decimal) ?? number.map { .decimal($0.decimalValue) }
         case .boolean: value = (json as? Bool).map(StoreValue.boolean) ?? number.map { .boolean($0.boolValue) }
         case .string: value = text.map(StoreValue.string)
         case .date: value = text.flatMap { formatter.date(from: $0) }.map(StoreValue.date)
@@ -235,7 +243,8 @@ public final class ModelImporter {
         case .transformable: value = nil
         }
         guard let value else {
-            throw LabError(.invalidResults, "\(id).\(attribute.name): \(json) is not a \(attribute.type.rawValue) value")
+            throw LabError(
+                .invalidResults, "\(id).\(attribute.name): \(json) is not a \(attribute.type.rawValue) value")
         }
         return value
     }

@@ -56,16 +56,21 @@ public struct ModelObjectPages: Sendable {
                 let links = related[PopulationPlan.ObjectRef(entity: position, index: index)] ?? [:]
                 for relationship in entity.entity.relationships where !relationship.isTransient {
                     let targets = links[relationship.name] ?? []
-                    object[relationship.name] = relationship.isToMany
+                    object[relationship.name] =
+                        relationship.isToMany
                         ? targets.map(reference) as Any : (targets.first.map(reference) ?? NSNull()) as Any
                 }
                 objects.append(object)
             }
             let count = max(1, (objects.count + pageSize - 1) / pageSize)
             pages[entity.entity.name] = try (1...count).map { number in
-                let slice = objects.isEmpty ? [] : Array(objects[((number - 1) * pageSize)..<min(number * pageSize, objects.count)])
+                let slice =
+                    objects.isEmpty
+                    ? [] : Array(objects[((number - 1) * pageSize)..<min(number * pageSize, objects.count)])
                 return try JSONSerialization.data(
-                    withJSONObject: ["entity": entity.entity.name, "number_of_pages": count, "page": number, "result": slice] as [String: Any],
+                    withJSONObject: [
+                        "entity": entity.entity.name, "number_of_pages": count, "page": number, "result": slice,
+                    ] as [String: Any],
                     options: [.sortedKeys])
             }
         }

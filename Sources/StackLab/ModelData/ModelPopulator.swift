@@ -30,8 +30,9 @@ public enum ModelPopulator {
         /// One line per entity, then the totals and the notes.
         public var summary: String {
             var lines = objectsByEntity.map { "  \($0.entity): \($0.count) (\($0.reason))" }
-            lines.append("\(objects) objects, \(links) relationship links, written in "
-                + String(format: "%.1f ms", writeDuration.milliseconds))
+            lines.append(
+                "\(objects) objects, \(links) relationship links, written in "
+                    + String(format: "%.1f ms", writeDuration.milliseconds))
             lines += notes.map { "  note: \($0)" }
             return lines.joined(separator: "\n")
         }
@@ -69,9 +70,11 @@ public enum ModelPopulator {
                 for (source, targets) in link.pairs {
                     let object = objects[source.entity][source.index]
                     if link.relationship.isToMany {
-                        try object.setValue(targets.map { objects[$0.entity][$0.index] }, forKey: link.relationship.name)
+                        try object.setValue(
+                            targets.map { objects[$0.entity][$0.index] }, forKey: link.relationship.name)
                     } else {
-                        try object.setValue(objects[targets[0].entity][targets[0].index], forKey: link.relationship.name)
+                        try object.setValue(
+                            objects[targets[0].entity][targets[0].index], forKey: link.relationship.name)
                     }
                 }
             }
@@ -86,7 +89,9 @@ public enum ModelPopulator {
     /// Creates a store of `store` kind at `url` (which must not exist yet) and writes the plan into it.
     /// - Throws: `LabError.unsupported` when a file is already at `url`; the stores' and the save's errors, after
     ///   which the new store file is deleted.
-    public static func populateStore(_ plan: PopulationPlan, store: StoreKind, url: URL, options: [String: String] = [:])
+    public static func populateStore(
+        _ plan: PopulationPlan, store: StoreKind, url: URL, options: [String: String] = [:]
+    )
         throws -> Result
     {
         if store != .memory, FileManager.default.fileExists(atPath: url.path) {
@@ -94,7 +99,8 @@ public enum ModelPopulator {
         }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: plan.model)
         do {
-            let opened = try coordinator.addPersistentStore(type: store.storeType, configuration: nil, at: url, options: options)
+            let opened = try coordinator.addPersistentStore(
+                type: store.storeType, configuration: nil, at: url, options: options)
             defer { try? coordinator.remove(opened) }
             return try write(plan, into: coordinator)
         } catch {

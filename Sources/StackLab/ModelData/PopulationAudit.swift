@@ -40,14 +40,17 @@ public struct PopulationAudit: Sendable {
                 request.includesSubentities = false
                 let objects = try context.fetch(request).sorted { $0.objectID.key < $1.objectID.key }
                 counts[entity.name] = objects.count
-                if entity.isAbstract, !objects.isEmpty { report("abstract", "\(entity.name) is abstract but has \(objects.count) object(s)") }
+                if entity.isAbstract, !objects.isEmpty {
+                    report("abstract", "\(entity.name) is abstract but has \(objects.count) object(s)")
+                }
                 for object in objects {
                     var fields: [String] = []
                     for attribute in entity.attributes where !attribute.isTransient {
                         let value = object.value(forKey: attribute.name)
                         fields.append("\(attribute.name)=\(Self.key(value))")
                         if value == nil, !attribute.isOptional, attribute.derivationExpression == nil {
-                            report("required", "\(entity.name) \(object.objectID.key): required \(attribute.name) is nil")
+                            report(
+                                "required", "\(entity.name) \(object.objectID.key): required \(attribute.name) is nil")
                         }
                         if let value, let problem = Self.outOfBounds(value, attribute) {
                             report("bounds", "\(entity.name) \(object.objectID.key): \(attribute.name) \(problem)")
@@ -55,20 +58,29 @@ public struct PopulationAudit: Sendable {
                     }
                     for relationship in entity.relationships where !relationship.isTransient {
                         let related = Self.related(object, relationship)
-                        fields.append("\(relationship.name)=[\(related.map { "\($0.entity.name):\($0.objectID.key)" }.joined(separator: ","))]")
+                        fields.append(
+                            "\(relationship.name)=[\(related.map { "\($0.entity.name):\($0.objectID.key)" }.joined(separator: ","))]"
+                        )
                         if relationship.isToMany {
                             if !ChildBounds(relationship).allows(related.count) {
-                                report("count", "\(entity.name) \(object.objectID.key): \(relationship.name) holds \(related.count), "
-                                    + "outside its bounds (min \(relationship.minCount), max \(relationship.maxCount), "
-                                    + "\(relationship.isOptional ? "optional" : "required"))")
+                                report(
+                                    "count",
+                                    "\(entity.name) \(object.objectID.key): \(relationship.name) holds \(related.count), "
+                                        + "outside its bounds (min \(relationship.minCount), max \(relationship.maxCount), "
+                                        + "\(relationship.isOptional ? "optional" : "required"))")
                             }
                         } else if related.isEmpty, !relationship.isOptional {
-                            report("count", "\(entity.name) \(object.objectID.key): required \(relationship.name) is nil")
+                            report(
+                                "count", "\(entity.name) \(object.objectID.key): required \(relationship.name) is nil")
                         }
                         if let inverse = relationship.inverse {
-                            for other in related where !Self.related(other, inverse).contains(where: { $0 === object }) {
-                                report("inverse", "\(entity.name) \(object.objectID.key).\(relationship.name) holds "
-                                    + "\(other.entity.name) \(other.objectID.key), whose \(inverse.name) does not hold it back")
+                            for other in related where !Self.related(other, inverse).contains(where: { $0 === object })
+                            {
+                                report(
+                                    "inverse",
+                                    "\(entity.name) \(object.objectID.key).\(relationship.name) holds "
+                                        + "\(other.entity.name) \(other.objectID.key), whose \(inverse.name) does not hold it back"
+                                )
                             }
                         }
                     }
@@ -76,7 +88,8 @@ public struct PopulationAudit: Sendable {
                         let tuple = attributes.map { Self.key(object.value(forKey: $0.name)) }.joined(separator: "|")
                         let name = "\(declaring.name)(\(attributes.map(\.name).joined(separator: ",")))"
                         if !tuples[name, default: []].insert(tuple).inserted {
-                            report("unique", "\(entity.name) \(object.objectID.key): \(name) repeats the values \(tuple)")
+                            report(
+                                "unique", "\(entity.name) \(object.objectID.key): \(name) repeats the values \(tuple)")
                         }
                     }
                     lines.append("\(entity.name) \(object.objectID.key): " + fields.joined(separator: " "))
@@ -121,8 +134,12 @@ public struct PopulationAudit: Sendable {
         case let decimal as Decimal: measured = NSDecimalNumber(decimal: decimal).doubleValue
         default: measured = nil
         }
-        if let measured, let minimum = attribute.minimumValue, measured < minimum { return "is \(measured), below \(minimum)" }
-        if let measured, let maximum = attribute.maximumValue, measured > maximum { return "is \(measured), above \(maximum)" }
+        if let measured, let minimum = attribute.minimumValue, measured < minimum {
+            return "is \(measured), below \(minimum)"
+        }
+        if let measured, let maximum = attribute.maximumValue, measured > maximum {
+            return "is \(measured), above \(maximum)"
+        }
         if let pattern = attribute.regularExpression, let text = value as? String,
             text.range(of: "^(?:\(pattern))$", options: .regularExpression) == nil
         {

@@ -32,7 +32,9 @@ struct PopulationCounts {
                     progressed = true
                     continue
                 }
-                let owners = links.map { link in Self.concrete(kindOf: link.owner, and: link.ownerKind).map { counts[$0.name] } }
+                let owners = links.map { link in
+                    Self.concrete(kindOf: link.owner, and: link.ownerKind).map { counts[$0.name] }
+                }
                 guard owners.allSatisfy({ $0.allSatisfy { $0 != nil } }) else { continue }
                 var best = 0.0
                 var reason = ""
@@ -43,7 +45,8 @@ struct PopulationCounts {
                     let objects = total * mean / Double(max(owned, 1))
                     if objects >= best {
                         best = objects
-                        reason = link.ownerSide.isToMany
+                        reason =
+                            link.ownerSide.isToMany
                             ? "\(Self.format(mean)) per \(link.ownerSide.entity.name).\(link.ownerSide.name)"
                             : "one per \(link.ownerSide.entity.name).\(link.ownerSide.name)"
                     }
@@ -85,7 +88,8 @@ struct PopulationCounts {
                     inverse.isOptional || inverse.entity.modelIndex < relationship.entity.modelIndex
                 else { return nil }
             }
-            return OwnerLink(ownerSide: inverse, owner: inverse.entity, ownerKind: relationship.destinationEntity,
+            return OwnerLink(
+                ownerSide: inverse, owner: inverse.entity, ownerKind: relationship.destinationEntity,
                 child: relationship.entity, childKind: inverse.destinationEntity)
         }
     }

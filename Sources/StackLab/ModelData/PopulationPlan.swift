@@ -66,7 +66,8 @@ public struct PopulationPlan: Sendable {
             throw PopulationRefusal(entity: name, "the population names an entity the model does not have")
         }
         for name in spec.counts.keys.sorted() where model.entitiesByName[name]!.isAbstract {
-            throw PopulationRefusal(entity: name, "the entity is abstract: it has no objects of its own; give its sub-entities counts")
+            throw PopulationRefusal(
+                entity: name, "the entity is abstract: it has no objects of its own; give its sub-entities counts")
         }
         GeneratedValueTransformer.registerMissing(for: model)
         let counts = PopulationCounts(model: model, spec: spec)
@@ -93,7 +94,8 @@ public struct PopulationPlan: Sendable {
             for attribute in attributes {
                 if attribute.type == .transformable, let problem = Self.transformerProblem(attribute) {
                     guard attribute.isOptional else {
-                        throw PopulationRefusal(entity: entity.name, property: attribute.name, "required, and \(problem)")
+                        throw PopulationRefusal(
+                            entity: entity.name, property: attribute.name, "required, and \(problem)")
                     }
                     notes.append("\(entity.name).\(attribute.name) is left nil: \(problem)")
                     generators.append(nil)
@@ -114,8 +116,10 @@ public struct PopulationPlan: Sendable {
                     values.append(try generators[column]?.value(index: offset + index, using: &streams[column]))
                 }
             }
-            planned.append(Entity(entity: entity, count: count, reason: counts.reasons[entity.name] ?? "", attributes: attributes,
-                values: values))
+            planned.append(
+                Entity(
+                    entity: entity, count: count, reason: counts.reasons[entity.name] ?? "", attributes: attributes,
+                    values: values))
         }
         self.entities = planned
 
@@ -146,10 +150,14 @@ public struct PopulationPlan: Sendable {
     static func uniqueAttributes(of entity: EntityDescription) throws -> Set<String> {
         var unique: Set<String> = []
         for constraint in entity.applicableUniquenessConstraints {
-            let roomy = constraint.attributes.filter { $0.type != .boolean && $0.type != .transformable && !$0.isTransient }
+            let roomy = constraint.attributes.filter {
+                $0.type != .boolean && $0.type != .transformable && !$0.isTransient
+            }
             guard !roomy.isEmpty else {
-                throw PopulationRefusal(entity: entity.name, property: constraint.attributes.map(\.name).joined(separator: ","),
-                    "a uniqueness constraint over only booleans or transformables cannot hold distinct values for many objects")
+                throw PopulationRefusal(
+                    entity: entity.name, property: constraint.attributes.map(\.name).joined(separator: ","),
+                    "a uniqueness constraint over only booleans or transformables cannot hold distinct values for many objects"
+                )
             }
             unique.formUnion(roomy.map(\.name))
         }
@@ -159,13 +167,15 @@ public struct PopulationPlan: Sendable {
     /// Why the generator cannot give a transformable attribute a value, nil when it can: the registered
     /// transformer (the app's own, when registered before) does not take the generator's values.
     static func transformerProblem(_ attribute: AttributeDescription) -> String? {
-        guard let name = attribute.valueTransformerName, let transformer = ValueTransformerRegistry.transformer(named: name)
+        guard let name = attribute.valueTransformerName,
+            let transformer = ValueTransformerRegistry.transformer(named: name)
         else { return "no value transformer is registered for it" }
         do {
             _ = try transformer.transformedValue(["amber"])
             return nil
         } catch {
-            return "its registered transformer \(name) does not take the generator's values (lists of strings): \(error)"
+            return
+                "its registered transformer \(name) does not take the generator's values (lists of strings): \(error)"
         }
     }
 

@@ -71,13 +71,16 @@ public struct PopulationSpec: Sendable, Hashable {
             switch key {
             case "count":
                 guard let count = value.integerValue, count >= 0 else {
-                    throw LabError(.invalidScenario, "\(place(key)): population count is '\(value)'; expected an integer ≥ 0")
+                    throw LabError(
+                        .invalidScenario, "\(place(key)): population count is '\(value)'; expected an integer ≥ 0")
                 }
                 rootCount = count
             case "children":
                 guard let range = Self.range(value) else {
-                    throw LabError(.invalidScenario,
-                        "\(place(key)): population children is '\(value)'; expected a range such as 0-4, or a maximum such as 4")
+                    throw LabError(
+                        .invalidScenario,
+                        "\(place(key)): population children is '\(value)'; expected a range such as 0-4, or a maximum such as 4"
+                    )
                 }
                 children = range
             default:
@@ -85,8 +88,10 @@ public struct PopulationSpec: Sendable, Hashable {
                 case .integer(let count) where count >= 0: counts[key] = .objects(count)
                 case .number(let ratio) where ratio >= 0 && ratio.isFinite: counts[key] = .ratio(ratio)
                 default:
-                    throw LabError(.invalidScenario,
-                        "\(place(key)): population of \(key) is '\(value)'; expected an integer count or a decimal ratio to count, such as 0.5")
+                    throw LabError(
+                        .invalidScenario,
+                        "\(place(key)): population of \(key) is '\(value)'; expected an integer count or a decimal ratio to count, such as 0.5"
+                    )
                 }
             }
         }

@@ -43,7 +43,8 @@ public struct RegexSampler: Sendable {
         var parser = Parser(characters: Array(pattern))
         root = try parser.alternation()
         guard parser.position == parser.characters.count else {
-            throw Unsupported(description: "unexpected '\(parser.characters[parser.position])' at offset \(parser.position)")
+            throw Unsupported(
+                description: "unexpected '\(parser.characters[parser.position])' at offset \(parser.position)")
         }
     }
 
@@ -114,13 +115,17 @@ public struct RegexSampler: Sendable {
                 guard let close = characters[position...].firstIndex(of: "}") else {
                     throw Unsupported(description: "'{' without '}' at offset \(position)")
                 }
-                let inside = String(characters[(position + 1)..<close]).split(separator: ",", omittingEmptySubsequences: false)
-                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                let inside = String(characters[(position + 1)..<close]).split(
+                    separator: ",", omittingEmptySubsequences: false
+                )
+                .map { $0.trimmingCharacters(in: .whitespaces) }
                 guard let low = Int(inside[0]), inside.count <= 2 else {
                     throw Unsupported(description: "a repetition {\(inside.joined(separator: ","))} it cannot read")
                 }
                 let high = inside.count == 1 ? low : (inside[1].isEmpty ? low + 8 : Int(inside[1]) ?? -1)
-                guard high >= low else { throw Unsupported(description: "a repetition {\(inside.joined(separator: ","))} it cannot read") }
+                guard high >= low else {
+                    throw Unsupported(description: "a repetition {\(inside.joined(separator: ","))} it cannot read")
+                }
                 bounds = (low, high)
                 position = close
             default:

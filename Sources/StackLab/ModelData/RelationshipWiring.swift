@@ -26,7 +26,8 @@ struct RelationshipWiring {
     /// - Throws: `PopulationRefusal` naming the relationship whose counts cannot be met.
     func wire(_ relationship: RelationshipDescription, using random: inout SplitMix64) throws -> Links {
         let sources = pool(relationship.entity, relationship.inverse?.destinationEntity ?? relationship.entity)
-        let targets = pool(relationship.destinationEntity, relationship.inverse?.entity ?? relationship.destinationEntity)
+        let targets = pool(
+            relationship.destinationEntity, relationship.inverse?.entity ?? relationship.destinationEntity)
         try checkUnreachable(relationship)
         if let inverse = relationship.inverse { try checkUnreachable(inverse) }
         switch (relationship.isToMany, relationship.inverse?.isToMany) {
@@ -43,7 +44,8 @@ struct RelationshipWiring {
             for source in sources where !relationship.isOptional || !random.chance(spec.nilShare) {
                 guard !targets.isEmpty else {
                     guard relationship.isOptional else {
-                        throw refusal(relationship, "required, but there are no \(relationship.destinationEntity.name) objects")
+                        throw refusal(
+                            relationship, "required, but there are no \(relationship.destinationEntity.name) objects")
                     }
                     break
                 }
@@ -64,8 +66,10 @@ struct RelationshipWiring {
         let all = pool(relationship.entity, relationship.entity).count
         let reachable = pool(relationship.entity, inverse.destinationEntity).count
         if reachable < all {
-            throw refusal(relationship, "required, but its inverse \(inverse.entity.name).\(inverse.name) reaches only "
-                + "\(inverse.destinationEntity.name) objects, so \(all - reachable) object(s) can never have one")
+            throw refusal(
+                relationship,
+                "required, but its inverse \(inverse.entity.name).\(inverse.name) reaches only "
+                    + "\(inverse.destinationEntity.name) objects, so \(all - reachable) object(s) can never have one")
         }
     }
 
@@ -80,7 +84,9 @@ struct RelationshipWiring {
         let target = childSide.isOptional ? min(natural, children.count) : children.count
         if owners.isEmpty {
             guard target == 0 else {
-                throw refusal(childSide, "required, but there are no \(owner.entity.name) objects to own \(children.count) object(s)")
+                throw refusal(
+                    childSide,
+                    "required, but there are no \(owner.entity.name) objects to own \(children.count) object(s)")
             }
             return Links(relationship: owner, pairs: [])
         }
@@ -91,9 +97,14 @@ struct RelationshipWiring {
             } else {
                 each = "none or \(bounds.leastWhenFilled)" + (bounds.most == .max ? " or more" : " to \(bounds.most)")
             }
-            return refusal(owner, "\(owners.count) \(owner.entity.name) object(s) must hold \(target) \(childSide.entity.name) object(s) "
-                + "between them (" + (childSide.isOptional ? "as many as their draws ask for"
-                    : "every one, as \(childSide.entity.name).\(childSide.name) is required") + "), but each must hold \(each)")
+            return refusal(
+                owner,
+                "\(owners.count) \(owner.entity.name) object(s) must hold \(target) \(childSide.entity.name) object(s) "
+                    + "between them ("
+                    + (childSide.isOptional
+                        ? "as many as their draws ask for"
+                        : "every one, as \(childSide.entity.name).\(childSide.name) is required")
+                    + "), but each must hold \(each)")
         }
         var shuffled = children
         shuffled.shuffle(using: &random)
@@ -121,9 +132,13 @@ struct RelationshipWiring {
                 let current = allotments[index]
                 let proposed: Int
                 if sum > target {
-                    proposed = current > bounds.leastWhenFilled ? current - 1 : (bounds.least == 0 && current <= sum - target ? 0 : current)
+                    proposed =
+                        current > bounds.leastWhenFilled
+                        ? current - 1 : (bounds.least == 0 && current <= sum - target ? 0 : current)
                 } else {
-                    proposed = current >= bounds.leastWhenFilled ? current + 1
+                    proposed =
+                        current >= bounds.leastWhenFilled
+                        ? current + 1
                         : (bounds.leastWhenFilled <= target - sum + current ? bounds.leastWhenFilled : current)
                 }
                 guard proposed != current, bounds.allows(proposed) else { continue }
@@ -136,7 +151,8 @@ struct RelationshipWiring {
     }
 
     private func oneToOne(
-        _ relationship: RelationshipDescription, _ sources: [PopulationPlan.ObjectRef], _ targets: [PopulationPlan.ObjectRef],
+        _ relationship: RelationshipDescription, _ sources: [PopulationPlan.ObjectRef],
+        _ targets: [PopulationPlan.ObjectRef],
         _ random: inout SplitMix64
     ) throws -> Links {
         let inverse = relationship.inverse!
@@ -144,33 +160,42 @@ struct RelationshipWiring {
         switch (relationship.isOptional, inverse.isOptional) {
         case (false, false):
             guard sources.count == targets.count else {
-                throw refusal(relationship, "a required one-to-one with \(inverse.entity.name).\(inverse.name), also required, "
-                    + "needs as many \(relationship.entity.name) as \(inverse.entity.name) objects, not \(sources.count) and \(targets.count)")
+                throw refusal(
+                    relationship,
+                    "a required one-to-one with \(inverse.entity.name).\(inverse.name), also required, "
+                        + "needs as many \(relationship.entity.name) as \(inverse.entity.name) objects, not \(sources.count) and \(targets.count)"
+                )
             }
             pairs = sources.count
         case (false, true):
             guard sources.count <= targets.count else {
-                throw refusal(relationship, "required one-to-one: \(sources.count) object(s) need a partner each, "
-                    + "but there are \(targets.count) \(relationship.destinationEntity.name) object(s)")
+                throw refusal(
+                    relationship,
+                    "required one-to-one: \(sources.count) object(s) need a partner each, "
+                        + "but there are \(targets.count) \(relationship.destinationEntity.name) object(s)")
             }
             pairs = sources.count
         case (true, false):
             guard targets.count <= sources.count else {
-                throw refusal(inverse, "required one-to-one: \(targets.count) object(s) need a partner each, "
-                    + "but there are \(sources.count) \(inverse.destinationEntity.name) object(s)")
+                throw refusal(
+                    inverse,
+                    "required one-to-one: \(targets.count) object(s) need a partner each, "
+                        + "but there are \(sources.count) \(inverse.destinationEntity.name) object(s)")
             }
             pairs = targets.count
         case (true, true):
             pairs = Int((Double(min(sources.count, targets.count)) * (1 - spec.nilShare)).rounded())
         }
-        var left = sources, right = targets
+        var left = sources
+        var right = targets
         left.shuffle(using: &random)
         right.shuffle(using: &random)
         return Links(relationship: relationship, pairs: (0..<pairs).map { (left[$0], [right[$0]]) })
     }
 
     private func toMany(
-        _ relationship: RelationshipDescription, _ sources: [PopulationPlan.ObjectRef], _ targets: [PopulationPlan.ObjectRef],
+        _ relationship: RelationshipDescription, _ sources: [PopulationPlan.ObjectRef],
+        _ targets: [PopulationPlan.ObjectRef],
         _ random: inout SplitMix64
     ) throws -> Links {
         let bounds = ChildBounds(relationship)
@@ -182,8 +207,10 @@ struct RelationshipWiring {
             var count = bounds.clamp(Int.random(in: spec.children, using: &random))
             if count > targets.count {
                 guard bounds.allows(targets.count) else {
-                    throw refusal(relationship, "each object needs at least \(bounds.least) \(relationship.destinationEntity.name) "
-                        + "object(s), but there are \(targets.count)")
+                    throw refusal(
+                        relationship,
+                        "each object needs at least \(bounds.least) \(relationship.destinationEntity.name) "
+                            + "object(s), but there are \(targets.count)")
                 }
                 count = targets.count
             }
@@ -206,8 +233,10 @@ struct RelationshipWiring {
                     picked.append(target)
                 }
                 guard bounds.allows(picked.count) else {
-                    throw refusal(relationship, "not enough \(relationship.destinationEntity.name) objects under the maximum "
-                        + "of \(relationship.inverse.map { "\($0.entity.name).\($0.name)" } ?? "")")
+                    throw refusal(
+                        relationship,
+                        "not enough \(relationship.destinationEntity.name) objects under the maximum "
+                            + "of \(relationship.inverse.map { "\($0.entity.name).\($0.name)" } ?? "")")
                 }
             }
             for target in picked { held[target, default: 0] += 1 }
@@ -222,8 +251,10 @@ struct RelationshipWiring {
                     held[target, default: 0] += 1
                 }
                 guard inverseBounds.allows(held[target, default: 0]) else {
-                    throw refusal(inverse, "each object needs at least \(inverseBounds.least) \(inverse.destinationEntity.name) "
-                        + "object(s), but only \(held[target, default: 0]) can be given")
+                    throw refusal(
+                        inverse,
+                        "each object needs at least \(inverseBounds.least) \(inverse.destinationEntity.name) "
+                            + "object(s), but only \(held[target, default: 0]) can be given")
                 }
             }
         }

@@ -62,12 +62,14 @@ public struct PodStoreSeeder: Sendable {
     ///   (without `replacesExisting`); the stores' errors otherwise.
     public func run() throws -> Report {
         guard objects >= 0 else {
-            throw ObjectStackError(code: .invalidArgument, message: "the object count must not be negative, not \(objects)")
+            throw ObjectStackError(
+                code: .invalidArgument, message: "the object count must not be negative, not \(objects)")
         }
         let model = try PodModel.make(version: modelVersion)
         if FileManager.default.fileExists(atPath: url.path) {
             guard replacesExisting else {
-                throw ObjectStackError(code: .invalidArgument,
+                throw ObjectStackError(
+                    code: .invalidArgument,
                     message: "\(url.path) already exists; remove it or pass --force to replace it")
             }
             try store.storeType.destroyStore(at: url)
@@ -98,7 +100,8 @@ public struct PodStoreSeeder: Sendable {
         let files = ([url.path] + ["-wal", "-shm", "-lock"].map { url.path + $0 })
         let bytes = files.compactMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? NSNumber }
             .reduce(0) { $0 + $1.intValue }
-        return Report(store: store, url: url, objects: objects, modelVersion: modelVersion, seed: seed, seconds: seconds,
+        return Report(
+            store: store, url: url, objects: objects, modelVersion: modelVersion, seed: seed, seconds: seconds,
             bytesOnDisk: bytes)
     }
 }
@@ -110,8 +113,10 @@ struct PodGenerator {
     private let storedNames: [String]
 
     private static let licenses = ["MIT", "Apache-2.0", "BSD-3-Clause", "BSD-2-Clause", "ISC", "Zlib", nil as String?]
-    private static let words = ["fast", "swift", "network", "image", "cache", "layout", "json", "crypto", "charts",
-        "animation", "logging", "keychain", "markdown", "audio", "maps", "sqlite"]
+    private static let words = [
+        "fast", "swift", "network", "image", "cache", "layout", "json", "crypto", "charts",
+        "animation", "logging", "keychain", "markdown", "audio", "maps", "sqlite",
+    ]
 
     init(seed: UInt64, entity: EntityDescription) {
         random = SplitMix64(seed: seed)
@@ -129,7 +134,8 @@ struct PodGenerator {
             case "version": return .string("\(bits >> 60).\((bits >> 52) % 16).\((bits >> 44) % 32)")
             case "authors": return .string("Author \((bits >> 16) % 5_000)")
             case "homepage": return bits & 7 == 0 ? .null : .string("https://github.com/pods/\(name)")
-            case "license": return Self.licenses[Int((bits >> 24) % UInt64(Self.licenses.count))].map(StoreValue.string) ?? .null
+            case "license":
+                return Self.licenses[Int((bits >> 24) % UInt64(Self.licenses.count))].map(StoreValue.string) ?? .null
             case "summary", "tagline": return .string("A \(word) \(other) library for iOS, number \(number).")
             case "downloads": return .integer(Int64((bits >> 32) % 10_000_000))
             case "updated": return .double(1_500_000_000 + Double((bits >> 20) % 200_000_000))

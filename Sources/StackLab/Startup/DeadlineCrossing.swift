@@ -38,7 +38,8 @@ public struct DeadlineCrossing: Equatable, Sendable {
         }
         var points: [[String]: [(objects: Double, milliseconds: Double)]] = [:]
         for result in results where result.error == nil && result.metrics[.killedByWatchdog] != 1 {
-            guard let objects = result.metrics[.objects], let frame = result.metrics[.timeToFirstFrameMilliseconds] else { continue }
+            guard let objects = result.metrics[.objects], let frame = result.metrics[.timeToFirstFrameMilliseconds]
+            else { continue }
             points[group(result), default: []].append((objects, frame))
         }
         for index in results.indices where results[index].error == nil {

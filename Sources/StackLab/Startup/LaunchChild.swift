@@ -45,7 +45,8 @@ public final class LaunchChild {
         self.mode = mode
         self.modelVersion = modelVersion
         self.migration = migration
-        start = ProcessInfo.processInfo.environment[LaunchClock.startVariable].flatMap(UInt64.init)
+        start =
+            ProcessInfo.processInfo.environment[LaunchClock.startVariable].flatMap(UInt64.init)
             ?? LaunchClock.nowNanoseconds()
         slowdown = LaunchSlowdown()
     }
@@ -75,7 +76,9 @@ public final class LaunchChild {
         let container = PersistentContainer(name: "Launch", managedObjectModel: model, storeType: store.storeType)
         var description = StoreDescription(type: store.storeType, url: url)
         description.shouldAddStoreAsynchronously = mode == .async
-        description.sourceModels = PodModel.versions.filter { $0 < modelVersion }.compactMap { try? PodModel.make(version: $0) }
+        description.sourceModels = PodModel.versions.filter { $0 < modelVersion }.compactMap {
+            try? PodModel.make(version: $0)
+        }
         if migration == .custom {
             do {
                 description.stagedMigrationManager = try StartupMigration.customStages(appVersion: modelVersion)

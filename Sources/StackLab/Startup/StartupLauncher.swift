@@ -68,7 +68,12 @@ public struct StartupLauncher: Sendable {
         let lines = LaunchLines()
         output.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil; lines.close() } else { lines.append(data) }
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                lines.close()
+            } else {
+                lines.append(data)
+            }
         }
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
@@ -141,7 +146,8 @@ final class LaunchLines: @unchecked Sendable {
                 progressSeen = true
                 progress = Double(line.dropFirst("progress ".count))
             } else if line.hasPrefix("result ") {
-                resultLine = try? JSONDecoder().decode(LaunchReport.self, from: Data(line.dropFirst("result ".count).utf8))
+                resultLine = try? JSONDecoder().decode(
+                    LaunchReport.self, from: Data(line.dropFirst("result ".count).utf8))
             }
         }
         condition.broadcast()
@@ -167,7 +173,8 @@ final class LaunchLines: @unchecked Sendable {
 
     @discardableResult
     private func wait(_ timeout: Duration, until done: (LaunchLines) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        let deadline = Date().addingTimeInterval(
+            Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
         condition.lock()
         defer { condition.unlock() }
         while !done(self) {

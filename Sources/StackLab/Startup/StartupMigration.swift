@@ -21,7 +21,8 @@ public enum StartupMigration: String, Sendable, CaseIterable, Codable {
     /// back-filling stage; nil for the others.
     public static func customStages(appVersion: Int) throws -> StagedMigrationManager {
         let earlier = try PodModel.models(through: appVersion - 1)
-        let stage = CustomMigrationStage(migratingFrom: earlier.last!, to: try PodModel.make(version: appVersion),
+        let stage = CustomMigrationStage(
+            migratingFrom: earlier.last!, to: try PodModel.make(version: appVersion),
             label: "back-fill stars")
         stage.didMigrateHandler = { manager, _ in try backFillStars(manager.requireContainer()) }
         return StagedMigrationManager([LightweightMigrationStage(earlier), stage])

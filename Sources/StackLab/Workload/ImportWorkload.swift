@@ -52,17 +52,20 @@ struct ImportWorkload: StackWorkload {
         } else {
             catalogue = .synthetic(count: session.integer("objects"), seed: session.seed)
         }
-        let pageSize = session.integer("page_size"), batchSize = session.integer("batch_size")
+        let pageSize = session.integer("page_size")
+        let batchSize = session.integer("batch_size")
         let stack = session.stack
         let background = try stack.newBackgroundContext()
         if session.flag("reimport") {
             _ = try await Self.withService(catalogue, pageSize: pageSize) { client in
                 try await Self.importPages(
-                    from: client, batchSize: batchSize, into: background, stack: stack, phases: ImportPhases(clock: session.run.clock), since: session.run.clock.nowMilliseconds()
+                    from: client, batchSize: batchSize, into: background, stack: stack,
+                    phases: ImportPhases(clock: session.run.clock), since: session.run.clock.nowMilliseconds()
                 ).counts
             }
         }
-        let measured = session.flag("reimport")
+        let measured =
+            session.flag("reimport")
             ? Catalogue(specs: Catalogue.synthetic(count: catalogue.specs.count, seed: session.seed, revision: 1).specs)
             : catalogue
         let target = session.text("catalog") != nil && session.flag("reimport") ? catalogue : measured
@@ -108,7 +111,8 @@ struct ImportWorkload: StackWorkload {
     /// phase, so the phases cover the import without gaps.
     /// - Returns: what the import did, and when it finished (the caller's hop back to its queue comes after).
     nonisolated static func importPages(
-        from client: SpecsClient, batchSize: Int, into context: ManagedObjectContext, stack: LabStack, phases: ImportPhases,
+        from client: SpecsClient, batchSize: Int, into context: ManagedObjectContext, stack: LabStack,
+        phases: ImportPhases,
         since start: Double
     ) async throws -> (counts: PodImporter.Counts, finished: Double) {
         let clock = phases.clock
@@ -128,7 +132,8 @@ struct ImportWorkload: StackWorkload {
             let (counts, began, ended) = try await context.perform {
                 let began = clock.nowMilliseconds()
                 let counts = try PodImporter.importSpecs(
-                    specs, batchSize: batchSize, into: context, save: stack.save, resetAfterSave: resets, phases: phases)
+                    specs, batchSize: batchSize, into: context, save: stack.save, resetAfterSave: resets, phases: phases
+                )
                 return (counts, began, clock.nowMilliseconds())
             }
             phases.record(.queueWait, milliseconds: began - handedOff)

@@ -41,7 +41,8 @@ struct MergeCostWorkload: StackWorkload {
     @MainActor
     func run(_ session: RunSession) async throws -> WorkloadOutcome {
         let stack = session.stack
-        let registered = session.integer("registered"), changes = session.integer("changes")
+        let registered = session.integer("registered")
+        let changes = session.integer("changes")
         let merges = session.integer("merges")
         let third = changes / 3
         let seeded = max(registered, 2 * third * merges)
@@ -56,7 +57,8 @@ struct MergeCostWorkload: StackWorkload {
             request.returnsObjectsAsFaults = false
             return registered > 0 ? try main.fetch(request) : []
         }
-        let observer = try MainContextObservers.named(session.text("observer") ?? "frc")?(main, RunSession.firstScreenRequest())
+        let observer = try MainContextObservers.named(session.text("observer") ?? "frc")?(
+            main, RunSession.firstScreenRequest())
         let background = try stack.newBackgroundContext()
         let ids: [ManagedObjectID] = try await background.perform {
             var request = FetchRequest<ManagedObjectID>(entityName: "Pod")
@@ -71,8 +73,9 @@ struct MergeCostWorkload: StackWorkload {
                 let deletes = Array(ids.dropLast(merge * third).suffix(third))
                 try await background.perform {
                     for index in 0..<third {
-                        Pod(context: background).apply(PodSpec(
-                            name: "Merged\(merge)-\(index)", version: "1.0.0", authors: "merge cost"))
+                        Pod(context: background).apply(
+                            PodSpec(
+                                name: "Merged\(merge)-\(index)", version: "1.0.0", authors: "merge cost"))
                     }
                     for id in updates { (background.object(with: id) as? Pod)?.downloads += 1 }
                     for id in deletes { background.delete(background.object(with: id)) }
@@ -83,6 +86,7 @@ struct MergeCostWorkload: StackWorkload {
             }
         }
         withExtendedLifetime((held, observer)) {}
-        return WorkloadOutcome(wallMilliseconds: wall, objects: third * 3 * merges, storedObjects: try await stack.storedCount())
+        return WorkloadOutcome(
+            wallMilliseconds: wall, objects: third * 3 * merges, storedObjects: try await stack.storedCount())
     }
 }

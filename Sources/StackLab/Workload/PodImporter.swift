@@ -19,7 +19,8 @@ public enum PodImporter {
         }
 
         static func + (lhs: Counts, rhs: Counts) -> Counts {
-            Counts(inserted: lhs.inserted + rhs.inserted, updated: lhs.updated + rhs.updated,
+            Counts(
+                inserted: lhs.inserted + rhs.inserted, updated: lhs.updated + rhs.updated,
                 unchanged: lhs.unchanged + rhs.unchanged, fetches: lhs.fetches + rhs.fetches)
         }
     }
@@ -27,7 +28,9 @@ public enum PodImporter {
     /// Finds or creates a pod for each spec of one batch and sets its values. Call it on the context's queue;
     /// the caller saves.
     /// - Complexity: one fetch (`name IN {…}`) and O(n) work for n specs.
-    public static func importBatch(_ specs: some Collection<PodSpec>, into context: ManagedObjectContext) throws -> Counts {
+    public static func importBatch(_ specs: some Collection<PodSpec>, into context: ManagedObjectContext) throws
+        -> Counts
+    {
         guard !specs.isEmpty else { return Counts() }
         var request = FetchRequest<Pod>(entityName: "Pod")
         request.predicate = try FetchPredicate(format: "name IN %@", Array(Set(specs.map(\.name))))
@@ -52,7 +55,8 @@ public enum PodImporter {
     /// it (an importer lets go of what it saved). Call it on the context's queue. With `phases`, each batch's
     /// find-or-create and save (with the reset) add to their phases.
     public static func importSpecs(
-        _ specs: [PodSpec], batchSize: Int, into context: ManagedObjectContext, save: (ManagedObjectContext) throws -> Void,
+        _ specs: [PodSpec], batchSize: Int, into context: ManagedObjectContext,
+        save: (ManagedObjectContext) throws -> Void,
         resetAfterSave: Bool = true, phases: ImportPhases? = nil
     ) throws -> Counts {
         var total = Counts()

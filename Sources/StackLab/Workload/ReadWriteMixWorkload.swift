@@ -20,7 +20,8 @@ struct ReadWriteMixWorkload: StackWorkload {
             ParameterSpec(
                 "objects", .integer(minimum: 0), default: .integer(10_000), quick: .integer(1_500),
                 help: "pods in the store before the run"),
-            ParameterSpec("readers", .integer(minimum: 1), default: .integer(2), help: "reader loops on the main context"),
+            ParameterSpec(
+                "readers", .integer(minimum: 1), default: .integer(2), help: "reader loops on the main context"),
             ParameterSpec(
                 "reads_per_s", .number(above: 0), default: .integer(30), help: "fetches per second per reader"),
             ParameterSpec("writers", .integer(minimum: 1), default: .integer(1), help: "background writers"),
@@ -39,7 +40,8 @@ struct ReadWriteMixWorkload: StackWorkload {
         let stack = session.stack
         let seeded = session.integer("objects")
         try stack.seed(count: seeded, seed: session.seed)
-        let duration = session.number("duration_s"), batchSize = session.integer("batch_size")
+        let duration = session.number("duration_s")
+        let batchSize = session.integer("batch_size")
         let interval = Double(batchSize) / session.number("write_rate")
         let readInterval = 1 / session.number("reads_per_s")
         let names = Catalogue.synthetic(count: seeded, seed: session.seed).specs.map(\.name)
@@ -50,7 +52,8 @@ struct ReadWriteMixWorkload: StackWorkload {
             let deadline = start + duration * 1_000
             let writes = writers.enumerated().map { number, context in
                 Task { @MainActor in
-                    try await Self.write(into: context, stack: stack, number: number, batchSize: batchSize, every: interval,
+                    try await Self.write(
+                        into: context, stack: stack, number: number, batchSize: batchSize, every: interval,
                         until: deadline, existing: names, seed: session.seed)
                 }
             }
@@ -93,10 +96,13 @@ struct ReadWriteMixWorkload: StackWorkload {
         while clock.nowMilliseconds() < deadline {
             let due = clock.nowMilliseconds() + interval * 1_000
             let inserts = (0..<(batchSize + 1) / 2).map { index in
-                PodSpec(name: "Writer\(number)-\(batch)-\(index)", version: "1.0.0", authors: "Writer \(number)",
+                PodSpec(
+                    name: "Writer\(number)-\(batch)-\(index)", version: "1.0.0", authors: "Writer \(number)",
                     summary: "written during the mix", downloads: Int64(index))
             }
-            let updates = existing.isEmpty ? [] : (0..<batchSize / 2).map { _ in existing[Int(random.next() % UInt64(existing.count))] }
+            let updates =
+                existing.isEmpty
+                ? [] : (0..<batchSize / 2).map { _ in existing[Int(random.next() % UInt64(existing.count))] }
             let bump = Int64(batch + 1)
             written += try await context.perform {
                 for spec in inserts { Pod(context: context).apply(spec) }

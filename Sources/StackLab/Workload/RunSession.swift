@@ -95,7 +95,8 @@ public final class RunSession {
         startMeasuring()
         defer { stopMeasuring() }
         let clock = run.clock
-        let cpu = ProcessUsage.cpuMilliseconds(), waited = ProcessUsage.runQueueMilliseconds()
+        let cpu = ProcessUsage.cpuMilliseconds()
+        let waited = ProcessUsage.runQueueMilliseconds()
         let start = clock.nowMilliseconds()
         let value = try await body(start)
         let wall = clock.nowMilliseconds() - start

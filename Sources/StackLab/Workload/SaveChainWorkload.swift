@@ -28,7 +28,8 @@ struct SaveChainWorkload: StackWorkload {
     @MainActor
     func run(_ session: RunSession) async throws -> WorkloadOutcome {
         let stack = session.stack
-        let objects = session.integer("objects"), saves = session.integer("saves")
+        let objects = session.integer("objects")
+        let saves = session.integer("saves")
         let background = try stack.newBackgroundContext()
         let resets = background !== stack.main
         // The saves are timed on the saving queue: the phase's wall time would add the main queue's waits.
@@ -37,8 +38,10 @@ struct SaveChainWorkload: StackWorkload {
             for save in 0..<saves {
                 saveMilliseconds += try await background.perform {
                     for index in 0..<objects {
-                        Pod(context: background).apply(PodSpec(
-                            name: "Chain\(save)-\(index)", version: "1.0.0", authors: "save chain", downloads: Int64(index)))
+                        Pod(context: background).apply(
+                            PodSpec(
+                                name: "Chain\(save)-\(index)", version: "1.0.0", authors: "save chain",
+                                downloads: Int64(index)))
                     }
                     let (_, milliseconds) = try stack.clock.measure { try stack.save(background) }
                     if resets { background.reset() }
@@ -48,6 +51,7 @@ struct SaveChainWorkload: StackWorkload {
             await stack.drainMainQueue()
             return saveMilliseconds
         }
-        return WorkloadOutcome(wallMilliseconds: saveMilliseconds, objects: objects * saves, storedObjects: try await stack.storedCount())
+        return WorkloadOutcome(
+            wallMilliseconds: saveMilliseconds, objects: objects * saves, storedObjects: try await stack.storedCount())
     }
 }

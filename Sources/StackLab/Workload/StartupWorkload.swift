@@ -38,7 +38,8 @@ struct StartupWorkload: Workload {
                 help: "pod model version of the app; above store_version the launch migrates the store"),
             ParameterSpec(
                 "migration", .choice(StartupMigration.allCases.map(\.rawValue)), default: .text("none"),
-                help: "none; lightweight: the app adds an attribute (an inferred migration); custom: a staged migration "
+                help:
+                    "none; lightweight: the app adds an attribute (an inferred migration); custom: a staged migration "
                     + "whose custom stage back-fills it on every pod (app code touching every object)"),
             ParameterSpec(
                 "deadline_s", .number(above: 0), default: .integer(20),
@@ -67,16 +68,23 @@ struct StartupWorkload: Workload {
         let storeVersion = integer("store_version")
         // The migration axis names the app's version; without it, app_version does (older scenario files).
         let appVersion = migration == .none ? integer("app_version") : migration.appVersion(storeVersion: storeVersion)
-        guard PodModel.versions.contains(storeVersion), PodModel.versions.contains(appVersion), appVersion >= storeVersion else {
-            throw LabError(.invalidScenario,
+        guard PodModel.versions.contains(storeVersion), PodModel.versions.contains(appVersion),
+            appVersion >= storeVersion
+        else {
+            throw LabError(
+                .invalidScenario,
                 "store_version \(storeVersion) and app_version \(appVersion) must be pod model versions "
-                + "\(PodModel.versions.lowerBound)…\(PodModel.versions.upperBound), the app's no older than the store's")
+                    + "\(PodModel.versions.lowerBound)…\(PodModel.versions.upperBound), the app's no older than the store's"
+            )
         }
         let deadlineSeconds = parameters["deadline_s"]?.numberValue ?? 20
-        let seeded = try await SeededStores.shared.store(in: run.sharedDirectory, store, objects: integer("objects"), version: storeVersion, seed: UInt64(integer("seed")))
+        let seeded = try await SeededStores.shared.store(
+            in: run.sharedDirectory, store, objects: integer("objects"), version: storeVersion,
+            seed: UInt64(integer("seed")))
         let launch = StartupLauncher.Launch(
             store: store, seededStore: seeded, mode: mode, appModelVersion: appVersion,
-            deadline: .milliseconds(Int64(deadlineSeconds * 1_000)), migration: migration == .custom ? .custom : .lightweight)
+            deadline: .milliseconds(Int64(deadlineSeconds * 1_000)),
+            migration: migration == .custom ? .custom : .lightweight)
         let report = try await Task.detached { try StartupLauncher().run(launch, workDirectory: workDirectory) }.value
         if let error = report.error { throw LabError(.workloadFailed, error) }
         var metrics: [Metric: Double] = [

@@ -7,13 +7,17 @@ enum StackLabBinary {
     }
 
     /// Runs `stacklab arguments…` to completion; standard output and error come back together.
-    static func run(_ arguments: [String], environment extra: [String: String?] = [:]) throws -> (status: Int32, output: String) {
+    static func run(_ arguments: [String], environment extra: [String: String?] = [:]) throws -> (
+        status: Int32, output: String
+    ) {
         let (process, output) = try launch(arguments, environment: extra)
         return (process.terminationStatus, output)
     }
 
     /// Runs `stacklab arguments…` to completion and returns the finished process, to ask how it ended.
-    static func launch(_ arguments: [String], environment extra: [String: String?] = [:]) throws -> (process: Process, output: String) {
+    static func launch(_ arguments: [String], environment extra: [String: String?] = [:]) throws -> (
+        process: Process, output: String
+    ) {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments

@@ -59,13 +59,18 @@ final class FetchedResultsRandomRun {
         }
     }
 
-    private func watch(_ request: FetchRequest<Book>, sectionNameKeyPath: String?, sectionName: ((ManagedObject) -> String)?) throws {
-        let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: view, sectionNameKeyPath: sectionNameKeyPath)
+    private func watch(
+        _ request: FetchRequest<Book>, sectionNameKeyPath: String?, sectionName: ((ManagedObject) -> String)?
+    ) throws {
+        let controller = FetchedResultsController(
+            fetchRequest: request, managedObjectContext: view, sectionNameKeyPath: sectionNameKeyPath)
         let recorder = FetchedResultsRecorder()
         controller.delegate = recorder
         try controller.performFetch()
-        watched.append(Watched(
-            controller: controller, recorder: recorder, request: request, sectionName: sectionName, before: SectionedResults(controller)))
+        watched.append(
+            Watched(
+                controller: controller, recorder: recorder, request: request, sectionName: sectionName,
+                before: SectionedResults(controller)))
     }
 
     /// The section name a book has under the `rank` key: its value as text, "" for nil.
@@ -158,8 +163,12 @@ final class FetchedResultsRandomRun {
             let books = try source.all(Book.self, "Book")
             for _ in 0..<Int.random(in: 0...3, using: &random) { insertBook(into: source) }
             if !books.isEmpty {
-                for _ in 0..<Int.random(in: 0...3, using: &random) { try change(books[Int.random(in: 0..<books.count, using: &random)]) }
-                for _ in 0..<Int.random(in: 0...2, using: &random) { source.delete(books[Int.random(in: 0..<books.count, using: &random)]) }
+                for _ in 0..<Int.random(in: 0...3, using: &random) {
+                    try change(books[Int.random(in: 0..<books.count, using: &random)])
+                }
+                for _ in 0..<Int.random(in: 0...2, using: &random) {
+                    source.delete(books[Int.random(in: 0..<books.count, using: &random)])
+                }
             }
             try source.save()
             // Forget what was read, so the next batch starts from the store (no stale rows, no conflicts).
@@ -209,15 +218,21 @@ final class FetchedResultsRandomRun {
             throw ApplyError("\(name): \(error)\n  events: \(events)")
         }
         guard applied == now else {
-            throw ApplyError("\(name): reported changes give\n  \(applied)\n  but the controller holds\n  \(now)\n  events: \(events)")
+            throw ApplyError(
+                "\(name): reported changes give\n  \(applied)\n  but the controller holds\n  \(now)\n  events: \(events)"
+            )
         }
-        let fresh = againstFetch ? SectionedResults(fetched: try view.fetch(item.request), sectionName: item.sectionName) : now
+        let fresh =
+            againstFetch ? SectionedResults(fetched: try view.fetch(item.request), sectionName: item.sectionName) : now
         guard fresh == now else {
-            throw ApplyError("\(name): a fresh fetch gives\n  \(fresh)\n  but the controller holds\n  \(now)\n  events: \(events)")
+            throw ApplyError(
+                "\(name): a fresh fetch gives\n  \(fresh)\n  but the controller holds\n  \(now)\n  events: \(events)")
         }
         if let problem = item.controller._checkInvariants() { throw ApplyError("\(name): \(problem)") }
         let flat = now.sections.flatMap(\.objects)
-        guard let fetched = item.controller.fetchedObjects, fetched.count == flat.count, zip(fetched, flat).allSatisfy({ $0 === $1 }) else {
+        guard let fetched = item.controller.fetchedObjects, fetched.count == flat.count,
+            zip(fetched, flat).allSatisfy({ $0 === $1 })
+        else {
             throw ApplyError("\(name): fetchedObjects differ from the sections")
         }
         for event in events {
@@ -234,7 +249,8 @@ final class FetchedResultsRandomRun {
         }
         if !flat.isEmpty {
             let object = flat[Int.random(in: 0..<flat.count, using: &random)]
-            guard let path = item.controller.indexPath(forObject: object), item.controller.object(at: path) === object else {
+            guard let path = item.controller.indexPath(forObject: object), item.controller.object(at: path) === object
+            else {
                 throw ApplyError("\(name): indexPath(forObject:) and object(at:) disagree for \(object.objectID)")
             }
         }

@@ -36,7 +36,8 @@ final class FetchedResultsRecorder: FetchedResultsControllerDelegate {
     }
 
     func controller(
-        _ controller: any FetchedResultsControlling, didChange section: FetchedResultsSection, atSectionIndex sectionIndex: Int,
+        _ controller: any FetchedResultsControlling, didChange section: FetchedResultsSection,
+        atSectionIndex sectionIndex: Int,
         for type: FetchedResultsChangeType
     ) {
         events.append(.section(name: section.name, index: sectionIndex, type: type))
@@ -49,10 +50,12 @@ final class FetchedResultsRecorder: FetchedResultsControllerDelegate {
         events.append(.object(object, indexPath: indexPath, type: type, newIndexPath: newIndexPath))
     }
 
-    func controller(_ controller: any FetchedResultsControlling, didChangeContentWith snapshot: FetchedResultsSnapshot) {
-        events.append(.snapshot(
-            sectionIdentifiers: snapshot.sectionIdentifiers,
-            itemIdentifiers: snapshot.sectionIdentifiers.map { snapshot.itemIdentifiers(inSection: $0) }))
+    func controller(_ controller: any FetchedResultsControlling, didChangeContentWith snapshot: FetchedResultsSnapshot)
+    {
+        events.append(
+            .snapshot(
+                sectionIdentifiers: snapshot.sectionIdentifiers,
+                itemIdentifiers: snapshot.sectionIdentifiers.map { snapshot.itemIdentifiers(inSection: $0) }))
     }
 
     func controllerDidChangeContent(_ controller: any FetchedResultsControlling) {
@@ -67,12 +70,14 @@ struct SectionedResults: Equatable, CustomStringConvertible {
     static func == (lhs: SectionedResults, rhs: SectionedResults) -> Bool {
         lhs.sections.count == rhs.sections.count
             && zip(lhs.sections, rhs.sections).allSatisfy { a, b in
-                a.name == b.name && a.objects.count == b.objects.count && zip(a.objects, b.objects).allSatisfy { $0 === $1 }
+                a.name == b.name && a.objects.count == b.objects.count
+                    && zip(a.objects, b.objects).allSatisfy { $0 === $1 }
             }
     }
 
     var description: String {
-        sections.map { "'\($0.name)': " + $0.objects.map { "\($0.objectID)" }.joined(separator: " ") }.joined(separator: " | ")
+        sections.map { "'\($0.name)': " + $0.objects.map { "\($0.objectID)" }.joined(separator: " ") }.joined(
+            separator: " | ")
     }
 
     /// A controller's current sections.
@@ -169,7 +174,9 @@ struct SectionedResults: Equatable, CustomStringConvertible {
             result[path[0]].objects.insert(object, at: path[1])
         }
         for (_, to, object) in updates {
-            guard result.indices.contains(to[0]), result[to[0]].objects.indices.contains(to[1]), result[to[0]].objects[to[1]] === object else {
+            guard result.indices.contains(to[0]), result[to[0]].objects.indices.contains(to[1]),
+                result[to[0]].objects[to[1]] === object
+            else {
                 throw ApplyError("update's new index path \(to) does not hold \(object.objectID)")
             }
         }

@@ -97,7 +97,8 @@ enum LibraryModel {
                 AttributeDescription(name: "bookCount", type: .integer64, derivationExpression: "books.@count"),
             ],
             relationships: [
-                RelationshipDescription(name: "books", destination: "Book", inverse: "author", isToMany: true, deleteRule: .cascade),
+                RelationshipDescription(
+                    name: "books", destination: "Book", inverse: "author", isToMany: true, deleteRule: .cascade),
                 RelationshipDescription(name: "agent", destination: "Agent", inverse: "client", deleteRule: .nullify),
             ],
             indexes: [IndexDescription(name: "byName", attributeNames: ["name"])])
@@ -117,20 +118,24 @@ enum LibraryModel {
                 AttributeDescription(name: "cover", type: .binaryData),
                 AttributeDescription(name: "isbn", type: .uuid),
                 AttributeDescription(name: "site", type: .uri),
-                AttributeDescription(name: "metadata", type: .transformable, valueTransformerName: "JSONDictionaryTransformer"),
+                AttributeDescription(
+                    name: "metadata", type: .transformable, valueTransformerName: "JSONDictionaryTransformer"),
                 AttributeDescription(name: "scratch", type: .string, isTransient: true),
             ],
             relationships: [
                 RelationshipDescription(name: "author", destination: "Author", inverse: "books"),
                 RelationshipDescription(name: "tags", destination: "Tag", inverse: "books", isToMany: true),
-                RelationshipDescription(name: "chapters", destination: "Chapter", inverse: "book", isToMany: true, deleteRule: .cascade),
+                RelationshipDescription(
+                    name: "chapters", destination: "Chapter", inverse: "book", isToMany: true, deleteRule: .cascade),
                 RelationshipDescription(name: "publisher", destination: "Publisher", inverse: "books"),
                 RelationshipDescription(name: "shelf", destination: "Shelf", inverse: "books"),
             ])
         let tag = EntityDescription(
             name: "Tag", managedObjectClass: Tag.self,
             attributes: [AttributeDescription(name: "name", type: .string, isOptional: false)],
-            relationships: [RelationshipDescription(name: "books", destination: "Book", inverse: "tags", isToMany: true)],
+            relationships: [
+                RelationshipDescription(name: "books", destination: "Book", inverse: "tags", isToMany: true)
+            ],
             uniquenessConstraints: [["name"]])
         let chapter = EntityDescription(
             name: "Chapter", managedObjectClass: Chapter.self,
@@ -138,19 +143,29 @@ enum LibraryModel {
                 AttributeDescription(name: "title", type: .string, isOptional: false),
                 AttributeDescription(name: "number", type: .integer16, defaultValue: 1),
             ],
-            relationships: [RelationshipDescription(name: "book", destination: "Book", inverse: "chapters", isOptional: false)])
+            relationships: [
+                RelationshipDescription(name: "book", destination: "Book", inverse: "chapters", isOptional: false)
+            ])
         let publisher = EntityDescription(
             name: "Publisher", managedObjectClass: Publisher.self,
             attributes: [AttributeDescription(name: "name", type: .string, isOptional: false)],
-            relationships: [RelationshipDescription(name: "books", destination: "Book", inverse: "publisher", isToMany: true, deleteRule: .deny)])
+            relationships: [
+                RelationshipDescription(
+                    name: "books", destination: "Book", inverse: "publisher", isToMany: true, deleteRule: .deny)
+            ])
         let agent = EntityDescription(
             name: "Agent", managedObjectClass: Agent.self,
             attributes: [AttributeDescription(name: "name", type: .string, isOptional: false)],
-            relationships: [RelationshipDescription(name: "client", destination: "Author", inverse: "agent", deleteRule: .noAction)])
+            relationships: [
+                RelationshipDescription(name: "client", destination: "Author", inverse: "agent", deleteRule: .noAction)
+            ])
         let shelf = EntityDescription(
             name: "Shelf", managedObjectClass: Shelf.self,
             attributes: [AttributeDescription(name: "label", type: .string, isOptional: false)],
-            relationships: [RelationshipDescription(name: "books", destination: "Book", inverse: "shelf", isToMany: true, minCount: 1, maxCount: 3)])
+            relationships: [
+                RelationshipDescription(
+                    name: "books", destination: "Book", inverse: "shelf", isToMany: true, minCount: 1, maxCount: 3)
+            ])
         let animal = EntityDescription(
             name: "Animal", managedObjectClass: Animal.self, isAbstract: true,
             attributes: [AttributeDescription(name: "name", type: .string, isOptional: false)])

@@ -31,35 +31,50 @@ enum MigrationModels {
     static func base() throws -> ManagedObjectModel { try make(Changes()) }
 
     static func make(_ changes: Changes) throws -> ManagedObjectModel {
-        let authorAttributes = changes.authorAttributes ?? [
-            AttributeDescription(name: "name", type: .string, isOptional: false),
-            AttributeDescription(name: "nickname", type: .string),
-            AttributeDescription(name: "rating", type: .integer32),
-        ]
-        let bookAttributes = changes.bookAttributes ?? [
-            AttributeDescription(name: "title", type: .string, isOptional: false),
-            AttributeDescription(name: "isbn", type: .string),
-        ]
+        let authorAttributes =
+            changes.authorAttributes ?? [
+                AttributeDescription(name: "name", type: .string, isOptional: false),
+                AttributeDescription(name: "nickname", type: .string),
+                AttributeDescription(name: "rating", type: .integer32),
+            ]
+        let bookAttributes =
+            changes.bookAttributes ?? [
+                AttributeDescription(name: "title", type: .string, isOptional: false),
+                AttributeDescription(name: "isbn", type: .string),
+            ]
         var bookRelationships = [
-            RelationshipDescription(name: changes.bookAuthorName, destination: changes.authorName, inverse: "books",
-                isToMany: changes.bookAuthorIsToMany, renamingIdentifier: changes.bookAuthorRenamingIdentifier),
+            RelationshipDescription(
+                name: changes.bookAuthorName, destination: changes.authorName, inverse: "books",
+                isToMany: changes.bookAuthorIsToMany, renamingIdentifier: changes.bookAuthorRenamingIdentifier)
         ]
         var entities = [
-            EntityDescription(name: changes.authorName, parent: changes.authorParent, attributes: authorAttributes, relationships: [
-                RelationshipDescription(name: "books", destination: "Book", inverse: changes.bookAuthorName, isToMany: true),
-            ] + changes.authorExtraRelationships, uniquenessConstraints: changes.authorConstraints, renamingIdentifier: changes.authorRenamingIdentifier),
+            EntityDescription(
+                name: changes.authorName, parent: changes.authorParent, attributes: authorAttributes,
+                relationships: [
+                    RelationshipDescription(
+                        name: "books", destination: "Book", inverse: changes.bookAuthorName, isToMany: true)
+                ] + changes.authorExtraRelationships, uniquenessConstraints: changes.authorConstraints,
+                renamingIdentifier: changes.authorRenamingIdentifier)
         ]
         if !changes.dropsTags {
             bookRelationships.append(
-                RelationshipDescription(name: changes.bookTagsName, destination: "Tag", inverse: "books", isToMany: true))
-            entities.append(EntityDescription(name: "Tag", parent: changes.tagParent, attributes: [
-                AttributeDescription(name: "label", type: .string, isOptional: false),
-            ], relationships: [
-                RelationshipDescription(name: "books", destination: "Book", inverse: changes.bookTagsName, isToMany: true),
-            ]))
+                RelationshipDescription(
+                    name: changes.bookTagsName, destination: "Tag", inverse: "books", isToMany: true))
+            entities.append(
+                EntityDescription(
+                    name: "Tag", parent: changes.tagParent,
+                    attributes: [
+                        AttributeDescription(name: "label", type: .string, isOptional: false)
+                    ],
+                    relationships: [
+                        RelationshipDescription(
+                            name: "books", destination: "Book", inverse: changes.bookTagsName, isToMany: true)
+                    ]))
         }
-        entities.append(EntityDescription(name: "Book", attributes: bookAttributes, relationships: bookRelationships,
-            uniquenessConstraints: changes.bookConstraints, indexes: changes.bookIndexes))
+        entities.append(
+            EntityDescription(
+                name: "Book", attributes: bookAttributes, relationships: bookRelationships,
+                uniquenessConstraints: changes.bookConstraints, indexes: changes.bookIndexes))
         return try ManagedObjectModel(entities: entities + changes.extraEntities)
     }
 

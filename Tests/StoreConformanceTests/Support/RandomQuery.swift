@@ -14,7 +14,8 @@ struct RandomQuery: CustomStringConvertible {
     var description: String {
         let args = arguments.map { "\($0)" }.joined(separator: ", ")
         let sorts = sortKeys.map(\.description).joined(separator: ", ")
-        return "\(entity) where \(format ?? "TRUEPREDICATE") [\(args)] sorted by [\(sorts)] limit \(limit) offset \(offset)"
+        return
+            "\(entity) where \(format ?? "TRUEPREDICATE") [\(args)] sorted by [\(sorts)] limit \(limit) offset \(offset)"
     }
 
     func request() throws -> FetchRequest<ManagedObject> {
@@ -30,13 +31,18 @@ struct RandomQuery: CustomStringConvertible {
         var builder = Builder(schema: schema)
         let onGroup = random.chance(0.2)
         let entity = onGroup ? "Group" : (schema.hasSubentity && random.chance(0.2) ? "SpecialItem" : "Item")
-        let format = random.chance(0.1) ? nil : builder.predicate(onGroup: onGroup, entity: entity, depth: 0, using: &random)
+        let format =
+            random.chance(0.1) ? nil : builder.predicate(onGroup: onGroup, entity: entity, depth: 0, using: &random)
         var sortKeys: [SortKey] = []
-        let sortable = onGroup
+        let sortable =
+            onGroup
             ? ["name", "rank", "serial"]
-            : schema.fields.filter { !$0.onSubentity || entity == "SpecialItem" }.map(\.name) + ["group.name", "group.rank"]
+            : schema.fields.filter { !$0.onSubentity || entity == "SpecialItem" }.map(\.name) + [
+                "group.name", "group.rank",
+            ]
         for _ in 0..<Int.random(in: 0...3, using: &random) {
-            sortKeys.append(SortKey(random.pick(sortable), ascending: random.chance(0.5), caseInsensitive: random.chance(0.2)))
+            sortKeys.append(
+                SortKey(random.pick(sortable), ascending: random.chance(0.5), caseInsensitive: random.chance(0.2)))
         }
         let windowed = random.chance(0.3)
         return RandomQuery(
@@ -50,7 +56,9 @@ struct RandomQuery: CustomStringConvertible {
         let schema: RandomSchema
         var arguments: [Any] = []
 
-        mutating func predicate(onGroup: Bool, entity: String, depth: Int, using random: inout SeededGenerator) -> String {
+        mutating func predicate(onGroup: Bool, entity: String, depth: Int, using random: inout SeededGenerator)
+            -> String
+        {
             if depth < 2 && random.chance(0.35) {
                 let left = predicate(onGroup: onGroup, entity: entity, depth: depth + 1, using: &random)
                 if random.chance(0.2) { return "NOT (\(left))" }
@@ -97,7 +105,8 @@ struct RandomQuery: CustomStringConvertible {
                 let position = random.pick(["FIRST", "LAST", "0", "1", "\(Int.random(in: 2...9, using: &random))"])
                 return comparison("items[\(position)].\(field.name)", type: field.type, optional: true, using: &random)
             case 9:
-                return arithmeticComparison(["rank", "items[SIZE]", "items[LAST].serial", "items.@count"], using: &random)
+                return arithmeticComparison(
+                    ["rank", "items[SIZE]", "items[LAST].serial", "items.@count"], using: &random)
             case 10:
                 let keys = ["$i.serial"] + numericFields(for: "Item").map { "$i.\($0.name)" }
                 let inner = arithmeticComparison(keys, using: &random)
@@ -107,10 +116,12 @@ struct RandomQuery: CustomStringConvertible {
                 return "items.@count \(random.pick(["==", ">", "<", ">="])) \(Int.random(in: 0...6, using: &random))"
             case 1, 2:
                 let quantifier = random.pick(["ANY", "ALL", "NONE"])
-                return "\(quantifier) " + comparison("items.\(field.name)", type: field.type, optional: field.isOptional, using: &random)
+                return "\(quantifier) "
+                    + comparison("items.\(field.name)", type: field.type, optional: field.isOptional, using: &random)
             case 3:
                 let inner = comparison("$i.\(field.name)", type: field.type, optional: field.isOptional, using: &random)
-                return "SUBQUERY(items, $i, \(inner)).@count \(random.pick([">", "=="])) \(Int.random(in: 0...2, using: &random))"
+                return
+                    "SUBQUERY(items, $i, \(inner)).@count \(random.pick([">", "=="])) \(Int.random(in: 0...2, using: &random))"
             case 4:
                 return comparison("rank", type: .integer32, optional: true, using: &random)
             default:
@@ -146,7 +157,9 @@ struct RandomQuery: CustomStringConvertible {
             return "\(lhs) \(op) \(arithmeticOperand(keys, depth: depth, using: &random))"
         }
 
-        private mutating func arithmeticOperand(_ keys: [String], depth: Int, using random: inout SeededGenerator) -> String {
+        private mutating func arithmeticOperand(_ keys: [String], depth: Int, using random: inout SeededGenerator)
+            -> String
+        {
             if depth > 0 && random.chance(0.3) { return "(" + arithmetic(keys, depth: depth - 1, using: &random) + ")" }
             switch Int.random(in: 0..<6, using: &random) {
             case 0: return numericLiteral(using: &random)
@@ -168,7 +181,9 @@ struct RandomQuery: CustomStringConvertible {
         }
 
         /// A comparison of `key` with constants its type draws from, so that some rows match.
-        mutating func comparison(_ key: String, type: AttributeType, optional: Bool, using random: inout SeededGenerator) -> String {
+        mutating func comparison(
+            _ key: String, type: AttributeType, optional: Bool, using random: inout SeededGenerator
+        ) -> String {
             if optional && random.chance(0.1) { return "\(key) \(random.chance(0.5) ? "==" : "!=") nil" }
             let value = { (random: inout SeededGenerator) -> Any in
                 RandomSchema.value(for: type, optional: false, using: &random)!

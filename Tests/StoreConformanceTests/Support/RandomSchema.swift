@@ -26,15 +26,20 @@ struct RandomSchema {
     ]
     static let integers: [Int64] = [-3, -1, 0, 1, 2, 3, 7, 100]
     static let doubles: [Double] = [-2.5, -1, 0, 0.1, 0.5, 1, 2.5, 1e10]
-    static let decimals: [Decimal] = [Decimal(string: "1.10")!, 2, Decimal(string: "-0.5")!, Decimal(string: "3.333")!, 0]
-    static let dates: [Date] = [0, 86_400, 1_000_000_000, 1_700_000_000.5, -86_400].map(Date.init(timeIntervalSince1970:))
+    static let decimals: [Decimal] = [
+        Decimal(string: "1.10")!, 2, Decimal(string: "-0.5")!, Decimal(string: "3.333")!, 0,
+    ]
+    static let dates: [Date] = [0, 86_400, 1_000_000_000, 1_700_000_000.5, -86_400].map(
+        Date.init(timeIntervalSince1970:))
     static let uuids: [UUID] = [
         UUID(uuidString: "00000000-0000-0000-0000-000000000001")!,
         UUID(uuidString: "A0000000-0000-0000-0000-000000000000")!,
         UUID(uuidString: "5F3C1A2B-9E8D-4C7B-A6F5-1E2D3C4B5A69")!,
     ]
     static let groupNames = ["alpha", "Alpha", "beta", "Éta", "eta", ""]
-    static let types: [AttributeType] = [.integer16, .integer32, .integer64, .double, .float, .boolean, .string, .string, .date, .decimal, .uuid]
+    static let types: [AttributeType] = [
+        .integer16, .integer32, .integer64, .double, .float, .boolean, .string, .string, .date, .decimal, .uuid,
+    ]
 
     init(seed: UInt64) throws {
         self.seed = seed
@@ -42,9 +47,10 @@ struct RandomSchema {
         hasSubentity = random.chance(0.5)
         var fields: [Field] = []
         for index in 0..<Int.random(in: 3...6, using: &random) {
-            fields.append(Field(
-                name: "f\(index)", type: random.pick(Self.types), isOptional: random.chance(0.6),
-                isIndexed: random.chance(0.3), onSubentity: hasSubentity && index > 0 && random.chance(0.25)))
+            fields.append(
+                Field(
+                    name: "f\(index)", type: random.pick(Self.types), isOptional: random.chance(0.6),
+                    isIndexed: random.chance(0.3), onSubentity: hasSubentity && index > 0 && random.chance(0.25)))
         }
         self.fields = fields
         func attributes(onSubentity: Bool) -> [AttributeDescription] {
@@ -55,7 +61,8 @@ struct RandomSchema {
         var entities = [
             EntityDescription(
                 name: "Item", managedObjectClass: ManagedObject.self,
-                attributes: [AttributeDescription(name: "serial", type: .integer64, isOptional: false)] + attributes(onSubentity: false),
+                attributes: [AttributeDescription(name: "serial", type: .integer64, isOptional: false)]
+                    + attributes(onSubentity: false),
                 relationships: [RelationshipDescription(name: "group", destination: "Group", inverse: "items")]),
             EntityDescription(
                 name: "Group", managedObjectClass: ManagedObject.self,
@@ -64,12 +71,15 @@ struct RandomSchema {
                     AttributeDescription(name: "name", type: .string),
                     AttributeDescription(name: "rank", type: .integer32),
                 ],
-                relationships: [RelationshipDescription(name: "items", destination: "Item", inverse: "group", isToMany: true)]),
+                relationships: [
+                    RelationshipDescription(name: "items", destination: "Item", inverse: "group", isToMany: true)
+                ]),
         ]
         if hasSubentity {
-            entities.append(EntityDescription(
-                name: "SpecialItem", managedObjectClass: ManagedObject.self, parent: "Item",
-                attributes: attributes(onSubentity: true)))
+            entities.append(
+                EntityDescription(
+                    name: "SpecialItem", managedObjectClass: ManagedObject.self, parent: "Item",
+                    attributes: attributes(onSubentity: true)))
         }
         model = try ManagedObjectModel(entities: entities)
     }
@@ -103,11 +113,14 @@ struct RandomSchema {
         }
         for serial in 0..<Int.random(in: 15...45, using: &random) {
             let special = hasSubentity && random.chance(0.4)
-            let item = ManagedObject(entity: model.entitiesByName[special ? "SpecialItem" : "Item"]!, insertInto: context)
+            let item = ManagedObject(
+                entity: model.entitiesByName[special ? "SpecialItem" : "Item"]!, insertInto: context)
             try item.setValue(Int64(serial), forKey: "serial")
             for field in fields where !field.onSubentity || special {
                 var value = Self.value(for: field.type, optional: field.isOptional, using: &random)
-                if value == nil && !field.isOptional { value = Self.value(for: field.type, optional: false, using: &random) }
+                if value == nil && !field.isOptional {
+                    value = Self.value(for: field.type, optional: false, using: &random)
+                }
                 try item.setValue(value, forKey: field.name)
             }
             if random.chance(0.8) { try item.setValue(random.pick(groups), forKey: "group") }

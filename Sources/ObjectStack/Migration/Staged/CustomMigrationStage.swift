@@ -42,7 +42,8 @@ public final class CustomMigrationStage: MigrationStage, @unchecked Sendable {
     public var models: [ManagedObjectModel] { [sourceModel, destinationModel] }
 
     /// A stage from `source` to `destination`.
-    public init(migratingFrom source: ManagedObjectModel, to destination: ManagedObjectModel, label: String = "custom") {
+    public init(migratingFrom source: ManagedObjectModel, to destination: ManagedObjectModel, label: String = "custom")
+    {
         sourceModel = source
         destinationModel = destination
         self.label = label

@@ -35,7 +35,8 @@ public final class StagedMigrationManager: Sendable {
     /// `container`, or an error when called outside a handler.
     public func requireContainer() throws -> PersistentContainer {
         guard let container else {
-            throw ObjectStackError(code: .invalidArgument,
+            throw ObjectStackError(
+                code: .invalidArgument,
                 message: "StagedMigrationManager.container is only open while a custom stage's handler runs")
         }
         return container
@@ -56,7 +57,9 @@ public final class StagedMigrationManager: Sendable {
     }
 
     /// The custom stage from `source` to `destination`, if one is listed.
-    private func customStage(from source: ManagedObjectModel, to destination: ManagedObjectModel) -> CustomMigrationStage? {
+    private func customStage(from source: ManagedObjectModel, to destination: ManagedObjectModel)
+        -> CustomMigrationStage?
+    {
         stages.lazy.compactMap { $0 as? CustomMigrationStage }
             .first { Self.same($0.sourceModel, source) && Self.same($0.destinationModel, destination) }
     }
@@ -71,12 +74,14 @@ public final class StagedMigrationManager: Sendable {
     @discardableResult
     public func migrateStore(
         type: StoreType, at url: URL, to destinationModel: ManagedObjectModel, configurationName: String? = nil,
-        options: [String: String] = [:], batchSize: Int = 10_000, progress: (@Sendable (MigrationProgress) -> Void)? = nil
+        options: [String: String] = [:], batchSize: Int = 10_000,
+        progress: (@Sendable (MigrationProgress) -> Void)? = nil
     ) throws -> Bool {
         guard type.fileOperations != nil, url.isFileURL else { return false }
         let work = URL(fileURLWithPath: url.path + ".staged")
         func migrator(_ destination: ManagedObjectModel, from source: ManagedObjectModel) -> StoreMigrator {
-            StoreMigrator(type: type, url: work, destinationModel: destination, sourceModels: [source],
+            StoreMigrator(
+                type: type, url: work, destinationModel: destination, sourceModels: [source],
                 configurationName: configurationName, options: options, batchSize: batchSize)
         }
         // A copy left by a killed run is never resumed.
@@ -86,10 +91,15 @@ public final class StagedMigrationManager: Sendable {
             !metadata.entitiesDiffering(from: destinationModel, configuration: configurationName).isEmpty
         else { return false }
         let path = versions(endingWith: destinationModel)
-        guard let start = path.firstIndex(where: { metadata.entitiesDiffering(from: $0, configuration: configurationName).isEmpty })
+        guard
+            let start = path.firstIndex(where: {
+                metadata.entitiesDiffering(from: $0, configuration: configurationName).isEmpty
+            })
         else {
-            throw StoreError(code: .incompatibleModel,
-                message: "the store was written with a model that is none of the \(path.count) versions of the staged migration's "
+            throw StoreError(
+                code: .incompatibleModel,
+                message:
+                    "the store was written with a model that is none of the \(path.count) versions of the staged migration's "
                     + "stages (\(stages.map(\.label).joined(separator: ", ")))",
                 url: url)
         }
@@ -97,22 +107,28 @@ public final class StagedMigrationManager: Sendable {
         @Sendable func report(_ step: Int, _ inner: MigrationProgress) {
             var scaled = inner
             scaled.fractionCompleted = (Double(step) + inner.fractionCompleted) / Double(steps)
-            if step < steps - 1 || inner.phase != .finished { scaled.phase = inner.phase == .finished ? .copying : inner.phase }
+            if step < steps - 1 || inner.phase != .finished {
+                scaled.phase = inner.phase == .finished ? .copying : inner.phase
+            }
             progress?(scaled)
         }
         progress?(MigrationProgress(phase: .preparing, fractionCompleted: 0, completedRows: 0, totalRows: 0))
         // The store itself is only read: the first step writes the working copy, through the stores.
         func original(to destination: ManagedObjectModel) -> StoreMigrator {
-            StoreMigrator(type: type, url: url, destinationModel: destination, sourceModels: [],
+            StoreMigrator(
+                type: type, url: url, destinationModel: destination, sourceModels: [],
                 configurationName: configurationName, options: options, batchSize: batchSize)
         }
         do {
             for step in 0..<steps {
-                let source = path[start + step], destination = path[start + step + 1]
+                let source = path[start + step]
+                let destination = path[start + step + 1]
                 let custom = customStage(from: source, to: destination)
                 if let custom, let handler = custom.willMigrateHandler {
                     if step == 0 { try original(to: source).migratedCopy(from: source, to: work, progress: nil) }
-                    try run(handler, custom, type: type, url: work, model: source, configurationName: configurationName, options: options)
+                    try run(
+                        handler, custom, type: type, url: work, model: source, configurationName: configurationName,
+                        options: options)
                 }
                 if step == 0, !FileManager.default.fileExists(atPath: work.path) {
                     try original(to: destination).migratedCopy(from: source, to: work) { report(step, $0) }
@@ -120,7 +136,9 @@ public final class StagedMigrationManager: Sendable {
                     try migrator(destination, from: source).migrateIfNeeded { report(step, $0) }
                 }
                 if let custom, let handler = custom.didMigrateHandler {
-                    try run(handler, custom, type: type, url: work, model: destination, configurationName: configurationName,
+                    try run(
+                        handler, custom, type: type, url: work, model: destination,
+                        configurationName: configurationName,
                         options: options)
                 }
                 report(step, MigrationProgress(phase: .finished, fractionCompleted: 1, completedRows: 0, totalRows: 0))

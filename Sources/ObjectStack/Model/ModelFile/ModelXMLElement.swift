@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// One element of a model file's XML, with the line it starts on, for the reader to walk and to name in errors.
@@ -25,7 +25,8 @@ struct ModelXMLElement: Sendable {
     static func parse(_ data: Data, file: String) throws -> ModelXMLElement {
         let bytes = [UInt8](data)
         if let problem = encodingProblem(in: bytes) {
-            throw ModelFileError(file: file, line: problem.line, element: nil, reason: "malformed XML: " + problem.reason)
+            throw ModelFileError(
+                file: file, line: problem.line, element: nil, reason: "malformed XML: " + problem.reason)
         }
         if let line = processingInstructionLine(in: bytes) {
             throw ModelFileError(

@@ -24,14 +24,16 @@ struct ChunkedSortedArray<Element: Comparable> {
     /// `end` when none does.
     /// - Complexity: O(log n).
     func partitionPoint(_ belongs: (Element) -> Bool) -> Position {
-        var low = 0, high = chunks.count
+        var low = 0
+        var high = chunks.count
         while low < high {
             let middle = (low + high) / 2
             if belongs(chunks[middle][chunks[middle].count - 1]) { high = middle } else { low = middle + 1 }
         }
         guard low < chunks.count else { return end }
         let chunk = chunks[low]
-        var first = 0, last = chunk.count
+        var first = 0
+        var last = chunk.count
         while first < last {
             let middle = (first + last) / 2
             if belongs(chunk[middle]) { last = middle } else { first = middle + 1 }
@@ -100,7 +102,8 @@ struct ChunkedSortedArray<Element: Comparable> {
 
     /// Visits the elements from `start` on, in order, until `body` returns false.
     func forEach(from start: Position, _ body: (Element) throws -> Bool) rethrows {
-        var chunk = start.chunk, offset = start.offset
+        var chunk = start.chunk
+        var offset = start.offset
         while chunk < chunks.count {
             let elements = chunks[chunk]
             while offset < elements.count {

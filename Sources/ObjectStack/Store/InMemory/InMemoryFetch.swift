@@ -18,7 +18,8 @@ struct InMemoryFetch {
         let table = resolver.state.tables[entity.rootEntity.name] ?? InMemoryBacking.Table()
         var plan = QueryPlanner.plan(for: request, indexes: indexes)
         let candidates = request.candidateEntities
-        let onlyCandidates = candidates.count == 1
+        let onlyCandidates =
+            candidates.count == 1
             && entity.rootEntity.selfAndDescendants.allSatisfy { $0 === entity || $0.isAbstract }
         let candidateNames = Set(candidates.map(\.name))
         let single = candidates.count == 1 ? candidates[0] : nil
@@ -102,13 +103,19 @@ struct InMemoryFetch {
             } else {
                 let ordered = table.indexes[index.name] ?? ChunkedSortedArray()
                 let segments: [QueryKeyRange]
-                if case .values(let values) = range { segments = values.map { .values([$0]) } } else { segments = [range] }
+                if case .values(let values) = range {
+                    segments = values.map { .values([$0]) }
+                } else {
+                    segments = [range]
+                }
                 if plan.orderedSortKeys > 0 {
                     let stop = plan.stopsAfter
                     let columns = plan.orderedSortKeys
                     var lastGroup: ArraySlice<StoreValue>?
                     func sameGroup(_ a: ArraySlice<StoreValue>, _ b: ArraySlice<StoreValue>) -> Bool {
-                        zip(a, b).allSatisfy { ValueComparison.sortOrder($0, $1, caseInsensitive: false) == .orderedSame }
+                        zip(a, b).allSatisfy {
+                            ValueComparison.sortOrder($0, $1, caseInsensitive: false) == .orderedSame
+                        }
                     }
                     walk: for segment in plan.isDescending ? segments.reversed() : segments {
                         var more = true
@@ -126,7 +133,8 @@ struct InMemoryFetch {
                         try Self.walk(ordered, segment, descending: plan.isDescending, visit)
                         if !more { break walk }
                     }
-                    sortedByIndex = !plan.isDescending && columns == request.sortKeys.count && columns == index.columns.count
+                    sortedByIndex =
+                        !plan.isDescending && columns == request.sortKeys.count && columns == index.columns.count
                 } else if isCount, plan.isExact, onlyCandidates {
                     plan.countsFromIndex = true
                     var count = 0
@@ -162,7 +170,9 @@ struct InMemoryFetch {
         if !sortedByIndex {
             matches = try evaluator.sorted(matches, by: request.sortKeys, limit: request.sortLimit) { $0.key }
         }
-        let result = try evaluator.result(of: request, matches: matches, objectID: resolver.objectID(of:)) { $0.snapshot }
+        let result = try evaluator.result(of: request, matches: matches, objectID: resolver.objectID(of:)) {
+            $0.snapshot
+        }
         return (result, plan)
     }
 

@@ -27,17 +27,21 @@ struct InMemorySave {
             let row = state.tables[id.entity.rootEntity.name]?.row(id.key)
             guard let expected else { return }
             if row?.snapshot.version != expected {
-                conflicts.append(StoreVersionConflict(objectID: id, expectedVersion: expected, storedSnapshot: row?.snapshot))
+                conflicts.append(
+                    StoreVersionConflict(objectID: id, expectedVersion: expected, storedSnapshot: row?.snapshot))
             }
         }
         for update in request.updates { check(update.objectID, update.expectedVersion) }
         for delete in request.deletes { check(delete.objectID, delete.expectedVersion) }
-        for update in request.updates where update.expectedVersion == nil
-            && state.tables[update.objectID.entity.rootEntity.name]?.row(update.objectID.key) == nil {
+        for update in request.updates
+        where update.expectedVersion == nil
+            && state.tables[update.objectID.entity.rootEntity.name]?.row(update.objectID.key) == nil
+        {
             conflicts.append(StoreVersionConflict(objectID: update.objectID, expectedVersion: 0, storedSnapshot: nil))
         }
         if !conflicts.isEmpty {
-            var error = StoreError(code: .versionConflict,
+            var error = StoreError(
+                code: .versionConflict,
                 message: "\(conflicts.count) object(s) changed in the store since they were read", url: url)
             error.versionConflicts = conflicts
             throw error
@@ -61,8 +65,10 @@ struct InMemorySave {
                 let key = Self.constraintKey(declaring, constraint)
                 let names = constraint.map(\.name)
                 if let other = claimed[key]?[combination] {
-                    conflicts.append(ConstraintConflict(entityName: declaring.name, attributeNames: names, values: combination,
-                        conflictingObjectIDs: [other, id], existingObjectID: nil))
+                    conflicts.append(
+                        ConstraintConflict(
+                            entityName: declaring.name, attributeNames: names, values: combination,
+                            conflictingObjectIDs: [other, id], existingObjectID: nil))
                     continue
                 }
                 claimed[key, default: [:]][combination] = id
@@ -71,14 +77,19 @@ struct InMemorySave {
                     let owner = table?.row(ownerKey)
                 else { continue }
                 if leaving.contains(RowKey(root: id.entity.rootEntity.name, key: ownerKey)) { continue }
-                let existing = id.entity.rootEntity.selfAndDescendants.first { $0.name == owner.entityName }
-                    .map { ManagedObjectID(entity: $0, storeIdentifier: id.storeIdentifier, primaryKey: ownerKey) } ?? id
-                conflicts.append(ConstraintConflict(entityName: declaring.name, attributeNames: names, values: combination,
-                    conflictingObjectIDs: [id], existingObjectID: existing))
+                let existing =
+                    id.entity.rootEntity.selfAndDescendants.first { $0.name == owner.entityName }
+                    .map { ManagedObjectID(entity: $0, storeIdentifier: id.storeIdentifier, primaryKey: ownerKey) }
+                    ?? id
+                conflicts.append(
+                    ConstraintConflict(
+                        entityName: declaring.name, attributeNames: names, values: combination,
+                        conflictingObjectIDs: [id], existingObjectID: existing))
             }
         }
         if !conflicts.isEmpty {
-            var error = StoreError(code: .constraintConflict,
+            var error = StoreError(
+                code: .constraintConflict,
                 message: conflicts.map(\.description).joined(separator: "; "), url: url)
             error.constraintConflicts = conflicts
             throw error
@@ -117,8 +128,10 @@ struct InMemorySave {
         for insert in request.inserts {
             let id = insert.objectID
             let root = id.entity.rootEntity.name
-            state.tables[root, default: .init()].rows.insert(InMemoryBacking.KeyedRow(
-                key: id.key, row: .init(entityName: id.entityName, snapshot: RowSnapshot(values: insert.values, version: 1))))
+            state.tables[root, default: .init()].rows.insert(
+                InMemoryBacking.KeyedRow(
+                    key: id.key,
+                    row: .init(entityName: id.entityName, snapshot: RowSnapshot(values: insert.values, version: 1))))
             index(id, insert.values, in: &state.tables[root, default: .init()])
             state.tables[root, default: .init()].lastKey = max(state.tables[root]?.lastKey ?? 0, id.key)
             versions[id] = 1
@@ -129,15 +142,18 @@ struct InMemorySave {
         }
         for link in request.insertedLinks {
             if !(state.links[link.relationship]?.forward[link.source]?.contains(link.destination) ?? false) {
-                state.links[link.relationship, default: .init()].forward[link.source, default: []].append(link.destination)
-                state.links[link.relationship, default: .init()].backward[link.destination, default: []].append(link.source)
+                state.links[link.relationship, default: .init()].forward[link.source, default: []].append(
+                    link.destination)
+                state.links[link.relationship, default: .init()].backward[link.destination, default: []].append(
+                    link.source)
             }
         }
         return versions
     }
 
     /// An ordered index's entry for a row, or nil when a uniqueness constraint skips it (a nil in its values).
-    private static func entry(_ index: QueryIndex, _ values: [StoreValue], _ key: Int64) -> InMemoryBacking.IndexEntry? {
+    private static func entry(_ index: QueryIndex, _ values: [StoreValue], _ key: Int64) -> InMemoryBacking.IndexEntry?
+    {
         var columns: [StoreValue] = []
         columns.reserveCapacity(index.columns.count)
         for position in index.columns.indices {
@@ -156,7 +172,9 @@ struct InMemorySave {
             table.unique[Self.constraintKey(declaring, constraint), default: [:]][combination] = id.key
         }
         for index in orderedIndexes[id.entityName] ?? [] {
-            if let entry = Self.entry(index, values, id.key) { table.indexes[index.name, default: .init()].insert(entry) }
+            if let entry = Self.entry(index, values, id.key) {
+                table.indexes[index.name, default: .init()].insert(entry)
+            }
         }
         for case .toOne(let relationship) in id.entity.storedProperties {
             if case .objectID(let target) = values[relationship.storedIndex!] {

@@ -34,7 +34,8 @@ public final class InMemoryStore: PersistentStore, StoreQueryExplaining {
         configurationName = request.configurationName
         model = request.model
         entities = Dictionary(uniqueKeysWithValues: request.entities.map { ($0.name, $0) })
-        let queryIndexes = Dictionary(uniqueKeysWithValues: request.entities.map { ($0.name, QueryIndex.indexes(of: $0)) })
+        let queryIndexes = Dictionary(
+            uniqueKeysWithValues: request.entities.map { ($0.name, QueryIndex.indexes(of: $0)) })
         self.queryIndexes = queryIndexes
         orderedIndexes = queryIndexes.mapValues { $0.filter { $0.kind != .reference } }
         backing = InMemoryBacking.backing(for: request.url)
@@ -45,13 +46,16 @@ public final class InMemoryStore: PersistentStore, StoreQueryExplaining {
                 let differing = Set(existing.entityVersionHashes.keys).union(hashes.keys)
                     .filter { existing.entityVersionHashes[$0] != hashes[$0] }.sorted()
                 guard differing.isEmpty else {
-                    throw StoreError(code: .incompatibleModel,
-                        message: "the store was written with another model; entities that differ: \(differing.joined(separator: ", "))",
+                    throw StoreError(
+                        code: .incompatibleModel,
+                        message:
+                            "the store was written with another model; entities that differ: \(differing.joined(separator: ", "))",
                         url: url)
                 }
                 return existing
             }
-            let created = StoreMetadata(identifier: UUID().uuidString, storeType: "InMemory", entityVersionHashes: hashes)
+            let created = StoreMetadata(
+                identifier: UUID().uuidString, storeType: "InMemory", entityVersionHashes: hashes)
             state.metadata = created
             return created
         }
@@ -82,7 +86,8 @@ public final class InMemoryStore: PersistentStore, StoreQueryExplaining {
         try checkOpen()
         let state = backing.state.withLock { $0 }
         let resolver = InMemoryResolver(state: state, entities: entities, storeIdentifier: identifier)
-        return try InMemoryFetch(request: request, resolver: resolver, indexes: queryIndexes[request.entity.name] ?? []).run()
+        return try InMemoryFetch(request: request, resolver: resolver, indexes: queryIndexes[request.entity.name] ?? [])
+            .run()
     }
 
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [RowSnapshot?] {
@@ -116,7 +121,9 @@ public final class InMemoryStore: PersistentStore, StoreQueryExplaining {
             state.tables[root, default: InMemoryBacking.Table()].lastKey += Int64(count)
             return first
         }
-        return (0..<Int64(count)).map { ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: first + $0) }
+        return (0..<Int64(count)).map {
+            ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: first + $0)
+        }
     }
 
     public func execute(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {

@@ -66,25 +66,33 @@ public struct QueryIndex: Sendable, CustomStringConvertible {
                 if !attributes.isEmpty, attributes.count == index.attributeNames.count,
                     attributes.allSatisfy({ $0.storedIndex != nil })
                 {
-                    result.append(QueryIndex(name: "index/\(declaring.name)/\(index.name)", kind: .index,
-                        columns: attributes.map { .attribute($0) }, isComplete: true))
+                    result.append(
+                        QueryIndex(
+                            name: "index/\(declaring.name)/\(index.name)", kind: .index,
+                            columns: attributes.map { .attribute($0) }, isComplete: true))
                 }
             }
             for attribute in declaring.declaredAttributes where attribute.isIndexed && attribute.storedIndex != nil {
-                result.append(QueryIndex(name: "index/\(declaring.name)/.\(attribute.name)", kind: .index,
-                    columns: [.attribute(attribute)], isComplete: true))
+                result.append(
+                    QueryIndex(
+                        name: "index/\(declaring.name)/.\(attribute.name)", kind: .index,
+                        columns: [.attribute(attribute)], isComplete: true))
             }
             current = declaring.superentity
         }
         for (declaring, attributes) in entity.applicableUniquenessConstraints
         where attributes.allSatisfy({ $0.storedIndex != nil }) {
-            result.append(QueryIndex(name: "unique/\(declaring.name)/" + attributes.map(\.name).joined(separator: ","),
-                kind: .unique, columns: attributes.map { .attribute($0) },
-                isComplete: attributes.allSatisfy { !$0.isOptional }))
+            result.append(
+                QueryIndex(
+                    name: "unique/\(declaring.name)/" + attributes.map(\.name).joined(separator: ","),
+                    kind: .unique, columns: attributes.map { .attribute($0) },
+                    isComplete: attributes.allSatisfy { !$0.isOptional }))
         }
         for case .toOne(let relationship) in entity.storedProperties {
-            result.append(QueryIndex(name: "referrers/\(relationship.storageKey)", kind: .reference,
-                columns: [.toOne(relationship)], isComplete: false))
+            result.append(
+                QueryIndex(
+                    name: "referrers/\(relationship.storageKey)", kind: .reference,
+                    columns: [.toOne(relationship)], isComplete: false))
         }
         return result
     }

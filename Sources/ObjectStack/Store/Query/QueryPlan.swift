@@ -61,7 +61,9 @@ public struct QueryPlan: Sendable, CustomStringConvertible {
         case .scan:
             parts.append("SCAN \(entityName)")
         case .primaryKeys(let keys):
-            parts.append("SEARCH \(entityName) USING PRIMARY KEY (\(keys.count == 1 ? "= \(keys[0])" : "IN \(keys.count) keys"))")
+            parts.append(
+                "SEARCH \(entityName) USING PRIMARY KEY (\(keys.count == 1 ? "= \(keys[0])" : "IN \(keys.count) keys"))"
+            )
         case .index(let index, let range):
             if case .all = range {
                 parts.append("SCAN \(entityName) USING INDEX \(index)")
@@ -70,7 +72,9 @@ public struct QueryPlan: Sendable, CustomStringConvertible {
             }
         }
         if orderedSortKeys > 0 {
-            parts.append("ORDER FROM INDEX (\(orderedSortKeys) sort key\(orderedSortKeys == 1 ? "" : "s")\(isDescending ? ", descending" : ""))")
+            parts.append(
+                "ORDER FROM INDEX (\(orderedSortKeys) sort key\(orderedSortKeys == 1 ? "" : "s")\(isDescending ? ", descending" : ""))"
+            )
         }
         if stopsAfter > 0 { parts.append("STOPS AFTER \(stopsAfter) MATCHES") }
         if countsFromIndex { parts.append("COUNT FROM INDEX") } else if isExact { parts.append("RANGE IS EXACT") }

@@ -58,7 +58,9 @@ public enum QueryPlanner {
     }
 
     /// The index whose leading columns are the most leading sort keys (case-sensitive, one direction).
-    private static func orderingIndex(for keys: [BoundSortKey], among indexes: [QueryIndex]) -> (index: QueryIndex, keys: Int)? {
+    private static func orderingIndex(for keys: [BoundSortKey], among indexes: [QueryIndex]) -> (
+        index: QueryIndex, keys: Int
+    )? {
         guard let first = keys.first else { return nil }
         var best: (index: QueryIndex, keys: Int)?
         for index in indexes where index.isComplete && index.kind != .reference {
@@ -147,7 +149,8 @@ public enum QueryPlanner {
         /// How selective reading the range on `index` is expected to be.
         func score(on index: QueryIndex) -> Int {
             switch range {
-            case .values: return index.kind == .unique && index.columns.count == 1 ? Self.uniqueSeekScore : Self.seekScore
+            case .values:
+                return index.kind == .unique && index.columns.count == 1 ? Self.uniqueSeekScore : Self.seekScore
             case .prefix: return 50
             case .range(let lower, _, let upper, _): return lower != nil && upper != nil ? 50 : 40
             case .all: return 1
@@ -215,17 +218,27 @@ public enum QueryPlanner {
             return Condition(target: target, range: .values(unique(values)), isExact: exact)
         case (.lessThan, false), (.lessThanOrEqual, false):
             guard let value = keyValue(constants[0], for: attribute) else { return nil }
-            return Condition(target: target, range: .range(lower: nil, lowerInclusive: true, upper: value,
-                upperInclusive: comparison.op == .lessThanOrEqual), isExact: exact)
+            return Condition(
+                target: target,
+                range: .range(
+                    lower: nil, lowerInclusive: true, upper: value,
+                    upperInclusive: comparison.op == .lessThanOrEqual), isExact: exact)
         case (.greaterThan, false), (.greaterThanOrEqual, false):
             guard let value = keyValue(constants[0], for: attribute) else { return nil }
-            return Condition(target: target, range: .range(lower: value,
-                lowerInclusive: comparison.op == .greaterThanOrEqual, upper: nil, upperInclusive: true), isExact: exact)
+            return Condition(
+                target: target,
+                range: .range(
+                    lower: value,
+                    lowerInclusive: comparison.op == .greaterThanOrEqual, upper: nil, upperInclusive: true),
+                isExact: exact)
         case (.between, true) where constants.count == 2:
             guard let low = keyValue(constants[0], for: attribute), let high = keyValue(constants[1], for: attribute)
             else { return nil }
-            return Condition(target: target, range: .range(lower: low, lowerInclusive: true, upper: high,
-                upperInclusive: true), isExact: exact)
+            return Condition(
+                target: target,
+                range: .range(
+                    lower: low, lowerInclusive: true, upper: high,
+                    upperInclusive: true), isExact: exact)
         case (.beginsWith, false):
             guard attribute.type == .string, case .string(let prefix) = constants[0] else { return nil }
             return Condition(target: target, range: .prefix(prefix), isExact: exact)
@@ -237,7 +250,8 @@ public enum QueryPlanner {
     private static func unique(_ sorted: [StoreValue]) -> [StoreValue] {
         var result: [StoreValue] = []
         for value in sorted
-        where result.last.map({ ValueComparison.sortOrder($0, value, caseInsensitive: false) != .orderedSame }) ?? true {
+        where result.last.map({ ValueComparison.sortOrder($0, value, caseInsensitive: false) != .orderedSame }) ?? true
+        {
             result.append(value)
         }
         return result
