@@ -268,7 +268,7 @@ public struct EngineOverheadWorkload: Workload {
                 ? store.location(in: directory)
                 : directory.appendingPathComponent("\(implementation.rawValue)-\(sample).\(store.rawValue)")
             switch (implementation, store) {
-            case (.objectStack, _): return try StackPods(type: store.storeType, url: url)
+            case (.objectStack, _): return try StackPods(store: store, url: url)
             case (.raw, .memory): return SwiftPods()
             case (.raw, .sqlite): return try RawSQLitePods(url: url)
             case (.raw, _): return try RawLMDBPods(url: url)
@@ -280,7 +280,7 @@ public struct EngineOverheadWorkload: Workload {
             let url =
                 store == .memory
                 ? store.location(in: directory) : directory.appendingPathComponent("objectstack.\(store.rawValue)")
-            return try StackPods(type: store.storeType, url: url)
+            return try StackPods(store: store, url: url)
         }
 
         /// An engine on a new file holding `rows` (inserted by the engine itself, untimed).

@@ -22,42 +22,6 @@ struct LMDBBadInputTests {
         try stack.coordinator.remove(stack.store)
     }
 
-    @Test("a directory is refused as not a store")
-    func directory() throws {
-        let folder = try ScratchFolder()
-        let error = try openError(folder.url)
-        #expect(error.code == .notAStore)
-        #expect(error.message.contains("directory") && error.message.contains(folder.url.path))
-    }
-
-    @Test("a file that is not an LMDB environment is refused and left untouched, without a lock file")
-    func notLMDB() throws {
-        let folder = try ScratchFolder()
-        for text in ["hi", String(repeating: "this is not a database\n", count: 500)] {
-            let url = folder.file()
-            try Data(text.utf8).write(to: url)
-            let error = try openError(url)
-            #expect(error.code == .notAStore)
-            #expect(error.message.contains(url.path) && error.message.contains("not an LMDB environment"))
-            #expect(try Data(contentsOf: url) == Data(text.utf8))
-            #expect(!lockExists(url))
-        }
-    }
-
-    @Test("a truncated store is refused as corrupt and left as it was")
-    func truncated() throws {
-        let folder = try ScratchFolder()
-        let url = folder.file()
-        try makeStore(url, items: 3000)
-        let whole = try Data(contentsOf: url)
-        let cut = whole.prefix(whole.count / 2)
-        try cut.write(to: url)
-        let error = try openError(url)
-        #expect(error.code == .corrupt)
-        #expect(error.message.contains("truncated") && error.message.contains(url.path))
-        #expect(try Data(contentsOf: url) == cut)
-    }
-
     @Test("a damaged meta page is refused as corrupt")
     func damagedMeta() throws {
         let folder = try ScratchFolder()
@@ -70,20 +34,6 @@ struct LMDBBadInputTests {
         let error = try openError(url)
         #expect(error.code == .corrupt && error.message.contains("page size"))
         #expect(try Data(contentsOf: url) == bytes)
-    }
-
-    @Test("a lock file left behind by a killed process is rebuilt; the data is intact")
-    func staleLock() throws {
-        let folder = try ScratchFolder()
-        let url = folder.file()
-        try makeStore(url, items: 50)
-        #expect(LMDBEnvironmentRegistry.users(of: url) == 0)
-        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
-        try garbage.write(to: URL(fileURLWithPath: url.path + "-lock"))
-        let stack = try LMDBStack(url)
-        #expect(try stack.count() == 50)
-        try stack.insertItems(1, from: 50)
-        #expect(try stack.count() == 51)
     }
 
     @Test("a store of another model is refused naming the entity; the file is not modified")

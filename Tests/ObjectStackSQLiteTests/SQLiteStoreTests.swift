@@ -61,23 +61,6 @@ struct SQLiteStoreTests {
         return error
     }
 
-    @Test("a file that is not SQLite is refused as not a store, untouched")
-    func notSQLite() throws {
-        let url = try Self.directory().appendingPathComponent("notes.sqlite")
-        try Data("just some text, not a database at all".utf8).write(to: url)
-        let error = try Self.expectRefused(url, [.notAStore])
-        #expect(error.message.contains("not an SQLite file"))
-    }
-
-    @Test("a truncated store file is refused as corrupt, untouched")
-    func truncated() throws {
-        let url = try Self.storeFile(items: 2_000)
-        let data = try Data(contentsOf: url)
-        try data.prefix(data.count / 2 + 100).write(to: url)
-        let error = try Self.expectRefused(url, [.corrupt])
-        #expect(error.message.contains("truncated"))
-    }
-
     @Test("a store file with a damaged first page is refused, untouched")
     func corrupt() throws {
         let url = try Self.storeFile(items: 10)
@@ -85,29 +68,6 @@ struct SQLiteStoreTests {
         for index in 100..<min(data.count, 4_096) { data[index] = 0xA5 }
         try data.write(to: url)
         _ = try Self.expectRefused(url, [.corrupt, .notAStore])
-    }
-
-    @Test("a directory is refused as not a store")
-    func directory() throws {
-        let url = try Self.directory()
-        let error = try #require(throws: StoreError.self) { try Self.open(url) }
-        #expect(error.code == .notAStore && error.message.contains("directory"))
-    }
-
-    @Test("a read-only location is refused as read-only")
-    func readOnly() throws {
-        let url: URL
-        if getuid() == 0 {
-            // Root ignores permission bits; the kernel's /proc/sys accepts no new files from anyone.
-            url = URL(fileURLWithPath: "/proc/sys/objectstack-\(UUID().uuidString).sqlite")
-        } else {
-            let folder = try Self.directory()
-            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
-            url = folder.appendingPathComponent("items.sqlite")
-        }
-        let error = try #require(throws: StoreError.self) { try Self.open(url) }
-        #expect(error.code == .readOnly, "\(error)")
-        #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 
     @Test("another SQLite database is refused as not a store; a store of another model as incompatible")

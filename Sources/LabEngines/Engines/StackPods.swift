@@ -11,7 +11,7 @@ import StackLab
 /// file's, so an ID stays valid for a new coordinator on the same file).
 final class StackPods: PodEngine {
     private let url: URL
-    private let type: StoreType
+    private let store: StoreKind
     private let model: ManagedObjectModel
     private var coordinator: PersistentStoreCoordinator
     private(set) var context: ManagedObjectContext
@@ -24,27 +24,23 @@ final class StackPods: PodEngine {
     /// the rows) outlive the measured coordinators.
     private var keeper: PersistentStoreCoordinator?
 
-    /// Opens (creating) a store of `type` at `url`.
-    init(type: StoreType, url: URL) throws {
+    /// Opens (creating) a store of kind `store` at `url`.
+    init(store: StoreKind, url: URL) throws {
         self.url = url
-        self.type = type
+        self.store = store
         model = try PodModel.make()
-        (coordinator, context) = try Self.open(type, url, model)
-        if type == .inMemory {
-            let keeper = PersistentStoreCoordinator(managedObjectModel: model)
-            try keeper.addPersistentStore(type: type, at: url)
-            self.keeper = keeper
+        (coordinator, context) = try Self.open(store, url, model)
+        if store == .memory {
+            keeper = try LabStack.openCoordinator(store: store, at: url, model: model)
         }
     }
 
-    private static func open(_ type: StoreType, _ url: URL, _ model: ManagedObjectModel) throws
+    /// A coordinator and a private-queue context on it, opened the lab's one way (`LabStack`).
+    private static func open(_ store: StoreKind, _ url: URL, _ model: ManagedObjectModel) throws
         -> (PersistentStoreCoordinator, ManagedObjectContext)
     {
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: type, at: url)
-        let context = ManagedObjectContext(concurrencyType: .privateQueue)
-        context.persistentStoreCoordinator = coordinator
-        return (coordinator, context)
+        let context = try LabStack.openContext(store: store, at: url, model: model)
+        return (context.persistentStoreCoordinator!, context)
     }
 
     func close() {
@@ -64,7 +60,7 @@ final class StackPods: PodEngine {
         indexInserted()
         updating = []
         closeContext()
-        (coordinator, context) = try Self.open(type, url, model)
+        (coordinator, context) = try Self.open(store, url, model)
     }
 
     func insert(_ rows: [PodRow]) throws {
