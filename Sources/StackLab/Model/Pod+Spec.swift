@@ -6,41 +6,22 @@ extension Pod {
     /// - Returns: whether any value changed.
     @discardableResult
     public func apply(_ spec: PodSpec) -> Bool {
-        // A new pod has no values to compare (reading an unset non-optional attribute traps): set them all.
+        // A new pod has nothing to compare with (unset values read as empty ones, which may equal the spec): set all.
         let fresh = isInserted
         var changed = false
-        if fresh || name != spec.name {
-            name = spec.name
+        func update<Value: Equatable>(_ property: ReferenceWritableKeyPath<Pod, Value>, to value: Value) {
+            guard fresh || self[keyPath: property] != value else { return }
+            self[keyPath: property] = value
             changed = true
         }
-        if fresh || version != spec.version {
-            version = spec.version
-            changed = true
-        }
-        if fresh || authors != spec.authors {
-            authors = spec.authors
-            changed = true
-        }
-        if fresh || homepage != spec.homepage {
-            homepage = spec.homepage
-            changed = true
-        }
-        if fresh || license != spec.license {
-            license = spec.license
-            changed = true
-        }
-        if fresh || summary != spec.summary {
-            summary = spec.summary
-            changed = true
-        }
-        if fresh || downloads != spec.downloads {
-            downloads = spec.downloads
-            changed = true
-        }
-        if fresh || updated != spec.updated {
-            updated = spec.updated
-            changed = true
-        }
+        update(\.name, to: spec.name)
+        update(\.version, to: spec.version)
+        update(\.authors, to: spec.authors)
+        update(\.homepage, to: spec.homepage)
+        update(\.license, to: spec.license)
+        update(\.summary, to: spec.summary)
+        update(\.downloads, to: spec.downloads)
+        update(\.updated, to: spec.updated)
         return changed
     }
 }
