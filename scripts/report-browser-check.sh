@@ -29,7 +29,7 @@ browser --dump-dom "file://$work/report.html" >"$work/dom.html" 2>"$work/console
     echo "report-browser-check: chromium failed" >&2
     exit 1
 }
-title=$(grep -o '<title>[^<]*</title>' "$work/dom.html" | head -n 1)
+title=$(grep -m 1 -o '<title>[^<]*</title>' "$work/dom.html" || true)
 if grep -E 'Uncaught|CONSOLE.*(Error|error)' "$work/console.log" >&2; then
     echo "report-browser-check: a script error in the page" >&2
     exit 1
