@@ -15,7 +15,9 @@
 #   - per cell (`stacklab compare`, Mann-Whitney U): a launch the watchdog kills that it did not kill before.
 #   The per-cell comparison of the times is written too (comparison.csv), for reading, not for the verdict.
 #   Exits 0 no regression, 1 a regression, 2 bad input. Output lands in results/gate/ (base.csv,
-#   current.csv, pooled.csv, comparison.csv, watchdog.csv). REPETITIONS defaults to 10 (80 pairs, 1-4 min).
+#   current.csv, pooled.csv, comparison.csv, watchdog.csv, summary.md: the per-cell verdicts as Markdown,
+#   benchmark-smaller.json / benchmark-bigger.json: github-action-benchmark's input). When
+#   GITHUB_STEP_SUMMARY is set (GitHub Actions), the gate's verdict and summary.md are appended to it. REPETITIONS defaults to 10 (80 pairs, 1-4 min).
 #   Environment: GATE_THRESHOLD (pooled, default 5%), GATE_ALPHA (default 0.01), GATE_INJECT_SLOWDOWN
 #   (test hook: a share such as 0.10 that makes the current side's launches do that much more work, through
 #   STACKLAB_TEST_STARTUP_SLOWDOWN, to check that the gate catches it). The base build is kept in
@@ -87,5 +89,22 @@ rc=0
 tail -n 1 "$out/watchdog.txt"
 watchdog=$(python3 -c 'import csv, sys; print(sum(r["verdict"] == "regressed" for r in csv.DictReader(open(sys.argv[1]))))' "$out/watchdog.csv")
 [ "$watchdog" = 0 ] || status=1
-echo "gate: $([ $status = 0 ] && echo 'no regression' || echo 'REGRESSION')"
+verdict=$([ $status = 0 ] && echo 'no regression' || echo 'REGRESSION')
+# For people (a pull request's summary) and for tracking tools: the per-cell view of the same two files.
+"$current_bin" compare "$out/base.csv" "$out/current.csv" --threshold 10% --metric time_to_first_frame_ms \
+    --metric time_to_first_screen_ms --metric killed_by_watchdog --format markdown > "$out/summary.md" || true
+for polarity in smaller bigger; do
+    "$current_bin" compare "$out/base.csv" "$out/current.csv" --format benchmark-json --polarity $polarity \
+        > "$out/benchmark-$polarity.json" || true
+done
+if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+    {
+        echo "## Startup gate: $verdict"
+        echo
+        echo "Pooled over every cell (the verdict): see pooled.csv. Per cell (for reading):"
+        echo
+        cat "$out/summary.md"
+    } >> "$GITHUB_STEP_SUMMARY"
+fi
+echo "gate: $verdict"
 exit $status

@@ -7,18 +7,32 @@ struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run scenario files: expand each matrix, run every cell, print a summary, write CSV.",
-        discussion: "Exit status: 0 every run finished, 1 some run failed (its row has an error cell), 2 bad input.")
+        discussion: """
+            --shard K/N runs only the cells at positions K, K+N, K+2N… of each expanded matrix (the same cells \
+            for the same file on every machine) and records the shard in the .env.json sidecar; `stacklab merge` \
+            joins the N CSVs. \
+            Exit status: 0 every run finished, 1 some run failed (its row has an error cell), 2 bad input.
+            """)
     @Argument(help: "Scenario files (YAML).") var files: [String]
     @OptionGroup var selection: ScenarioSelection
     @Option(help: "Where to write the CSVs and their .env.json sidecars.") var out = "results"
+    @Option(help: ArgumentHelp("Run only shard K of N: every N-th cell of the matrix.", valueName: "K/N"))
+    var shard: String?
 
-    func validate() throws { try selection.validate() }
+    func validate() throws {
+        try selection.validate()
+        if let shard, Shard(shard) == nil {
+            throw ValidationError("--shard takes K/N with 1 ≤ K ≤ N, got '\(shard)'")
+        }
+    }
 
     // On the main actor and async: the main-queue context's blocks run only while the main actor awaits.
     @MainActor
     func run() async throws {
         let scenarios = try selection.load(files)
-        let runner = ScenarioRunner(options: selection.options(out: out))
+        var options = selection.options(out: out)
+        options.shard = shard.flatMap(Shard.init)
+        let runner = ScenarioRunner(options: options)
         var failed = 0
         for scenario in scenarios.map(runner.prepared) {
             let results = try await runner.run(scenario)

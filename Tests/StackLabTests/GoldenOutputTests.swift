@@ -78,4 +78,41 @@ struct GoldenOutputTests {
         #expect(result.status == 1, "the fixtures hold a regression")
         try check(result.output, against: "compare.txt")
     }
+
+    @Test("stacklab compare --format markdown: regressions first, unchanged only counted")
+    func compareMarkdown() throws {
+        let folder = Self.fixtures.appendingPathComponent("compare")
+        let result = try StackLabBinary.run([
+            "compare", folder.appendingPathComponent("baseline.csv").path,
+            folder.appendingPathComponent("current.csv").path, "--format", "markdown",
+        ])
+        #expect(result.status == 1, "the fixtures hold a regression")
+        let tableRows = result.output.split(separator: "\n").filter { $0.hasPrefix("| ") }
+        #expect(tableRows.dropFirst(2).first?.contains("**regressed**") == true, "the regression heads the table")
+        try check(result.output, against: "compare.md")
+    }
+
+    @Test(
+        "stacklab compare --format benchmark-json: one direction per call, counts left out",
+        arguments: ["smaller", "bigger"])
+    func compareBenchmarkJSON(polarity: String) throws {
+        let folder = Self.fixtures.appendingPathComponent("compare")
+        let result = try StackLabBinary.run([
+            "compare", folder.appendingPathComponent("baseline.csv").path,
+            folder.appendingPathComponent("current.csv").path, "--format", "benchmark-json", "--polarity", polarity,
+        ])
+        #expect(result.status == 1, "the exit status is the verdict's, whatever the format")
+        let entries = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+        #expect(!entries.isEmpty)
+        for entry in entries {
+            #expect(Set(entry.keys) == ["name", "unit", "value", "range", "extra"])
+            #expect(entry["value"] is Double)
+        }
+        let metrics = Set(entries.compactMap { ($0["name"] as? String)?.split(separator: " ").last.map(String.init) })
+        let expected: Set =
+            polarity == "smaller" ? ["time_to_first_screen_ms", "killed_by_watchdog"] : ["objects_per_s"]
+        #expect(metrics == expected)
+        try check(result.output, against: "compare-\(polarity).json")
+    }
 }

@@ -21,6 +21,8 @@ public struct ResultComparison: Sendable {
         public let currentMedian: Double?
         public let baselineCount: Int
         public let currentCount: Int
+        /// The smallest and largest current value, when there are any: the spread a tracking chart shows.
+        public let currentRange: ClosedRange<Double>?
         /// (current − baseline) / |baseline| of the medians, when both exist.
         public let relativeChange: Double?
         /// The Mann-Whitney p-value, when both sides have values.
@@ -141,7 +143,8 @@ public struct ResultComparison: Sendable {
         }
         return Row(
             cell: cell, cellLabel: label, metric: metric, baselineMedian: baselineMedian, currentMedian: currentMedian,
-            baselineCount: before.count, currentCount: after.count, relativeChange: relative,
+            baselineCount: before.count, currentCount: after.count,
+            currentRange: after.min().flatMap { low in after.max().map { low...$0 } }, relativeChange: relative,
             pValue: test?.pValue, verdict: verdict, note: note)
     }
 

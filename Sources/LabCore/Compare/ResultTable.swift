@@ -76,6 +76,16 @@ public struct ResultTable: Sendable {
         return columns[..<end].filter { !Self.runColumns.contains($0) && !metricSet.contains($0) && $0 != "error" }
     }
 
+    /// The positions of the columns that name a matrix cell. Unlike `cellColumns(metrics:)` it goes by position
+    /// where the file has a `timestamp`, so a parameter named like a metric (`objects`) still names the cell.
+    public var cellColumnIndexes: [Int] {
+        guard let end = columns.firstIndex(of: "timestamp") else {
+            let metrics = Set(metricColumns)
+            return columns.indices.filter { !metrics.contains(columns[$0]) && !Self.runColumns.contains(columns[$0]) }
+        }
+        return columns[..<end].indices.filter { !Self.runColumns.contains(columns[$0]) && columns[$0] != "error" }
+    }
+
     /// The value of `column` in `row`, if the file has that column.
     public func value(_ column: String, in row: [String]) -> String? {
         columns.firstIndex(of: column).map { row[$0] }

@@ -24,6 +24,10 @@ public struct EnvironmentRecord: Codable, Sendable {
     public var finished: Date
     /// Whether each run's peak memory was reset before it (Linux `clear_refs`); otherwise it is the process's.
     public var peakMemoryPerRun: Bool
+    /// `K/N` when the run was one shard of the matrix (`run --shard`); nil when it ran every cell.
+    public var shard: String?
+    /// How many cells the whole matrix has (after the filters), so `merge` can tell a shard is missing.
+    public var matrixCells: Int?
 
     enum CodingKeys: String, CodingKey {
         case scenario, workload, model, quick, repetitions, warmup, parameters, command, host, cores, swift, sqlite,
@@ -34,12 +38,15 @@ public struct EnvironmentRecord: Codable, Sendable {
         case memoryBytes = "memory_bytes"
         case operatingSystem = "os"
         case peakMemoryPerRun = "peak_memory_per_run"
+        case shard
+        case matrixCells = "matrix_cells"
     }
 
     /// Records the environment of `scenario`'s runs.
     /// `engineVersions` names the linked engines' versions by store (`sqlite`, `lmdb`): the core links none.
     static func current(
-        scenario: Scenario, quick: Bool, started: Date, peakMemoryPerRun: Bool, engineVersions: [String: String]
+        scenario: Scenario, quick: Bool, started: Date, peakMemoryPerRun: Bool, engineVersions: [String: String],
+        shard: Shard? = nil, matrixCells: Int? = nil
     ) -> EnvironmentRecord {
         let info = ProcessInfo.processInfo
         return EnvironmentRecord(
@@ -50,7 +57,8 @@ public struct EnvironmentRecord: Codable, Sendable {
             memoryBytes: info.physicalMemory,
             operatingSystem: info.operatingSystemVersionString, swift: swiftVersion,
             sqlite: engineVersions["sqlite"] ?? "",
-            lmdb: engineVersions["lmdb"] ?? "", started: started, finished: Date(), peakMemoryPerRun: peakMemoryPerRun)
+            lmdb: engineVersions["lmdb"] ?? "", started: started, finished: Date(), peakMemoryPerRun: peakMemoryPerRun,
+            shard: shard?.description, matrixCells: matrixCells)
     }
 
     /// The compiler that built this binary.
@@ -89,7 +97,7 @@ public struct EnvironmentRecord: Codable, Sendable {
     }
 
     /// Writes the record as pretty JSON.
-    func write(to url: URL) throws {
+    public func write(to url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         encoder.dateEncodingStrategy = .iso8601

@@ -21,6 +21,8 @@ public final class ScenarioRunner {
         public var repetitions: Int?
         /// Parameter name → accepted values; cells that do not match are skipped.
         public var filters: [String: Set<String>] = [:]
+        /// Run only this slice of each matrix (after the filters); nil runs every cell.
+        public var shard: Shard?
         /// Where CSVs go.
         public var outDirectory: URL
         /// Where run folders (store files) go.
@@ -70,7 +72,8 @@ public final class ScenarioRunner {
     public func run(_ scenario: Scenario) async throws -> [RunResult] {
         try scenario.refuseModelFileUntilWorkloadsTakeIt()
         let started = Date()
-        let cells = scenario.cells(filters: options.filters)
+        let matrix = scenario.cells(filters: options.filters)
+        let cells = options.shard.map { $0.select(matrix) } ?? matrix
         let total = cells.count * (scenario.warmup + scenario.repetitions)
         var done = 0
         var results: [RunResult] = []
@@ -101,7 +104,7 @@ public final class ScenarioRunner {
         try ResultCSV.write(results, scenario: scenario, to: url)
         try EnvironmentRecord.current(
             scenario: scenario, quick: options.quick, started: started, peakMemoryPerRun: peakResets,
-            engineVersions: options.engineVersions
+            engineVersions: options.engineVersions, shard: options.shard, matrixCells: matrix.count
         )
         .write(to: url.deletingPathExtension().appendingPathExtension("env.json"))
         return results

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Usage: scripts/report-browser-check.sh STACKLAB [SCREENSHOT.png]
+#   Renders the HTML report of the committed fixtures (Tests/StackLabTests/Fixtures/report) in headless
+#   Chromium and fails when the page's script did not run, reported an empty chart (its check sets the title
+#   to "ok N bars" or "empty"), or the browser logged a script error; writes a screenshot when asked
+#   (docs/report.png is one). Installs Debian's chromium when it is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+stacklab=${1:?usage: scripts/report-browser-check.sh STACKLAB [SCREENSHOT.png]}
+screenshot=${2:-}
+if ! command -v chromium >/dev/null; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    echo "installing: chromium"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fixtures=Tests/StackLabTests/Fixtures/report
+"$stacklab" report "$fixtures/startup-base.csv" "$fixtures/startup-head.csv" "$fixtures/concurrency.csv" \
+    --html "$work/report.html" >/dev/null
+browser() { # ARGS...: headless Chromium as root in a container too, its own profile, no GPU
+    timeout 120 chromium --headless --no-sandbox --disable-gpu --user-data-dir="$work/profile" \
+        --enable-logging=stderr --v=0 "$@"
+}
+browser --dump-dom "file://$work/report.html" >"$work/dom.html" 2>"$work/console.log" || {
+    cat "$work/console.log" >&2
+    echo "report-browser-check: chromium failed" >&2
+    exit 1
+}
+title=$(grep -m 1 -o '<title>[^<]*</title>' "$work/dom.html" || true)
+if grep -E 'Uncaught|CONSOLE.*(Error|error)' "$work/console.log" >&2; then
+    echo "report-browser-check: a script error in the page" >&2
+    exit 1
+fi
+case "$title" in
+    "<title>ok "*) ;;
+    *) echo "report-browser-check: the page's check did not pass: $title" >&2; exit 1 ;;
+esac
+if [ -n "$screenshot" ]; then
+    browser --hide-scrollbars --window-size=1200,1500 --screenshot="$screenshot" "file://$work/report.html" \
+        2>>"$work/console.log"
+    [ -s "$screenshot" ] || { echo "report-browser-check: no screenshot" >&2; exit 1; }
+fi
+echo "report-browser-check: $title"
