@@ -15,7 +15,10 @@ struct ModelFileWorkloadTests {
 
     /// Runs a scenario on Moody (current version, `count` countries) in quick mode.
     @MainActor
-    func run(_ workload: String, extra: String = "", stores: String = "[sqlite, lmdb, memory]") async throws
+    func run(
+        _ workload: String, extra: String = "", stores: String = "[sqlite, lmdb, memory]",
+        parameters: String = "strategy: shared-coordinator"
+    ) async throws
         -> [RunResult]
     {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("model-workload-\(UUID())")
@@ -29,7 +32,7 @@ struct ModelFileWorkloadTests {
               children: 1-3
             \(extra)
             parameters:
-              strategy: shared-coordinator
+              \(parameters)
             matrix:
               store: \(stores)
             """
@@ -130,5 +133,39 @@ struct ModelFileWorkloadTests {
             #expect(context.hasChanges)
             try context.save()  // validation (ranges, required values) and uniqueness checked here
         }
+    }
+
+    @Test("startup on a model file: seeded at from_version, migrated through each later version, first screen read")
+    @MainActor
+    func startupHistory() async throws {
+        // Moody 3 -> 6 are lightweight steps; Moody 2 -> 3 adds a required relationship, which is not.
+        let results = try await run(
+            "startup", stores: "[sqlite, lmdb]\n  from_version: [0, 3, 1]", parameters: "mode: async")
+        #expect(results.count == 6)
+        for result in results {
+            let from = result.cell.parameters["from_version"]?.integerValue
+            if from == 1 {
+                #expect(
+                    result.error?.contains(
+                        "a launch from Moody to Moody 6 needs the app's own migration code: Moody 2 -> Moody 3 is not "
+                            + "lightweight: relationship Continent.moods is added as required") == true)
+                continue
+            }
+            #expect(result.error == nil)
+            #expect(result.metrics[.migrated] == (from == 3 ? 1 : 0))
+            let ready = try #require(result.metrics[.timeToStoreReadyMilliseconds])
+            #expect(try #require(result.metrics[.timeToFirstScreenMilliseconds]) >= ready)
+        }
+    }
+
+    @Test("startup refuses a from_version after the scenario's version")
+    @MainActor
+    func startupFutureVersion() async throws {
+        let results = try await run(
+            "startup", extra: "version: Moody 4", stores: "[sqlite]\n  from_version: [5]", parameters: "mode: async")
+        #expect(
+            results.first?.error?.contains(
+                "from_version 5 is after the scenario's version Moody 4 (4 of 6); expected 1…4, or 0 for no migration")
+                == true)
     }
 }
