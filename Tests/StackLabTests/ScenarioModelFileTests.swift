@@ -26,10 +26,12 @@ struct ScenarioModelFileTests {
         return folder
     }
 
-    static func text(model: String = "Models/Moody.xcdatamodeld", extra: String = "") -> String {
+    static func text(
+        model: String = "Models/Moody.xcdatamodeld", extra: String = "", workload: String = "import"
+    ) -> String {
         """
         name: mine
-        workload: import
+        workload: \(workload)
         model: \(model)
         \(extra)
         parameters:
@@ -153,12 +155,12 @@ struct ScenarioModelFileTests {
     func workloadsRefuse() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let scenario = try parse(Self.text(), in: folder)
+        let scenario = try parse(Self.text(workload: "merge-cost"), in: folder)
         let refusal = #expect(throws: LabError.self) { try scenario.validate(filters: [:]) }
         #expect(refusal?.code == .unsupported)
         #expect(
             refusal?.message.contains(
-                "workload import runs on builtin:pods only; model file Models/Moody.xcdatamodeld "
+                "workload merge-cost runs on builtin:pods only; model file Models/Moody.xcdatamodeld "
                     + "(loaded: version Moody 6, 3 entities) cannot run on it") == true)
         let runner = ScenarioRunner(
             options: .init(outDirectory: folder.appendingPathComponent("results")),
