@@ -6,7 +6,8 @@ import enum TestSupport.SharedModels
 @testable import StackLab
 
 /// A scenario's `model:` naming a model file: loaded relative to the scenario, at the version `version:` picks,
-/// with its `population:`; every problem reported with the file and line; the workloads refuse it for now.
+/// with its `population:` and `first_screen:`; every problem reported with the file and line; a workload that
+/// does not take model files refuses it.
 @Suite("Scenario model files")
 struct ScenarioModelFileTests {
     /// A folder holding a copy of the Moody bundle under `Models/` and, optionally, a broken model.
@@ -25,10 +26,12 @@ struct ScenarioModelFileTests {
         return folder
     }
 
-    static func text(model: String = "Models/Moody.xcdatamodeld", extra: String = "") -> String {
+    static func text(
+        model: String = "Models/Moody.xcdatamodeld", extra: String = "", workload: String = "import"
+    ) -> String {
         """
         name: mine
-        workload: import
+        workload: \(workload)
         model: \(model)
         \(extra)
         parameters:
@@ -125,18 +128,40 @@ struct ScenarioModelFileTests {
             ))
     }
 
-    @Test("the workloads refuse a scenario on a model file with a clear message, before any run")
+    @Test("first_screen: is read as written; a bad key, a limit below 1 or a built-in model is refused with its line")
+    func firstScreen() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("mine.yaml").path
+        let screen = try parse(
+            Self.text(extra: "first_screen:\n  entity: Mood\n  sort: -date\n  predicate: rating > 1\n  limit: 20"),
+            in: folder)
+        #expect(
+            screen.firstScreen == FirstScreenSpec(entity: "Mood", sort: ["-date"], predicate: "rating > 1", limit: 20))
+        #expect(try parse(Self.text(), in: folder).firstScreen == nil)
+        #expect(
+            message(Self.text(extra: "first_screen:\n  rows: 20"), in: folder)
+                == "\(file):5: unknown key 'rows' in first_screen; expected one of entity, sort, predicate, limit")
+        #expect(
+            message(Self.text(extra: "first_screen:\n  limit: 0"), in: folder)
+                == "\(file):5: first_screen limit is 0; expected an integer ≥ 1")
+        #expect(
+            message(Self.text(model: "builtin:pods", extra: "first_screen:\n  limit: 5"), in: folder)
+                == "\(file):4: first_screen applies to a model file; model builtin:pods is built in")
+    }
+
+    @Test("a workload that runs on the built-in pods only refuses a model file with a clear message, before any run")
     @MainActor
     func workloadsRefuse() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let scenario = try parse(Self.text(), in: folder)
+        let scenario = try parse(Self.text(workload: "merge-cost"), in: folder)
         let refusal = #expect(throws: LabError.self) { try scenario.validate(filters: [:]) }
         #expect(refusal?.code == .unsupported)
         #expect(
             refusal?.message.contains(
-                "workload import runs on builtin:pods only for now; model file Models/Moody.xcdatamodeld "
-                    + "(loaded: version Moody 6, 3 entities) cannot run yet") == true)
+                "workload merge-cost runs on builtin:pods only; model file Models/Moody.xcdatamodeld "
+                    + "(loaded: version Moody 6, 3 entities) cannot run on it") == true)
         let runner = ScenarioRunner(
             options: .init(outDirectory: folder.appendingPathComponent("results")),
             progress: ProgressReporter(isTerminal: false) { _ in })

@@ -67,10 +67,10 @@ public final class ScenarioRunner {
     }
 
     /// Runs one scenario (already `prepared`), writes its CSV and sidecar, and returns every measured run.
-    /// - Throws: when the CSV cannot be written, or (`LabError.unsupported`) the scenario is on a model file, which
-    ///   the workloads do not take yet; failed runs are results with an `error`.
+    /// - Throws: when the CSV cannot be written, or (`LabError.unsupported`) the scenario is on a model file its
+    ///   workload does not take; failed runs are results with an `error`.
     public func run(_ scenario: Scenario) async throws -> [RunResult] {
-        try scenario.refuseModelFileUntilWorkloadsTakeIt()
+        try scenario.refuseModelFileUnlessWorkloadTakesIt()
         let started = Date()
         let matrix = scenario.cells(filters: options.filters)
         let cells = options.shard.map { $0.select(matrix) } ?? matrix
@@ -117,6 +117,7 @@ public final class ScenarioRunner {
             timestamp: Date(), metrics: [:], error: nil)
         let run = WorkloadRun(
             parameters: cell.parameters, model: scenario.model, scenarioFile: scenario.file,
+            modelFile: scenario.loadedModelFile, firstScreen: scenario.firstScreen,
             directory: options.workDirectory.appendingPathComponent("stacklab-run-\(UUID().uuidString)"),
             sharedDirectory: shared, workDirectory: options.workDirectory, clock: options.clock)
         let workload = scenario.workload

@@ -35,6 +35,8 @@ public struct Scenario: Sendable {
     /// For a model file (`model:` a path): the file as the registry's loader loaded it, with the version
     /// `version:` chose and the population `population:` gave.
     public var loadedModelFile: (any LoadedModelFile)? = nil
+    /// For a model file: the first screen `first_screen:` names (nil: inferred from the model and population).
+    public var firstScreen: FirstScreenSpec? = nil
 
     /// The number of matrix cells.
     public var cellCount: Int { matrix.reduce(1) { $0 * $1.values.count } }
@@ -79,7 +81,7 @@ public struct Scenario: Sendable {
     /// Checks `--filter` names against the scenario's parameters.
     /// - Throws: `LabError.invalidScenario` naming an unknown parameter.
     public func validate(filters: [String: Set<String>]) throws {
-        try refuseModelFileUntilWorkloadsTakeIt()
+        try refuseModelFileUnlessWorkloadTakesIt()
         let known = Set(workload.parameters.map(\.name))
         for name in filters.keys.sorted() where !known.contains(name) {
             throw LabError(

@@ -10,7 +10,7 @@ extension ScenarioFile.Reader {
         -> (any LoadedModelFile)?
     {
         guard case .file(let path) = model else {
-            for key in ["version", "population"] where root.mapping?[key] != nil {
+            for key in ["version", "population", "first_screen"] where root.mapping?[key] != nil {
                 throw error(
                     line: keyLine(key, under: [], in: root),
                     "\(key) applies to a model file; model \(model) is built in")
@@ -35,6 +35,29 @@ extension ScenarioFile.Reader {
             case .version: throw error(line: valueLine(["version"], in: root), problem.message)
             case .population(let key): throw error(line: keyLine(key, under: ["population"], in: root), problem.message)
             }
+        }
+    }
+
+    /// Checks `first_screen:` as far as the lab core can without the model: known keys, a limit of at least 1.
+    /// - Throws: `LabError.invalidScenario` with `FILE:LINE:` and what is wrong.
+    func checkFirstScreen(_ screen: FirstScreenSpec?, model: ModelReference, root: Node) throws {
+        guard let screen else { return }
+        let keys =
+            root.mapping?.first { $0.key.string == "first_screen" }?.value.mapping?.compactMap(\.key.string) ?? []
+        for key in keys where !FirstScreenSpec.keys.contains(key) {
+            throw error(
+                line: keyLine(key, under: ["first_screen"], in: root),
+                "unknown key '\(key)' in first_screen; expected one of \(FirstScreenSpec.keys.joined(separator: ", "))")
+        }
+        if let limit = screen.limit, limit < 1 {
+            throw error(
+                line: valueLine(["first_screen", "limit"], in: root),
+                "first_screen limit is \(limit); expected an integer ≥ 1")
+        }
+        if screen.sort?.contains(where: { $0.isEmpty || $0 == "-" }) == true {
+            throw error(
+                line: keyLine("sort", under: ["first_screen"], in: root),
+                "first_screen sort has an empty key; expected attribute names, '-name' for descending")
         }
     }
 }

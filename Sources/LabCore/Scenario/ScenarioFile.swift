@@ -11,7 +11,8 @@ import Yams
 public enum ScenarioFile {
     /// The keys a scenario file may have at its top level.
     public static let topLevelKeys = [
-        "name", "workload", "model", "version", "population", "repetitions", "warmup", "parameters", "matrix",
+        "name", "workload", "model", "version", "population", "first_screen", "repetitions", "warmup", "parameters",
+        "matrix",
     ]
 
     /// The document as written, before validation.
@@ -21,10 +22,16 @@ public enum ScenarioFile {
         var model: String?
         var version: String?
         var population: [String: ScenarioValue]?
+        var firstScreen: FirstScreenSpec?
         var repetitions: Int?
         var warmup: Int?
         var parameters: [String: ScenarioValue]?
         var matrix: [String: [ScenarioValue]]?
+
+        private enum CodingKeys: String, CodingKey {
+            case name, workload, model, version, population, repetitions, warmup, parameters, matrix
+            case firstScreen = "first_screen"
+        }
     }
 
     /// Reads and validates a scenario file.
@@ -233,6 +240,7 @@ extension ScenarioFile {
                     "unknown model '\(modelText)'; expected builtin:pods or a path to an .xcdatamodel or .xcdatamodeld")
             }
             let modelFile = try loadModelFile(model, document, root: root, file: file)
+            try checkFirstScreen(document.firstScreen, model: model, root: root)
             let repetitions = document.repetitions ?? 3
             guard repetitions >= 1 else {
                 throw error(
@@ -307,7 +315,7 @@ extension ScenarioFile {
             return Scenario(
                 name: document.name, file: file, about: ScenarioFile.header(of: text), workload: workload, model: model,
                 repetitions: repetitions, warmup: warmup, parameters: parameters, matrix: matrix,
-                loadedModelFile: modelFile)
+                loadedModelFile: modelFile, firstScreen: document.firstScreen)
         }
     }
 }

@@ -29,6 +29,9 @@ public protocol Workload: Sendable {
     /// Whether the runner adds this process's CPU time and peak memory over the run (false when the measured
     /// work happens in other processes).
     var measuresProcessUsage: Bool { get }
+    /// Whether it runs on a model file (`model: App.xcdatamodeld`) as well as on the built-in pods; a scenario on
+    /// a model file with a workload that does not is refused before any run.
+    var acceptsModelFiles: Bool { get }
     /// Whether it runs a cell with these parameters (a matrix may name combinations it does not); cells it
     /// does not run are left out of the run and its CSV.
     func accepts(_ parameters: [String: ScenarioValue]) -> Bool
@@ -45,6 +48,7 @@ extension Workload {
     public var strategies: [StrategyKind] { StrategyKind.allCases }
     public var parametersReportedAsMetrics: Set<String> { [] }
     public var measuresProcessUsage: Bool { true }
+    public var acceptsModelFiles: Bool { false }
     public func accepts(_ parameters: [String: ScenarioValue]) -> Bool { true }
     public func finish(_ results: inout [RunResult]) {}
 

@@ -5,8 +5,12 @@ import Foundation
 public struct WorkloadRun: Sendable {
     /// The cell's parameters, defaults filled in.
     public var parameters: [String: ScenarioValue]
-    /// The model the scenario names (today the built-in pods; a model file once the lab reads them).
+    /// The model the scenario names: the built-in pods or a model file.
     public var model: ModelReference
+    /// For a model file: the file as the registry's loader loaded it (its version and population).
+    public var modelFile: (any LoadedModelFile)?
+    /// For a model file: the scenario's `first_screen:`, if it names one.
+    public var firstScreen: FirstScreenSpec?
     /// The scenario file, against which a model file's relative path resolves; nil for an inline scenario.
     public var scenarioFile: URL?
     /// This run's own folder (not yet created); the runner removes it after a failed run.
@@ -21,11 +25,14 @@ public struct WorkloadRun: Sendable {
     /// Creates a run's context.
     public init(
         parameters: [String: ScenarioValue], model: ModelReference = .builtinPods, scenarioFile: URL? = nil,
+        modelFile: (any LoadedModelFile)? = nil, firstScreen: FirstScreenSpec? = nil,
         directory: URL, sharedDirectory: URL, workDirectory: URL, clock: any LabClock = SystemClock()
     ) {
         self.parameters = parameters
         self.model = model
         self.scenarioFile = scenarioFile
+        self.modelFile = modelFile
+        self.firstScreen = firstScreen
         self.directory = directory
         self.sharedDirectory = sharedDirectory
         self.workDirectory = workDirectory

@@ -6,14 +6,16 @@ import ObjectStack
 /// gets its model, so reading other models changes this file and no workload.
 public enum ScenarioModel {
     /// The model of `run`'s scenario.
-    /// - Throws: `LabError.unsupported` for a model the lab cannot run yet.
+    /// - Throws: `LabError.unsupported` for a model file the stack's loader did not load.
     public static func load(_ run: WorkloadRun) throws -> ManagedObjectModel {
         switch run.model {
         case .builtinPods:
             return try PodModel.make()
         case .file(let path):
-            throw LabError(
-                .unsupported, "model files (\(path)) are not run by the lab's workloads yet; use builtin:pods")
+            guard let file = run.modelFile as? ScenarioModelFile else {
+                throw LabError(.unsupported, "model file \(path) was not loaded by the stack's model-file loader")
+            }
+            return file.selection.model
         }
     }
 }

@@ -13,8 +13,15 @@ import ObjectStack
 ///
 /// With `reimport: true` the catalogue is imported once unmeasured, then a revision of it (same names and
 /// versions, new summaries and downloads) is imported and measured: every object is updated, none inserted.
+///
+/// On a model file the service is `ModelDataService`, serving the scenario's population entity by entity in pages
+/// of `page_size`, and `ModelImporter` finds or creates each object by its entity's uniqueness constraint (an
+/// entity without one is created), wiring relationships from either side; the context saves once, after the
+/// last page, since a page's objects may need a later page's. With `reimport` the pages are imported once
+/// unmeasured, then again in a fresh importer: objects with a key are found, not duplicated.
 struct ImportWorkload: StackWorkload {
     let name = "import"
+    let acceptsModelFiles = true
     let summaryMetrics: [Metric] = [
         // Where the wall time went (the importer's phases), what it cost the CPU, and what the UI felt.
         .wallMilliseconds, .serviceWaitMilliseconds, .decodeMilliseconds, .queueWaitMilliseconds,
@@ -46,6 +53,7 @@ struct ImportWorkload: StackWorkload {
 
     @MainActor
     func run(_ session: RunSession) async throws -> WorkloadOutcome {
+        if let modelFile = session.modelFile { return try await run(session, on: modelFile) }
         let catalogue: Catalogue
         if let path = session.text("catalog") {
             catalogue = try Catalogue.load(URL(fileURLWithPath: path))
@@ -83,6 +91,65 @@ struct ImportWorkload: StackWorkload {
         return WorkloadOutcome(
             wallMilliseconds: wall, objects: counts.inserted + counts.updated + counts.unchanged,
             storedObjects: try await stack.storedCount(), metrics: phases.metrics)
+    }
+
+    /// The import on a model file: every entity's pages fetched from `ModelDataService` and imported by
+    /// `ModelImporter` in a background context, saved once and merged into the main context.
+    @MainActor
+    func run(_ session: RunSession, on modelFile: ModelFileRun) async throws -> WorkloadOutcome {
+        let stack = session.stack
+        let pages = try ModelObjectPages(plan: modelFile.plan, pageSize: session.integer("page_size"))
+        let background = try stack.newBackgroundContext()
+        let service = try await ModelDataService.start(pages: pages)
+        let client = ModelPagesClient(baseURL: service.baseURL)
+        defer { client.invalidate() }
+        do {
+            if session.flag("reimport") {
+                _ = try await Self.importModelPages(pages, from: client, into: background, stack: stack)
+            }
+            let (counts, wall) = try await session.measure { _ in
+                try await Self.importModelPages(pages, from: client, into: background, stack: stack)
+            }
+            client.invalidate()
+            await service.stop(grace: 0)
+            return WorkloadOutcome(
+                wallMilliseconds: wall, objects: counts.inserted + counts.found,
+                storedObjects: try await modelFile.storedCount(stack))
+        } catch {
+            client.invalidate()
+            await service.stop(grace: 0)
+            throw error
+        }
+    }
+
+    /// Fetches every page of every entity and imports it into `context` with one importer, saves once, and waits
+    /// for the main queue's merges.
+    nonisolated static func importModelPages(
+        _ pages: ModelObjectPages, from client: ModelPagesClient, into context: ManagedObjectContext, stack: LabStack
+    ) async throws -> ModelImporter.Counts {
+        // The importer lives on the context's queue: every use below is inside the context's perform.
+        nonisolated(unsafe) var importer: ModelImporter?
+        var total = ModelImporter.Counts()
+        for entity in pages.entityNames {
+            let count = pages.pageCount(of: entity) ?? 0
+            guard count > 0 else { continue }
+            for number in 1...count {
+                let data = try await client.data(of: entity, page: number)
+                let counts = try await context.perform {
+                    if importer == nil { importer = try ModelImporter(context: context) }
+                    return try importer!.importPage(data)
+                }
+                total.inserted += counts.inserted
+                total.found += counts.found
+                total.fetches += counts.fetches
+            }
+        }
+        try await context.perform {
+            try stack.save(context)
+            if context !== stack.main { context.reset() }
+        }
+        _ = try? await stack.main.perform { 0 }
+        return total
     }
 
     /// Serves `catalogue` for the length of `body`, which gets a client of the service. The client is done when

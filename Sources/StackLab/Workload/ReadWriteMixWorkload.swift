@@ -5,8 +5,12 @@ import ObjectStack
 /// The read-write mix: `readers` loops on the main context each fetching a page of pods `reads_per_s` times a
 /// second, while `writers` background contexts each write `write_rate` pods a second (half new pods, half
 /// updates of existing ones found by one IN fetch) in saves of `batch_size`, for `duration_s`.
+///
+/// On a model file the store is seeded with the scenario's population (`objects` is not read), the readers page
+/// through the first screen, and the writers update objects of its entity (`ModelObjectUpdater`).
 struct ReadWriteMixWorkload: StackWorkload {
     let name = "read-write-mix"
+    let acceptsModelFiles = true
     let summaryMetrics: [Metric] = [
         .objectsPerSecond, .fetchP50Milliseconds, .fetchP99Milliseconds, .mainMaxStallMilliseconds,
         .mainHitchMillisecondsPerSecond, .mergeTotalMilliseconds, .cpuMilliseconds, .peakMemoryMegabytes,
@@ -37,6 +41,7 @@ struct ReadWriteMixWorkload: StackWorkload {
 
     @MainActor
     func run(_ session: RunSession) async throws -> WorkloadOutcome {
+        if let modelFile = session.modelFile { return try await run(session, on: modelFile) }
         let stack = session.stack
         let seeded = session.integer("objects")
         try stack.seed(count: seeded, seed: session.seed)
@@ -80,6 +85,71 @@ struct ReadWriteMixWorkload: StackWorkload {
             return written
         }
         return WorkloadOutcome(wallMilliseconds: wall, objects: written, storedObjects: try await stack.storedCount())
+    }
+
+    /// The mix on a model file: the population seeded, first-screen pages read, objects of its entity updated.
+    @MainActor
+    func run(_ session: RunSession, on modelFile: ModelFileRun) async throws -> WorkloadOutcome {
+        let stack = session.stack
+        _ = try modelFile.seed(stack)
+        let duration = session.number("duration_s")
+        let batchSize = session.integer("batch_size")
+        let interval = Double(batchSize) / session.number("write_rate")
+        let readInterval = 1 / session.number("reads_per_s")
+        let screen = modelFile.screen
+        let listed = max(modelFile.screenObjects, 1)
+        let writers = try (0..<session.integer("writers")).map { number in
+            (
+                try stack.newBackgroundContext(),
+                try ModelObjectUpdater(modelFile, seed: session.seed &+ 1 &+ UInt64(number))
+            )
+        }
+        let clock = session.run.clock
+        let (written, wall) = try await session.measure { start in
+            let deadline = start + duration * 1_000
+            let writes = writers.enumerated().map { number, writer in
+                Task { @MainActor in
+                    let (context, updater) = writer
+                    let resets = context !== stack.main
+                    var (written, rounds) = (0, 0)
+                    // At least one round, so a loaded machine still gives the run its writes and reads.
+                    repeat {
+                        let due = clock.nowMilliseconds() + interval * 1_000
+                        let (offset, round) = ((number + 1) * 7_919 + rounds * batchSize, rounds)
+                        written += try await context.perform {
+                            let updated = try updater.update(
+                                count: batchSize, offset: offset, round: round, in: context)
+                            if updated > 0 { try stack.save(context) }
+                            if resets { context.reset() }
+                            return updated
+                        }
+                        rounds += 1
+                        let wait = due - clock.nowMilliseconds()
+                        if wait > 0 { try await Task.sleep(for: .milliseconds(wait)) }
+                    } while clock.nowMilliseconds() < deadline
+                    return written
+                }
+            }
+            let main = stack.main
+            let reads = (0..<session.integer("readers")).map { reader in
+                Task { @MainActor in
+                    var offset = reader * screen.limit
+                    // At least one round, so a loaded machine still gives the run its writes and reads.
+                    repeat {
+                        session.timedFetch(screen, offset: offset % listed, on: main)
+                        offset += screen.limit * (reader + 1)
+                        try await Task.sleep(for: .seconds(readInterval))
+                    } while clock.nowMilliseconds() < deadline
+                }
+            }
+            var written = 0
+            for task in writes { written += try await task.value }
+            for task in reads { try await task.value }
+            await stack.drainMainQueue()
+            return written
+        }
+        return WorkloadOutcome(
+            wallMilliseconds: wall, objects: written, storedObjects: try await modelFile.storedCount(stack))
     }
 
     /// One writer: a save of `batchSize` pods every `interval` seconds until the deadline; returns pods written.

@@ -23,9 +23,14 @@ public final class RunSession {
     /// (nil where the kernel does not say), and the wall time; nil until `measure` returns.
     private(set) var measuredUsage: (cpuMilliseconds: Double, cpuWaitMilliseconds: Double?, wallMilliseconds: Double)?
 
-    init(stack: LabStack, run: WorkloadRun) {
+    /// For a scenario on a model file: its population and first screen; nil on the built-in pods.
+    let modelFile: ModelFileRun?
+
+    /// - Throws: for a model file, what planning its population or resolving its first screen throws.
+    init(stack: LabStack, run: WorkloadRun) throws {
         self.stack = stack
         self.run = run
+        modelFile = try ModelFileRun(run)
     }
 
     // MARK: - Parameters
@@ -58,13 +63,18 @@ public final class RunSession {
     public func startMeasuring() {
         let main = stack.main
         let request = Self.firstScreenRequest()
+        let screen = modelFile?.screen
         let interval = 1 / max(number("ui_fetch_hz"), 0.001)
         var due = Date.timeIntervalSinceReferenceDate
         let meter = MainThreadMeter(clock: run.clock) { [weak self] in
             let now = Date.timeIntervalSinceReferenceDate
             guard let self, now >= due else { return }
             due = max(due + interval, now)
-            self.timedFetch(request, on: main)
+            if let screen {
+                self.timedFetch(screen, offset: 0, on: main)
+            } else {
+                self.timedFetch(request, on: main)
+            }
         }
         self.meter = meter
         meter.start()
@@ -76,6 +86,18 @@ public final class RunSession {
         let (_, milliseconds) = run.clock.measure {
             let rows = main.performAndWait { try? main.fetch(request) }
             for pod in rows ?? [] { _ = pod.name }  // what a list shows: the values, not just faults
+        }
+        fetchLatencies.record(milliseconds: milliseconds)
+    }
+
+    /// Runs a model file's first-screen fetch from `offset` now, reading each row's shown attribute, and records
+    /// its latency.
+    func timedFetch(_ screen: FirstScreen, offset: Int, on main: ManagedObjectContext) {
+        let request = screen.request(offset: offset)
+        let key = screen.shownKey
+        let (_, milliseconds) = run.clock.measure {
+            let rows = main.performAndWait { try? main.fetch(request) }
+            if let key { for object in rows ?? [] { _ = object.value(forKey: key) } }
         }
         fetchLatencies.record(milliseconds: milliseconds)
     }

@@ -23,7 +23,7 @@ extension StackWorkload {
         let stack = try LabStack(
             strategy: strategy, store: store, model: ScenarioModel.load(run), in: run.directory, clock: run.clock)
         defer { stack.close() }
-        let session = RunSession(stack: stack, run: run)
+        let session = try RunSession(stack: stack, run: run)
         return try await ProcessUsage.measuring {
             session.metrics(try await self.run(session))
         }

@@ -4,8 +4,13 @@ import LabCore
 /// The startup workload: each run is one app launch in a fresh child process (`StartupLauncher`) on a copy
 /// of a store seeded once per store kind, size and model version (`SeededStores`), sync or async, migrating
 /// when the app's model is newer than the store's, under the launch watchdog.
+///
+/// On a model file the launch runs in this process (`ModelFileLaunch`): the store seeded with the scenario's
+/// population at `from_version`, opened at the scenario's version through every version in between, and the
+/// first screen fetched; `objects`, `mode`, the pod versions and `migration` are not read.
 struct StartupWorkload: Workload {
     let name = "startup"
+    let acceptsModelFiles = true
     /// A launch opens a file: the in-memory store has nothing to launch on.
     let stores = StoreKind.fileStores
     /// A launch has no stack design to choose: it opens one store, in one of two modes.
@@ -45,6 +50,11 @@ struct StartupWorkload: Workload {
                 "deadline_s", .number(above: 0), default: .integer(20),
                 help: "the watchdog kills a launch whose first frame has not come by then"),
             ParameterSpec("seed", .integer(minimum: 0), default: .integer(1), help: "seed of the seeded pods"),
+            ParameterSpec(
+                "from_version", .integer(minimum: 0), default: .integer(0),
+                help:
+                    "on a model file: the version the store is seeded at (1: the file's first), migrated to the "
+                    + "scenario's version at launch; 0: seeded at the scenario's version"),
         ]
     }
 
@@ -56,6 +66,21 @@ struct StartupWorkload: Workload {
     /// Makes one launch of the cell and returns its metrics; a killed launch is a result, not an error.
     @MainActor
     func run(_ run: WorkloadRun) async throws -> [Metric: Double] {
+        if let modelFile = try ModelFileRun(run) {
+            guard let store = run.store, store.isFile else {
+                throw LabError(.invalidScenario, "a startup cell names no file store (sqlite, lmdb)")
+            }
+            let from = run.integer("from_version")
+            let launch = ModelFileLaunch(
+                modelFile: modelFile, store: store,
+                fromIndex: from == 0 ? modelFile.file.selection.versionIndex : from - 1, directory: run.directory)
+            let clock = run.clock
+            var metrics = try await Task.detached { try launch.run(clock: clock) }.value
+            let deadline = (run.parameters["deadline_s"]?.numberValue ?? 20) * 1_000
+            metrics[.deadlineMilliseconds] = deadline
+            metrics[.killedByWatchdog] = (metrics[.timeToStoreReadyMilliseconds] ?? 0) > deadline ? 1 : 0
+            return metrics
+        }
         let parameters = run.parameters
         func integer(_ name: String) -> Int { run.integer(name) }
         let workDirectory = run.workDirectory
