@@ -179,6 +179,22 @@ struct CompareTests {
         #expect(rows.first { $0.metric == "wall_ms" }?.verdict == .regressed)
     }
 
+    @Test("a parameter named like a metric (startup's objects) still tells cells apart")
+    func parameterNamedLikeAMetric() throws {
+        let header = "scenario,store,objects,repetition,run_id,timestamp,time_to_first_screen_ms,objects,error\n"
+        func table(_ slow: Int, _ source: String) throws -> ResultTable {
+            let rows = [1000, 100000].flatMap { size in
+                (1...5).map { "s,sqlite,\(size),\($0),r\($0),t,\((size == 100000 ? slow : 10) + $0),\(size)," }
+            }
+            return try ResultTable(text: header + rows.joined(separator: "\n"), source: source)
+        }
+        let rows = try ResultComparison(baseline: table(100, "base"), current: table(300, "current")).rows()
+        let screens = rows.filter { $0.metric == "time_to_first_screen_ms" }
+        #expect(screens.count == 2, "one row per size, not the two sizes pooled into one cell")
+        #expect(screens.first { $0.cell["objects"] == "100000" }?.verdict == .regressed)
+        #expect(screens.first { $0.cell["objects"] == "1000" }?.verdict == .unchanged)
+    }
+
     @Test("a cell's label leaves out columns the workload leaves empty")
     func labelSkipsEmptyColumns() throws {
         let text =

@@ -71,9 +71,13 @@ public struct ResultTable: Sendable {
 
     /// The columns that together name a matrix cell.
     public func cellColumns(metrics: [String]) -> [String] {
-        let end = columns.firstIndex(of: "timestamp") ?? columns.count
-        let metricSet = Set(metrics)
-        return columns[..<end].filter { !Self.runColumns.contains($0) && !metricSet.contains($0) && $0 != "error" }
+        // Before `timestamp` every column is a parameter, even one named like a metric (startup's `objects`):
+        // dropping it merged the cells of different sizes.
+        guard let end = columns.firstIndex(of: "timestamp") else {
+            let metricSet = Set(metrics)
+            return columns.filter { !Self.runColumns.contains($0) && !metricSet.contains($0) && $0 != "error" }
+        }
+        return columns[..<end].filter { !Self.runColumns.contains($0) && $0 != "error" }
     }
 
     /// The positions of the columns that name a matrix cell. Unlike `cellColumns(metrics:)` it goes by position
