@@ -11,15 +11,11 @@ import Foundation
 public struct SpecsClient: Sendable {
     /// The service's base URL (`http://127.0.0.1:PORT`).
     public let baseURL: URL
-    private let session: URLSession
+    private let session = LoopbackSession()
 
     /// Creates a client with its own ephemeral session (no cache: every page crosses the socket).
     public init(baseURL: URL) {
         self.baseURL = baseURL
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
     }
 
     /// Page `number` (from 1) of the catalogue.
@@ -32,18 +28,7 @@ public struct SpecsClient: Sendable {
     /// - Throws: `LabError.serviceFailed` on a transport error or a status other than 200.
     public func data(forPage number: Int) async throws -> Data {
         let url = url(forPage: number)
-        let (data, response): (Data, URLResponse)
-        do {
-            (data, response) = try await session.data(from: url)
-        } catch {
-            throw LabError(.serviceFailed, "GET \(url.absoluteString) failed", cause: error)
-        }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard status == 200 else {
-            let body = String(decoding: data.prefix(200), as: UTF8.self)
-            throw LabError(.serviceFailed, "GET \(url.absoluteString) answered \(status): \(body)")
-        }
-        return data
+        return try await session.get(url)
     }
 
     /// Decodes the body of page `number`.
@@ -62,7 +47,7 @@ public struct SpecsClient: Sendable {
     /// Cancels what is in flight and closes the session's connections, so the service can stop at once rather
     /// than wait for an idle keep-alive connection to time out.
     public func invalidate() {
-        session.invalidateAndCancel()
+        session.invalidate()
     }
 
     private func url(forPage number: Int) -> URL {

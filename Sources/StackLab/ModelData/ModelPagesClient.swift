@@ -10,15 +10,11 @@ import LabCore
 struct ModelPagesClient: Sendable {
     /// The service's base URL (`http://127.0.0.1:PORT`).
     let baseURL: URL
-    private let session: URLSession
+    private let session = LoopbackSession()
 
     /// Creates a client with its own ephemeral session (no cache: every page crosses the socket).
     init(baseURL: URL) {
         self.baseURL = baseURL
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
     }
 
     /// The body of page `number` (from 1) of `entity`'s objects, as the service sent it.
@@ -27,22 +23,11 @@ struct ModelPagesClient: Sendable {
         let url = baseURL.appendingPathComponent("objects").appendingPathComponent(entity).appending(queryItems: [
             URLQueryItem(name: "page", value: String(number))
         ])
-        let (data, response): (Data, URLResponse)
-        do {
-            (data, response) = try await session.data(from: url)
-        } catch {
-            throw LabError(.serviceFailed, "GET \(url.absoluteString) failed", cause: error)
-        }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard status == 200 else {
-            let body = String(decoding: data.prefix(200), as: UTF8.self)
-            throw LabError(.serviceFailed, "GET \(url.absoluteString) answered \(status): \(body)")
-        }
-        return data
+        return try await session.get(url)
     }
 
     /// Closes the session's connections, so the service can stop at once.
     func invalidate() {
-        session.invalidateAndCancel()
+        session.invalidate()
     }
 }
