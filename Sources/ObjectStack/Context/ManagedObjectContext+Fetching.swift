@@ -212,16 +212,18 @@ extension ManagedObjectContext {
             objects.reserveCapacity(pairs.count)
             var created: [ManagedObjectID] = []
             registered.reserveCapacity(registered.count + pairs.count)
+            // A fault gets its row now, or keeps it for when it fires.
+            func fill(_ fault: ManagedObject, with snapshot: RowSnapshot) {
+                if !plan.returnsObjectsAsFaults {
+                    materialize(fault, with: snapshot)
+                } else if let generation {
+                    fault.fetchedRow = snapshot
+                    fault.fetchedGeneration = generation
+                }
+            }
             for (id, snapshot) in pairs {
                 if let existing = registered[id] {
-                    if existing.isFault {
-                        if !plan.returnsObjectsAsFaults {
-                            materialize(existing, with: snapshot)
-                        } else if let generation {
-                            existing.fetchedRow = snapshot
-                            existing.fetchedGeneration = generation
-                        }
-                    }
+                    if existing.isFault { fill(existing, with: snapshot) }
                     objects.append(existing)
                     continue
                 }
@@ -231,12 +233,7 @@ extension ManagedObjectContext {
                 object.managedObjectContext = self
                 registered[id] = object
                 created.append(id)
-                if !plan.returnsObjectsAsFaults {
-                    materialize(object, with: snapshot)
-                } else if let generation {
-                    object.fetchedRow = snapshot
-                    object.fetchedGeneration = generation
-                }
+                fill(object, with: snapshot)
                 objects.append(object)
             }
             // The store's result is already cached by the coordinator; one lock counts this context's hold on
