@@ -62,7 +62,7 @@ extension ManagedObject {
     @usableFromInline
     func typedAttribute(_ key: String) -> AttributeDescription {
         if ManagedObjectContext.concurrencyDebug { managedObjectContext?.assertOnQueue("@Attribute(\"\(key)\")") }
-        guard let attribute = entity.attributesByName[key] else {
+        guard let attribute = entity.attribute(forKey: key) else {
             preconditionFailure("entity \(entity.name) has no attribute named '\(key)'")
         }
         return attribute
