@@ -114,7 +114,7 @@ extension ManagedObjectContext {
         }
         let ids = Array(registered.keys)
         coordinatorStorage?.rowCache.withLock { cache in ids.forEach { cache.release($0) } }
-        registered = [:]
+        registered = ObjectRegistry()
         permanentIDs = [:]
         insertedSet = []
         deletedSet = []

@@ -26,12 +26,12 @@ extension ManagedObjectContext {
     }
 
     /// Runs a fetch on the parent store: the parent context's view (its unsaved changes included) or the store.
-    func parentFetch(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+    func parentFetch(_ request: StoreFetchRequest, cachingRows: Bool = true) throws -> StoreFetchResult {
         if let parent = parentStorage {
             return try parent.performAndWait { try parent.fetchForChild(request) }
         }
         do {
-            return try coordinator.execute(request)
+            return try coordinator.execute(request, cachingRows: cachingRows)
         } catch let error as StoreError {
             throw ObjectStackError(
                 code: .storeFailed, message: "fetch of \(request.entity.name) failed: \(error.message)", cause: error)

@@ -21,7 +21,7 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible 
     public let key: Int64
     /// Whether the ID is temporary (the object has not been saved or given a permanent ID yet).
     public let isTemporaryID: Bool
-    private let hashCache: Int
+    let hashCache: Int
 
     /// Creates a permanent ID for a row of a store.
     public init(entity: EntityDescription, storeIdentifier: String, primaryKey: Int64) {

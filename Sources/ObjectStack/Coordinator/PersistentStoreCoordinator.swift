@@ -145,11 +145,12 @@ public final class PersistentStoreCoordinator: Sendable {
     // at the box's address as a race with the threads reading the box to take its lock.
     private let storeAccess = NSLock()
 
-    /// Runs a fetch on the entity's store and caches the rows it returns.
-    func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+    /// Runs a fetch on the entity's store and caches the rows it returns, unless the caller caches them itself
+    /// (`cachingRows` false: a context that registers the objects stores and retains each row in one step).
+    func execute(_ request: StoreFetchRequest, cachingRows: Bool = true) throws -> StoreFetchResult {
         let store = try store(for: request.entity)
         let result = try withStoreAccess { try store.execute(request) }
-        if case .objects(let rows) = result {
+        if cachingRows, case .objects(let rows) = result {
             rowCache.withLock { $0.store(rows) }
         }
         return result

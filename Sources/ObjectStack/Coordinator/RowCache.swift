@@ -12,13 +12,13 @@ struct RowCache {
         var storedAt: ContinuousClock.Instant
     }
 
-    private var entries: [ManagedObjectID: Entry] = [:]
+    private var entries: [ObjectKey: Entry] = [:]
     /// Counts the changes to cached rows (a newer version stored, a row dropped), readable without the lock.
     let generation = RowCacheGeneration()
 
     /// The cached row of an object, if it is no older than `maximumAge` seconds (any age for nil).
     func snapshot(for id: ManagedObjectID, maximumAge: Double? = nil) -> RowSnapshot? {
-        guard let entry = entries[id] else { return nil }
+        guard let entry = entries[ObjectKey(id)] else { return nil }
         if let maximumAge, entry.storedAt.duration(to: .now) > .seconds(maximumAge) { return nil }
         return entry.snapshot
     }
@@ -38,9 +38,18 @@ struct RowCache {
         for (id, snapshot) in rows { store(snapshot, for: id, at: now) }
     }
 
-    private mutating func store(_ snapshot: RowSnapshot, for id: ManagedObjectID, at now: ContinuousClock.Instant) {
+    /// Makes room for `count` more rows.
+    mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(entries.count + count) }
+
+    /// Stores a row read or written at `now`, counting `references` more holders of it (a fetching context's
+    /// hold on an object it has just registered).
+    mutating func store(
+        _ snapshot: RowSnapshot, for id: ManagedObjectID, at now: ContinuousClock.Instant, references: Int = 0
+    ) {
+        let key = ObjectKey(id)
         // One hash per row: the index serves the version check and the update (the keyed spelling hashed 3 times).
-        if let index = entries.index(forKey: id) {
+        if let index = entries.index(forKey: key) {
+            entries.values[index].references += references
             let cached = entries.values[index].snapshot.version
             // The same version is the same row: the entry keeps its snapshot, so a fault holding the one its
             // fetch read is still current.
@@ -50,19 +59,19 @@ struct RowCache {
             }
             if cached <= snapshot.version { entries.values[index].storedAt = now }
         } else {
-            entries[id] = Entry(snapshot: snapshot, references: 0, storedAt: now)
+            entries[key] = Entry(snapshot: snapshot, references: references, storedAt: now)
         }
     }
 
     /// Counts one more context holding the object, storing its row if given.
     mutating func retain(_ id: ManagedObjectID, snapshot: RowSnapshot?) {
         if let snapshot { store(snapshot, for: id) }
-        if let index = entries.index(forKey: id) { entries.values[index].references += 1 }
+        if let index = entries.index(forKey: ObjectKey(id)) { entries.values[index].references += 1 }
     }
 
     /// Counts one context fewer; the row leaves when none holds it.
     mutating func release(_ id: ManagedObjectID) {
-        guard let index = entries.index(forKey: id) else { return }
+        guard let index = entries.index(forKey: ObjectKey(id)) else { return }
         entries.values[index].references -= 1
         if entries.values[index].references <= 0 {
             entries.remove(at: index)
@@ -72,7 +81,7 @@ struct RowCache {
 
     /// Drops a deleted object's row.
     mutating func remove(_ id: ManagedObjectID) {
-        if entries.removeValue(forKey: id) != nil { generation.advance() }
+        if entries.removeValue(forKey: ObjectKey(id)) != nil { generation.advance() }
     }
 }
 

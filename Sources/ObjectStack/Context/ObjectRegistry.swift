@@ -1,0 +1,29 @@
+/// A context's registered objects by ID: a table keyed by `ObjectKey`, so a lookup that meets other IDs on
+/// its way does not read them.
+struct ObjectRegistry {
+    private var objects: [ObjectKey: ManagedObject] = [:]
+
+    /// The object registered under `id`.
+    subscript(id: ManagedObjectID) -> ManagedObject? {
+        @inline(__always) get { objects[ObjectKey(id)] }
+        set { objects[ObjectKey(id)] = newValue }
+    }
+
+    /// Forgets the object registered under `id`, returning it.
+    @discardableResult
+    mutating func removeValue(forKey id: ManagedObjectID) -> ManagedObject? {
+        objects.removeValue(forKey: ObjectKey(id))
+    }
+
+    /// Makes room for `capacity` objects.
+    mutating func reserveCapacity(_ capacity: Int) { objects.reserveCapacity(capacity) }
+
+    /// The registered objects.
+    var values: Dictionary<ObjectKey, ManagedObject>.Values { objects.values }
+    /// The IDs of the registered objects.
+    var keys: LazyMapSequence<Dictionary<ObjectKey, ManagedObject>.Keys, ManagedObjectID> {
+        objects.keys.lazy.map(\.id)
+    }
+    var count: Int { objects.count }
+    var isEmpty: Bool { objects.isEmpty }
+}
