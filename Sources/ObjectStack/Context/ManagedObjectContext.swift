@@ -54,23 +54,24 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     /// The coordinator of a root context (nil for a child).
-    var coordinatorStorage: PersistentStoreCoordinator?
+    @exclusivity(unchecked) var coordinatorStorage: PersistentStoreCoordinator?
     /// The parent of a child context.
-    var parentStorage: ManagedObjectContext?
+    @exclusivity(unchecked) var parentStorage: ManagedObjectContext?
     /// Child contexts, for ID changes and automatic merges; shared with the children's queues, so locked.
     let children = LockedValue<[WeakContext]>([])
     /// Temporary IDs this context (or its parent) replaced with permanent ones, so late references resolve.
-    var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    @exclusivity(unchecked) var permanentIDs: [ManagedObjectID: ManagedObjectID] = [:]
     var automaticMergeStorage = false
 
-    /// Objects registered in the context, by ID.
-    var registered: [ManagedObjectID: ManagedObject] = [:]
+    /// Objects registered in the context, by ID. Like an object's state, the context's tables are used on its
+    /// queue only, and are `@exclusivity(unchecked)` for the runtime's per-access bookkeeping they cost.
+    @exclusivity(unchecked) var registered = ObjectRegistry()
     /// Objects inserted and not yet saved.
-    var insertedSet: Set<ManagedObject> = []
+    @exclusivity(unchecked) var insertedSet: Set<ManagedObject> = []
     /// Objects deleted and not yet saved.
-    var deletedSet: Set<ManagedObject> = []
+    @exclusivity(unchecked) var deletedSet: Set<ManagedObject> = []
     /// Saved objects that have been changed (candidates for `updatedObjects`).
-    var changedSet: Set<ManagedObject> = []
+    @exclusivity(unchecked) var changedSet: Set<ManagedObject> = []
     /// Deleted objects whose delete rules have not run yet.
     var deletionsToPropagate: [ManagedObject] = []
     /// Changes since the last `objectsDidChange`.

@@ -17,38 +17,51 @@ import Foundation
 /// - warning: Not thread-safe: use an object only on its context's queue (inside `perform`), and pass
 ///   `objectID`s between contexts.
 open class ManagedObject: Hashable, CustomStringConvertible {
+    // The mutable state is `@exclusivity(unchecked)`: an object is used on its context's queue only, and the
+    // runtime's access bookkeeping for these fields was an eighth of reading fetched objects' values.
     /// The object's entity.
     public let entity: EntityDescription
     /// The object's identity; temporary until the object is saved or given a permanent ID.
-    public internal(set) var objectID: ManagedObjectID
+    public internal(set) var objectID: ManagedObjectID {
+        get {
+            if let id = objectIDStorage { return id }
+            let id = ManagedObjectID.temporary(for: entity)
+            objectIDStorage = id
+            return id
+        }
+        set { objectIDStorage = newValue }
+    }
+    /// The ID, made on first use: a fetched object is given its permanent ID at once, and making a temporary one
+    /// first (an allocation and a hash for every fetched object) was wasted.
+    @exclusivity(unchecked) private var objectIDStorage: ManagedObjectID?
     /// The context that owns the object, nil after it is deleted and saved or its context is gone.
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
     /// Whether the object's values have not been read yet.
-    public internal(set) var isFault = false
+    @exclusivity(unchecked) public internal(set) var isFault = false
     /// The committed row (nil for a new object or a fault).
-    var snapshot: RowSnapshot?
+    @exclusivity(unchecked) var snapshot: RowSnapshot?
     /// Unsaved values of attributes and to-one relationships, by property index.
-    var changes = PropertyValues()
+    @exclusivity(unchecked) var changes = PropertyValues()
     /// Values of transient attributes, by property index.
-    var transientValues: [Int: StoreValue] = [:]
+    @exclusivity(unchecked) var transientValues: [Int: StoreValue] = [:]
     /// To-many relationships read or changed so far, by property index.
-    var toMany: [Int: ToManyState] = [:]
+    @exclusivity(unchecked) var toMany: [Int: ToManyState] = [:]
     /// Set while a context inserts the object and until it is saved.
-    var insertedFlag = false
+    @exclusivity(unchecked) var insertedFlag = false
     /// Set once `objectsDidChange` has announced the object as inserted: later changes before the save are
     /// announced as updates (observers placed it by its first values).
-    var insertAnnounced = false
+    @exclusivity(unchecked) var insertAnnounced = false
     /// Set while a context deletes the object and until it is saved.
-    var deletedFlag = false
+    @exclusivity(unchecked) var deletedFlag = false
     /// Set when a fault could not be fulfilled because the row is gone from the store.
-    var isInaccessible = false
+    @exclusivity(unchecked) var isInaccessible = false
     /// For a fault from a fetch: the row the fetch read, and the row cache's generation before the fetch.
     /// Firing uses the row while the generation has not moved, instead of looking it up in the cache.
-    var fetchedRow: RowSnapshot?
-    var fetchedGeneration: UInt64 = 0
+    @exclusivity(unchecked) var fetchedRow: RowSnapshot?
+    @exclusivity(unchecked) var fetchedGeneration: UInt64 = 0
     /// For a fault from a fetch with a batch size: the fetch's batches, so firing loads the whole batch.
-    var faultBatch: FaultBatch?
+    @exclusivity(unchecked) var faultBatch: FaultBatch?
 
     /// Creates an object of `entity` and inserts it into `context` (if given).
     ///
@@ -57,7 +70,6 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         precondition(!entity.isAbstract, "cannot create an object of abstract entity \(entity.name)")
         self.entity = entity
-        self.objectID = ManagedObjectID.temporary(for: entity)
         if let context { context.insert(self) }
     }
 
