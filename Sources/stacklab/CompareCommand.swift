@@ -55,7 +55,9 @@ struct CompareCommand: ParsableCommand {
         case .text: print(ComparisonReport.table(rows, threshold: comparison.threshold, alpha: comparison.alpha))
         case .markdown:
             print(
-                ComparisonMarkdown.render(rows, threshold: comparison.threshold, alpha: comparison.alpha),
+                ComparisonMarkdown.render(
+                    rows, cellColumns: comparison.cellColumns, threshold: comparison.threshold,
+                    alpha: comparison.alpha),
                 terminator: "")
         case .benchmarkJSON: print(try BenchmarkJSON.render(rows, direction: polarity), terminator: "")
         }

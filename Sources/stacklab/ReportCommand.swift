@@ -8,10 +8,12 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Write result CSVs as one self-contained HTML page: tables, charts, comparisons.",
         discussion: """
-            Per scenario: each file's environment (from its .env.json sidecar), a summary table, a bar chart \
-            per metric (values on hover), the import phases where recorded, and — when several files hold the \
-            same scenario — each compared against the first, with verdicts and p-values. Killed launches are \
-            marked. The page loads nothing from the network. Exit status: 0 written, 2 bad input.
+            Per scenario: each file's environment (from its .env.json sidecar), a summary table, the charts \
+            scripts/plot.py draws (lines against the swept parameter with log axes where it uses them, the \
+            watchdog deadline and killed launches for startup; bars when nothing numeric is swept; values on \
+            hover), a bar chart per metric, the import phases where recorded, and — when several files hold \
+            the same scenario — each compared against the first, with verdicts and p-values. The page loads \
+            nothing from the network. Exit status: 0 written, 2 bad input.
             """)
     @Argument(help: "Result CSVs; of several with the same scenario, the first is the baseline.") var results: [String]
     @Option(help: "The HTML file to write.") var html: String

@@ -1,34 +1,45 @@
 import Foundation
 
 /// A comparison as GitHub-flavoured Markdown, short enough for a pull-request comment or
-/// `$GITHUB_STEP_SUMMARY`: a heading with the tally, then one table row per judged metric that is not
-/// unchanged, regressions first; the unchanged ones are only counted.
+/// `$GITHUB_STEP_SUMMARY`: a heading with the tally, a line naming what every row shares (scenario, workload,
+/// parameters the matrix does not sweep), then one table row per judged metric that is not unchanged,
+/// regressions first, its cell named by the parameters that vary, one column each; the unchanged ones are
+/// only counted.
 public enum ComparisonMarkdown {
     /// The order rows appear in: what needs attention first.
     static let verdictOrder: [ComparisonVerdict] = [.regressed, .changed, .inconclusive, .improved, .unchanged]
 
-    /// Renders `rows`; `title` heads the summary.
+    /// Renders `rows`, whose cells are named by `cellColumns` (`ResultComparison.cellColumns`, for their
+    /// order); `title` heads the summary.
     public static func render(
-        _ rows: [ResultComparison.Row], threshold: Double, alpha: Double, title: String = "stacklab compare"
+        _ rows: [ResultComparison.Row], cellColumns: [String], threshold: Double, alpha: Double,
+        title: String = "stacklab compare"
     ) -> String {
         let count = { (verdict: ComparisonVerdict) in rows.filter { $0.verdict == verdict }.count }
         let regressed = count(.regressed)
         let status = regressed == 0 ? "no regression" : "\(regressed) regressed"
         let tally = verdictOrder.map { "\(count($0)) \($0.rawValue)" }.joined(separator: ", ")
-        var lines = ["### \(title): \(status)", "", tally, ""]
+        // Over every compared row, not only the listed ones: a column is a parameter of the matrix or not.
+        let labels = CellLabels(rows, columns: cellColumns)
+        var lines = ["### \(title): \(status)", ""]
+        if let shared = caption(labels) { lines += [shared, ""] }
+        lines += [tally, ""]
         let shown = verdictOrder.dropLast().flatMap { verdict in rows.filter { $0.verdict == verdict } }
         if shown.isEmpty {
             lines.append("Every compared metric is within the threshold.")
         } else {
-            lines.append("| verdict | cell | metric | baseline median | current median | change | p |")
-            lines.append("| --- | --- | --- | ---: | ---: | ---: | ---: |")
+            let header = ["verdict"] + labels.varying + ["metric", "baseline median", "current median", "change", "p"]
+            lines.append("| " + header.map(escape).joined(separator: " | ") + " |")
+            let alignments = ["---"] + labels.varying.map { _ in "---" } + ["---", "---:", "---:", "---:", "---:"]
+            lines.append("| " + alignments.joined(separator: " | ") + " |")
             for row in shown {
                 let verdict = row.verdict == .regressed ? "**regressed**" : row.verdict.rawValue
-                let cells = [
-                    verdict, escape(row.cellLabel), "`\(row.metric)`", number(row.baselineMedian),
-                    number(row.currentMedian), row.relativeChange.map { String(format: "%+.1f%%", $0 * 100) } ?? "–",
-                    row.pValue.map { String(format: "%.3f", $0) } ?? "–",
-                ]
+                let cells =
+                    [verdict] + labels.varying.map { escape(row.cell[$0] ?? "") } + [
+                        "`\(row.metric)`", number(row.baselineMedian), number(row.currentMedian),
+                        row.relativeChange.map { String(format: "%+.1f%%", $0 * 100) } ?? "–",
+                        row.pValue.map { String(format: "%.3f", $0) } ?? "–",
+                    ]
                 lines.append("| " + cells.joined(separator: " | ") + " |")
             }
         }
@@ -37,6 +48,20 @@ public enum ComparisonMarkdown {
             "Threshold \(String(format: "%g", threshold * 100))%, Mann-Whitney U two-sided, alpha \(alpha); "
                 + "\(count(.unchanged)) unchanged not listed.")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `Scenario `startup`, workload `startup`; in every row: `objects=10000`.`, or nil when nothing is shared.
+    private static func caption(_ labels: CellLabels) -> String? {
+        let named = labels.constant.filter { ["scenario", "workload"].contains($0.column) }
+        let others = labels.constant.filter { !["scenario", "workload"].contains($0.column) }
+        var parts = named.map { "\($0.column) `\(escape($0.value))`" }
+        if !others.isEmpty {
+            parts.append(
+                "in every row: " + others.map { "`\(escape("\($0.column)=\($0.value)"))`" }.joined(separator: " "))
+        }
+        guard !parts.isEmpty else { return nil }
+        let text = parts.joined(separator: ", ")
+        return text.prefix(1).uppercased() + text.dropFirst() + "."
     }
 
     private static func number(_ value: Double?) -> String {

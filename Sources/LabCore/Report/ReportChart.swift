@@ -4,7 +4,7 @@ import Foundation
 /// smallest to the largest value), and the import phases stacked per cell. Each bar's `<title>` is what a
 /// browser shows on hover.
 enum ReportChart {
-    static let width = 560.0
+    static let width = 540.0
     static let labelWidth = 250.0
     static let barHeight = 12.0
 
@@ -13,6 +13,8 @@ enum ReportChart {
         let labels = runs.flatMap { $0.cells.map(\.label) }.reduce(into: [String]()) {
             if !$0.contains($1) { $0.append($1) }
         }
+        var shortLabels: [String: String] = [:]
+        for run in runs { for cell in run.cells { shortLabels[cell.label] = run.shortLabel(cell) } }
         let largest = runs.flatMap { $0.cells.compactMap { $0.values[metric]?.max() } }.max() ?? 0
         let scale = largest > 0 ? (width - labelWidth - 60) / largest : 0
         let groupHeight = barHeight * Double(runs.count) + 6
@@ -25,7 +27,8 @@ enum ReportChart {
         for (row, label) in labels.enumerated() {
             let top = 24 + groupHeight * Double(row)
             svg += "<text x=\"\(labelWidth - 6)\" y=\"\(f(top + groupHeight / 2 + 3))\" text-anchor=\"end\">"
-            svg += "\(HTMLReport.escape(short(label)))<title>\(HTMLReport.escape(label))</title></text>\n"
+            svg +=
+                "\(HTMLReport.escape(short(shortLabels[label] ?? label)))<title>\(HTMLReport.escape(label))</title></text>\n"
             for (index, run) in runs.enumerated() {
                 guard let cell = run.cells.first(where: { $0.label == label }), let values = cell.values[metric],
                     let median = values.median, let low = values.min(), let high = values.max()
@@ -57,18 +60,26 @@ enum ReportChart {
         let totals = run.cells.map { cell in phases.compactMap { cell.values[$0]?.median }.reduce(0, +) }
         let largest = totals.max() ?? 0
         let scale = largest > 0 ? (width - labelWidth - 60) / largest : 0
-        let height = 40 + (barHeight + 4) * Double(run.cells.count)
+        let legendRows = 2.0
+        let height = 40 + 14 * (legendRows - 1) + (barHeight + 4) * Double(run.cells.count)
         var svg = svgOpen(height: height, label: "phases")
         var x = 0.0
+        var legendY = 4.0
         for (index, phase) in phases.enumerated() {
-            svg += "<rect x=\"\(f(x))\" y=\"4\" width=\"10\" height=\"10\" fill=\"\(colors[index % colors.count])\"/>"
-            svg += "<text x=\"\(f(x + 14))\" y=\"13\">\(HTMLReport.escape(phase))</text>\n"
+            if x + 24 + Double(phase.count) * 6.5 > width {
+                x = 0
+                legendY += 14
+            }
+            svg +=
+                "<rect x=\"\(f(x))\" y=\"\(f(legendY))\" width=\"10\" height=\"10\" fill=\"\(colors[index % colors.count])\"/>"
+            svg += "<text x=\"\(f(x + 14))\" y=\"\(f(legendY + 9))\">\(HTMLReport.escape(phase))</text>\n"
             x += 14 + Double(phase.count) * 6.5 + 10
         }
         for (row, cell) in run.cells.enumerated() {
-            let y = 24 + (barHeight + 4) * Double(row)
+            let y = 24 + 14 * (legendRows - 1) + (barHeight + 4) * Double(row)
             svg += "<text x=\"\(labelWidth - 6)\" y=\"\(f(y + barHeight - 3))\" text-anchor=\"end\">"
-            svg += "\(HTMLReport.escape(short(cell.label)))<title>\(HTMLReport.escape(cell.label))</title></text>\n"
+            svg +=
+                "\(HTMLReport.escape(short(run.shortLabel(cell))))<title>\(HTMLReport.escape(cell.label))</title></text>\n"
             var left = labelWidth
             for (index, phase) in phases.enumerated() {
                 guard let median = cell.values[phase]?.median, median > 0 else { continue }
