@@ -54,9 +54,12 @@ final class ModelObjectInserter: Sendable {
     func insert(_ count: Int, into context: ManagedObjectContext) throws -> Int {
         guard let entityName, let entity = model.entitiesByName[entityName] else { return 0 }
         var made = 0
+        let candidates = Candidates()
         while made < count {
             var created: [ManagedObject] = []
-            guard try make(entity, owner: nil, in: context, depth: 0, created: &created) != nil else {
+            guard
+                try make(entity, owner: nil, in: context, depth: 0, created: &created, candidates: candidates) != nil
+            else {
                 // An object of the chain ran out of unique values: drop the whole chain, unsaved.
                 for object in created.reversed() { context.delete(object) }
                 break
@@ -70,7 +73,7 @@ final class ModelObjectInserter: Sendable {
     /// requires; nil when a unique attribute has no value left.
     private func make(
         _ entity: EntityDescription, owner: (object: ManagedObject, relationship: RelationshipDescription)?,
-        in context: ManagedObjectContext, depth: Int, created: inout [ManagedObject]
+        in context: ManagedObjectContext, depth: Int, created: inout [ManagedObject], candidates: Candidates
     ) throws -> ManagedObject? {
         guard depth < Self.maximumDepth else {
             throw LabError(
@@ -97,45 +100,62 @@ final class ModelObjectInserter: Sendable {
             let makesNew = relationship.inverse.map { !$0.isToMany } ?? false
             var targets: [ManagedObject] = []
             if !makesNew {
-                targets = try existing(relationship, count: missing, besides: object, in: context)
+                targets = try existing(
+                    relationship, count: missing, besides: object, in: context, candidates: candidates)
                 for target in targets { try Self.link(object, relationship, to: target) }
             }
             for _ in targets.count..<missing {
                 let destination = concrete(relationship.destinationEntity)
                 guard
                     try make(
-                        destination, owner: (object, relationship), in: context, depth: depth + 1, created: &created)
-                        != nil
+                        destination, owner: (object, relationship), in: context, depth: depth + 1, created: &created,
+                        candidates: candidates) != nil
                 else { return nil }
             }
         }
         return object
     }
 
-    /// Up to `count` existing objects for `relationship` of `object`, each with room on the inverse side.
+    /// Up to `count` existing objects for `relationship` of `object`, each with room on the inverse side, from
+    /// the candidates one `insert` call fetched for the relationship (one fetch per call, not per object).
     private func existing(
         _ relationship: RelationshipDescription, count: Int, besides object: ManagedObject,
-        in context: ManagedObjectContext
+        in context: ManagedObjectContext, candidates: Candidates
     ) throws -> [ManagedObject] {
-        let destination = relationship.destinationEntity!
-        let total = try context.count(for: FetchRequest<ManagedObject>(entityName: destination.name))
-        guard total > 0 else { return [] }
-        let start = state.withLock { $0.cursor(destination.name, count: count) } % total
-        var found: [ManagedObject] = []
-        for offset in [start, 0] where found.count < count {
-            var request = FetchRequest<ManagedObject>(entityName: destination.name)
-            request.fetchOffset = offset
-            request.fetchLimit = max(count * 4, 32)
-            for candidate in try context.fetch(request) where found.count < count {
-                guard candidate !== object, !found.contains(where: { $0 === candidate }) else { continue }
-                if let inverse = relationship.inverse, inverse.isToMany, inverse.maxCount > 0,
-                    Self.related(candidate, inverse).count >= inverse.maxCount
-                {
-                    continue
+        let key = ObjectIdentifier(relationship)
+        if candidates.pools[key] == nil {
+            let destination = relationship.destinationEntity.name
+            let total = try context.count(for: FetchRequest<ManagedObject>(entityName: destination))
+            var pool: [ManagedObject] = []
+            if total > 0 {
+                let limit = min(total, 64)
+                let start = state.withLock { $0.cursor(destination, count: limit) } % total
+                for (offset, wanted) in [(start, limit), (0, max(0, limit - (total - start)))] where wanted > 0 {
+                    var request = FetchRequest<ManagedObject>(entityName: destination)
+                    request.fetchOffset = offset
+                    request.fetchLimit = wanted
+                    pool += try context.fetch(request)
                 }
-                found.append(candidate)
             }
+            candidates.pools[key] = (pool, 0)
         }
+        let (pool, next) = candidates.pools[key]!
+        var found: [ManagedObject] = []
+        var tried = 0
+        while found.count < count, tried < pool.count {
+            let candidate = pool[(next + tried) % pool.count]
+            tried += 1
+            guard candidate !== object, !candidate.isDeleted, !found.contains(where: { $0 === candidate }) else {
+                continue
+            }
+            if let inverse = relationship.inverse, inverse.isToMany, inverse.maxCount > 0,
+                Self.related(candidate, inverse).count >= inverse.maxCount
+            {
+                continue
+            }
+            found.append(candidate)
+        }
+        candidates.pools[key] = (pool, pool.isEmpty ? 0 : (next + tried) % pool.count)
         return found
     }
 
@@ -167,6 +187,11 @@ final class ModelObjectInserter: Sendable {
 }
 
 extension ModelObjectInserter {
+    /// Existing objects one `insert` call links new objects to, per relationship, and where it is in each list.
+    private final class Candidates {
+        var pools: [ObjectIdentifier: (objects: [ManagedObject], next: Int)] = [:]
+    }
+
     /// The numbering and the draws: per concrete entity its value generators, per hierarchy the next index.
     private struct State: @unchecked Sendable {
         // @unchecked: only reached through the inserter's mutex.
