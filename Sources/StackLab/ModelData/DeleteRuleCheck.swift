@@ -12,34 +12,45 @@ import ObjectStack
 /// ```swift
 /// if let reason = DeleteRuleCheck.refusal(deleting: mood) { print(reason) } else { context.delete(mood) }
 /// ```
+/// A caller that must spare some objects (those the same save updates) asks for the cascade first:
+/// ```swift
+/// let doomed = DeleteRuleCheck.cascade(of: folder)
+/// if doomed.allSatisfy({ !updated.contains($0.objectID) }), DeleteRuleCheck.refusal(deleting: doomed) == nil { … }
+/// ```
 enum DeleteRuleCheck {
     /// The most objects a cascade is followed through before the delete is refused as too large to check.
     static let maximumCascade = 10_000
 
-    /// Why deleting `object` would fail the save, nil when it would not. `sparing` are objects that must not be
-    /// deleted with it (objects the same save updates, say); a cascade reaching one refuses. Call on the
-    /// object's context's queue.
-    static func refusal(deleting object: ManagedObject, sparing: Set<ManagedObjectID> = []) -> String? {
-        var doomed: Set<ManagedObjectID> = [object.objectID]
+    /// Why deleting `object` (with its cascade) would fail the save, nil when it would not. Call on the object's
+    /// context's queue.
+    static func refusal(deleting object: ManagedObject) -> String? {
+        refusal(deleting: cascade(of: object))
+    }
+
+    /// The objects deleting `object` deletes: itself first, then what its cascade rules reach, transitively (the
+    /// walk stops once more than `maximumCascade` are found). Call on the object's context's queue.
+    static func cascade(of object: ManagedObject) -> [ManagedObject] {
+        var seen: Set<ManagedObjectID> = [object.objectID]
         var objects = [object]
         var queue = [object]
-        while let next = queue.popLast() {
+        while let next = queue.popLast(), objects.count <= maximumCascade {
             for relationship in next.entity.relationships
             where relationship.deleteRule == .cascade && !relationship.isTransient {
                 for destination in ModelObjectInserter.related(next, relationship)
-                where doomed.insert(destination.objectID).inserted {
-                    if sparing.contains(destination.objectID) {
-                        return
-                            "its cascade through \(next.entity.name).\(relationship.name) reaches an object this save updates"
-                    }
-                    guard doomed.count <= maximumCascade else {
-                        return "its cascade deletes more than \(maximumCascade) objects"
-                    }
+                where seen.insert(destination.objectID).inserted {
                     objects.append(destination)
                     queue.append(destination)
                 }
             }
         }
+        return objects
+    }
+
+    /// Why deleting `objects` together (an object and its cascade, as `cascade(of:)` gives them) would fail the
+    /// save, nil when it would not.
+    static func refusal(deleting objects: [ManagedObject]) -> String? {
+        guard objects.count <= maximumCascade else { return "its cascade deletes more than \(maximumCascade) objects" }
+        let doomed = Set(objects.map(\.objectID))
         for deleted in objects {
             for relationship in deleted.entity.relationships where !relationship.isTransient {
                 let staying = ModelObjectInserter.related(deleted, relationship).filter {

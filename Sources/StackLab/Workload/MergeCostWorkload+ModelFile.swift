@@ -62,7 +62,8 @@ extension MergeCostWorkload {
                 // Updates walk the live objects from the front, deletes take them from the back, never the same.
                 let live = candidates.filter { !gone.contains($0) }
                 let updates =
-                    live.isEmpty ? [] : (0..<min(third, live.count)).map { live[(merge * third + $0) % live.count] }
+                    live.isEmpty || !updater.canUpdate
+                    ? [] : (0..<min(third, live.count)).map { live[(merge * third + $0) % live.count] }
                 let spared = Set(updates)
                 let backward = live.reversed().filter { !spared.contains($0) }
                 let round = try await background.perform { () throws -> Round in
@@ -74,7 +75,10 @@ extension MergeCostWorkload {
                     for id in backward where deletes < third {
                         let object = background.object(with: id)
                         if object.isDeleted { continue }  // an earlier delete of this save cascaded to it
-                        if DeleteRuleCheck.refusal(deleting: object, sparing: spared) != nil {
+                        let doomed = DeleteRuleCheck.cascade(of: object)
+                        // Never an object this save updates: its update would vanish uncounted.
+                        if doomed.contains(where: { spared.contains($0.objectID) }) { continue }
+                        if DeleteRuleCheck.refusal(deleting: doomed) != nil {
                             round.refused += 1
                             continue
                         }
