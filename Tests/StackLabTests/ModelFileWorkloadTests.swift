@@ -204,7 +204,35 @@ struct ModelFileWorkloadTests {
             #expect(result.metrics[.migrated] == (from == 3 ? 1 : 0))
             let ready = try #require(result.metrics[.timeToStoreReadyMilliseconds])
             #expect(try #require(result.metrics[.timeToFirstScreenMilliseconds]) >= ready)
+            // Each step's time in a column of its own; together they are the steps' wall time.
+            let steps = from == 3 ? ["migration_3_to_4_ms", "migration_4_to_5_ms", "migration_5_to_6_ms"] : []
+            #expect(result.extraMetrics.keys.sorted() == steps)
+            if from == 3 {
+                #expect(result.extraMetrics.values.allSatisfy { $0 > 0 })
+                let total = result.extraMetrics.values.reduce(0, +)
+                #expect(abs(total - (result.metrics[.wallMilliseconds] ?? 0)) < 0.01)
+            }
         }
+    }
+
+    @Test("startup on a model file has a CSV column per migration step, from the earliest from_version on")
+    func startupStepColumns() throws {
+        let scenario = try ScenarioFile.parse(
+            """
+            name: steps
+            workload: startup
+            model: \(Self.moody)
+            matrix:
+              store: [sqlite]
+              from_version: [0, 3, 2]
+            """, file: URL(fileURLWithPath: "/tmp/steps.yaml"))
+        let columns = ResultCSV.columns(for: scenario)
+        let steps = ["migration_2_to_3_ms", "migration_3_to_4_ms", "migration_4_to_5_ms", "migration_5_to_6_ms"]
+        #expect(Array(columns.suffix(5)) == steps + ["error"])
+        let noHistory = try ScenarioFile.parse(
+            "name: steps\nworkload: startup\nmodel: \(Self.moody)\nparameters: {store: sqlite}\n",
+            file: URL(fileURLWithPath: "/tmp/steps.yaml"))
+        #expect(!ResultCSV.columns(for: noHistory).contains { $0.hasPrefix("migration_") })
     }
 
     @Test("startup refuses a from_version after the scenario's version")

@@ -41,6 +41,9 @@ public protocol Workload: Sendable {
     /// Adds what only the whole scenario's runs tell (ratios between cells, a fit over sizes) before the CSV
     /// is written.
     func finish(_ results: inout [RunResult])
+    /// Columns of the workload's own after the metric columns, which depend on the scenario (a startup's
+    /// migration steps through its model file's versions); a run fills them through `WorkloadRun.extraMetrics`.
+    func extraColumns(for scenario: Scenario) -> [String]
 }
 
 extension Workload {
@@ -51,6 +54,7 @@ extension Workload {
     public var acceptsModelFiles: Bool { false }
     public func accepts(_ parameters: [String: ScenarioValue]) -> Bool { true }
     public func finish(_ results: inout [RunResult]) {}
+    public func extraColumns(for scenario: Scenario) -> [String] { [] }
 
     /// The parameters every stack workload reads first: `store`, `strategy`, `seed` and `ui_fetch_hz`.
     public var stackParameters: [ParameterSpec] {
