@@ -125,8 +125,7 @@ struct MergeCostModelFileTests {
             let continents = context.insertedObjects.filter { $0.entity.name == "Continent" }
             #expect(continents.count == 4)
             for continent in continents {
-                let countries = ModelObjectInserter.related(
-                    continent, continent.entity.relationshipsByName["countries"]!)
+                let countries = continent.relatedObjects(continent.entity.relationshipsByName["countries"]!)
                 #expect(countries.count >= 1 && countries.allSatisfy(\.isInserted))
                 let reason = DeleteRuleCheck.refusal(deleting: continent)
                 #expect(reason?.contains("Continent.countries has the deny rule") == true)

@@ -36,7 +36,7 @@ enum DeleteRuleCheck {
         while let next = queue.popLast(), objects.count <= maximumCascade {
             for relationship in next.entity.relationships
             where relationship.deleteRule == .cascade && !relationship.isTransient {
-                for destination in ModelObjectInserter.related(next, relationship)
+                for destination in next.relatedObjects(relationship)
                 where seen.insert(destination.objectID).inserted {
                     objects.append(destination)
                     queue.append(destination)
@@ -53,7 +53,7 @@ enum DeleteRuleCheck {
         let doomed = Set(objects.map(\.objectID))
         for deleted in objects {
             for relationship in deleted.entity.relationships where !relationship.isTransient {
-                let staying = ModelObjectInserter.related(deleted, relationship).filter {
+                let staying = deleted.relatedObjects(relationship).filter {
                     !doomed.contains($0.objectID)
                 }
                 guard !staying.isEmpty else { continue }
@@ -71,7 +71,7 @@ enum DeleteRuleCheck {
                             if !inverse.isOptional { return "\(place) nullifies \(side), which is required" }
                             continue
                         }
-                        let remaining = ModelObjectInserter.related(destination, inverse).filter {
+                        let remaining = destination.relatedObjects(inverse).filter {
                             !doomed.contains($0.objectID)
                         }.count
                         // As the save validates: an optional to-many may be empty whatever its minimum.

@@ -94,7 +94,7 @@ final class ModelObjectInserter: Sendable {
         if let owner { try Self.link(owner.object, owner.relationship, to: object) }
         for relationship in entity.relationships where !relationship.isTransient {
             let least = relationship.isToMany ? ChildBounds(relationship).least : (relationship.isOptional ? 0 : 1)
-            let missing = least - Self.related(object, relationship).count
+            let missing = least - object.relatedObjects(relationship).count
             guard missing > 0 else { continue }
             // Children it owns and a one-to-one partner are made new: an existing one would leave its owner short.
             let makesNew = relationship.inverse.map { !$0.isToMany } ?? false
@@ -149,7 +149,7 @@ final class ModelObjectInserter: Sendable {
                 continue
             }
             if let inverse = relationship.inverse, inverse.isToMany, inverse.maxCount > 0,
-                Self.related(candidate, inverse).count >= inverse.maxCount
+                candidate.relatedObjects(inverse).count >= inverse.maxCount
             {
                 continue
             }
@@ -175,15 +175,6 @@ final class ModelObjectInserter: Sendable {
         }
     }
 
-    /// The objects a relationship of `object` holds.
-    static func related(_ object: ManagedObject, _ relationship: RelationshipDescription) -> [ManagedObject] {
-        switch object.value(forKey: relationship.name) {
-        case let objects as Set<ManagedObject>: return Array(objects)
-        case let objects as [ManagedObject]: return objects
-        case let one as ManagedObject: return [one]
-        default: return []
-        }
-    }
 }
 
 extension ModelObjectInserter {
