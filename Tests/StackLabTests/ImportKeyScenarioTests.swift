@@ -104,5 +104,13 @@ struct ImportKeyScenarioTests {
             try ScenarioFile.parse("name: pods\nworkload: import\nimport_key: {Pod: name}\n", file: file)
         }
         #expect(builtin?.message.contains("import_key applies to a model file") == true)
+        let mix = #expect(throws: LabError.self) {
+            try ScenarioFile.parse(
+                "name: mix\nworkload: read-write-mix\nmodel: Library.xcdatamodel\nimport_key: {Shelf: code}\n",
+                file: file)
+        }
+        #expect(
+            mix?.message == "\(file.path):4: import_key names what an import finds objects by; workload read-write-mix "
+                + "imports nothing, expected it only with workload: import")
     }
 }

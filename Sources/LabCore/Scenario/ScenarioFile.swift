@@ -256,6 +256,12 @@ extension ScenarioFile {
                     "unknown model '\(modelText)'; expected builtin:pods or a path to an .xcdatamodel or .xcdatamodeld")
             }
             let modelFile = try loadModelFile(model, document, root: root, file: file)
+            if modelFile != nil, document.importKey != nil, !workload.readsImportKeys {
+                throw error(
+                    line: keyLine("import_key", under: [], in: root),
+                    "import_key names what an import finds objects by; workload \(workload.name) imports nothing, "
+                        + "expected it only with workload: import")
+            }
             try checkFirstScreen(document.firstScreen, model: model, root: root)
             let repetitions = document.repetitions ?? 3
             guard repetitions >= 1 else {

@@ -22,6 +22,7 @@ import ObjectStack
 struct ImportWorkload: StackWorkload {
     let name = "import"
     let acceptsModelFiles = true
+    let readsImportKeys = true
     let summaryMetrics: [Metric] = [
         // Where the wall time went (the importer's phases), what it cost the CPU, and what the UI felt.
         .wallMilliseconds, .serviceWaitMilliseconds, .decodeMilliseconds, .queueWaitMilliseconds,
