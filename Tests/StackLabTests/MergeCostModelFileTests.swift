@@ -85,7 +85,11 @@ struct MergeCostModelFileTests {
         expectAccounted(
             results.filter { $0.cell.parameters["strategy"]?.description == "nested-contexts" },
             planned: try Self.planned(Self.moody, "Mood"))
-        for result in results { #expect((result.metrics[.deleted] ?? 0) > 0) }
+        for result in results {
+            #expect((result.metrics[.deleted] ?? 0) > 0)
+            // Some moods are their country's last, which Country.moods (required) keeps.
+            #expect((result.metrics[.deletesRefused] ?? 0) > 0)
+        }
     }
 
     @Test(
@@ -131,6 +135,15 @@ struct MergeCostModelFileTests {
                 #expect(reason?.contains("Continent.countries has the deny rule") == true)
             }
             try context.save()  // validation: every required relationship and value is there
+            // A country's only mood cannot go: Country.moods is required.
+            let country = try #require(
+                try context.fetch(FetchRequest<ManagedObject>(entityName: "Country")).first {
+                    $0.relatedObjects($0.entity.relationshipsByName["moods"]!).count == 1
+                })
+            let mood = try #require(country.relatedObjects(country.entity.relationshipsByName["moods"]!).first)
+            #expect(
+                DeleteRuleCheck.refusal(deleting: mood)
+                    == "Mood.country nullifies Country.moods, leaving 0 object(s), fewer than its minimum of 1")
         }
     }
 }

@@ -2,7 +2,8 @@ import CSV
 import Foundation
 
 /// The lab's CSV: one row per run, identifying columns first, then the metric columns named with their unit,
-/// then the workload's own columns for the scenario (`Workload.extraColumns(for:)`), then `error`. An empty cell means the metric does not apply to the run (or the run failed before it).
+/// then the workload's own columns for the scenario (`Workload.extraColumns(for:)`), then `error`. An empty cell
+/// means the metric does not apply to the run (or the run failed before it).
 public enum ResultCSV {
     /// The identifying columns before the matrix parameters.
     public static let leadingColumns = ["scenario", "workload", "store", "strategy"]

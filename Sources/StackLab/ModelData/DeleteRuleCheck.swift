@@ -79,8 +79,8 @@ enum DeleteRuleCheck {
                             inverse.isOptional && remaining == 0
                             ? 0 : max(inverse.minCount, inverse.isOptional ? 0 : 1)
                         if remaining < minimum {
-                            return
-                                "\(place) nullifies \(side), leaving \(remaining) object(s), fewer than its minimum of \(minimum)"
+                            return "\(place) nullifies \(side), leaving \(remaining) object(s), "
+                                + "fewer than its minimum of \(minimum)"
                         }
                     }
                 }
