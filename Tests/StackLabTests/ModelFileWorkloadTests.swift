@@ -79,7 +79,7 @@ struct ModelFileWorkloadTests {
         #expect(predicate?.message.hasPrefix("first_screen predicate 'rating >' does not parse") == true)
     }
 
-    @Test("read-write-mix on a model file: seeded from its population, first screen fetched, updates saved")
+    @Test("read-write-mix on a model file: seeded from its population, first screen fetched, inserts and updates saved")
     @MainActor
     func readWriteMix() async throws {
         let results = try await run("read-write-mix", extra: "first_screen: {entity: Mood, sort: [-date]}")
@@ -87,10 +87,59 @@ struct ModelFileWorkloadTests {
         #expect(results.count == 3)
         for result in results {
             #expect(result.error == nil)
-            #expect(result.metrics[.storedObjects] == Double(moods))  // updates only: nothing inserted
-            #expect((result.metrics[.objects] ?? 0) > 0)
+            let inserted = try #require(result.metrics[.inserted])
+            #expect(inserted > 0)
+            #expect(result.metrics[.storedObjects] == Double(moods) + inserted)  // half the writes are new moods
+            #expect((result.metrics[.objects] ?? 0) > inserted)  // and half updates
             #expect((result.metrics[.fetches] ?? 0) > 0)
         }
+    }
+
+    @Test(
+        "read-write-mix writes on a first screen with nothing to update: new objects, every required relationship set",
+        arguments: [
+            SharedModels.url("Core-Data-Editor", "simple_no_inverse.xcdatamodeld").path,
+            SharedModels.url("SwiftGen", "Model.xcdatamodeld").path,
+        ])
+    @MainActor
+    func readWriteMixInsertsOnly(_ model: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("model-insert-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = """
+            name: inserts
+            workload: read-write-mix
+            model: \(model)
+            population: {count: 5}
+            parameters: {strategy: shared-coordinator, batch_size: 10}
+            matrix:
+              store: [sqlite, lmdb, memory]
+            """
+        let scenario = try ScenarioFile.parse(text, file: folder.appendingPathComponent("inserts.yaml"))
+        let selection = try ModelFileSelection(path: model, relativeTo: nil)
+        let plan = try PopulationPlan(model: selection.model, spec: PopulationSpec(rootCount: 5), seed: 1)
+        let screen = try FirstScreen(nil, plan: plan)
+        let listed = Set(screen.entity.selfAndDescendants.map(\.name))
+        let planned = plan.entities.filter { listed.contains($0.entity.name) }.reduce(0) { $0 + $1.count }
+        // The premise: no attribute of the first screen's entity can be updated.
+        #expect(try !ModelObjectUpdater(try #require(try ModelFileRun(run(scenario, model))), seed: 2).canUpdate)
+        let runner = ScenarioRunner(
+            options: .init(outDirectory: folder, quick: true), progress: ProgressReporter(isTerminal: false) { _ in })
+        let results = try await runner.run(runner.prepared(scenario))
+        #expect(results.count == 3)
+        for result in results {
+            #expect(result.error == nil, "\(result.error ?? "")")
+            let inserted = try #require(result.metrics[.inserted])
+            #expect(inserted > 0 && result.metrics[.objects] == inserted)  // every write a new object
+            #expect(result.metrics[.storedObjects] == Double(planned) + inserted)
+        }
+    }
+
+    /// A run of `scenario`'s model file with the data seed 1, for building its `ModelFileRun`.
+    func run(_ scenario: Scenario, _ model: String) -> WorkloadRun {
+        WorkloadRun(
+            parameters: ["seed": .integer(1)], model: .file(model), modelFile: scenario.loadedModelFile,
+            directory: URL(fileURLWithPath: "/tmp"), sharedDirectory: URL(fileURLWithPath: "/tmp"),
+            workDirectory: URL(fileURLWithPath: "/tmp"))
     }
 
     @Test("save-chain on a model file updates the first screen's objects through the chain, every store")
@@ -155,7 +204,35 @@ struct ModelFileWorkloadTests {
             #expect(result.metrics[.migrated] == (from == 3 ? 1 : 0))
             let ready = try #require(result.metrics[.timeToStoreReadyMilliseconds])
             #expect(try #require(result.metrics[.timeToFirstScreenMilliseconds]) >= ready)
+            // Each step's time in a column of its own; together they are the steps' wall time.
+            let steps = from == 3 ? ["migration_3_to_4_ms", "migration_4_to_5_ms", "migration_5_to_6_ms"] : []
+            #expect(result.extraMetrics.keys.sorted() == steps)
+            if from == 3 {
+                #expect(result.extraMetrics.values.allSatisfy { $0 > 0 })
+                let total = result.extraMetrics.values.reduce(0, +)
+                #expect(abs(total - (result.metrics[.wallMilliseconds] ?? 0)) < 0.01)
+            }
         }
+    }
+
+    @Test("startup on a model file has a CSV column per migration step, from the earliest from_version on")
+    func startupStepColumns() throws {
+        let scenario = try ScenarioFile.parse(
+            """
+            name: steps
+            workload: startup
+            model: \(Self.moody)
+            matrix:
+              store: [sqlite]
+              from_version: [0, 3, 2]
+            """, file: URL(fileURLWithPath: "/tmp/steps.yaml"))
+        let columns = ResultCSV.columns(for: scenario)
+        let steps = ["migration_2_to_3_ms", "migration_3_to_4_ms", "migration_4_to_5_ms", "migration_5_to_6_ms"]
+        #expect(Array(columns.suffix(5)) == steps + ["error"])
+        let noHistory = try ScenarioFile.parse(
+            "name: steps\nworkload: startup\nmodel: \(Self.moody)\nparameters: {store: sqlite}\n",
+            file: URL(fileURLWithPath: "/tmp/steps.yaml"))
+        #expect(!ResultCSV.columns(for: noHistory).contains { $0.hasPrefix("migration_") })
     }
 
     @Test("startup refuses a from_version after the scenario's version")

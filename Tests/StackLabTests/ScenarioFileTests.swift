@@ -102,7 +102,8 @@ struct ScenarioFileTests {
         let text = Self.valid.replacingOccurrences(of: "warmup: 1", with: "warmpu: 1")
         #expect(
             message(text) == "/scenarios/test.yaml:7: unknown key 'warmpu'; expected one of "
-                + "name, workload, model, version, population, first_screen, repetitions, warmup, parameters, matrix")
+                + "name, workload, model, version, population, first_screen, import_key, repetitions, warmup, parameters, matrix"
+        )
     }
 
     @Test("an unknown parameter names its line and the workload's parameters")

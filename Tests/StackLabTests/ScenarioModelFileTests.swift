@@ -155,12 +155,18 @@ struct ScenarioModelFileTests {
     func workloadsRefuse() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let scenario = try parse(Self.text(workload: "merge-cost"), in: folder)
+        let text = """
+            name: mine
+            workload: engine-overhead
+            model: Models/Moody.xcdatamodeld
+            parameters: {store: sqlite, implementation: objectstack, operation: insert}
+            """
+        let scenario = try parse(text, in: folder)
         let refusal = #expect(throws: LabError.self) { try scenario.validate(filters: [:]) }
         #expect(refusal?.code == .unsupported)
         #expect(
             refusal?.message.contains(
-                "workload merge-cost runs on builtin:pods only; model file Models/Moody.xcdatamodeld "
+                "workload engine-overhead runs on builtin:pods only; model file Models/Moody.xcdatamodeld "
                     + "(loaded: version Moody 6, 3 entities) cannot run on it") == true)
         let runner = ScenarioRunner(
             options: .init(outDirectory: folder.appendingPathComponent("results")),

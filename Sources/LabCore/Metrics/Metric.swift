@@ -39,6 +39,9 @@ public enum Metric: String, Sendable, CaseIterable {
     case medianMilliseconds = "median_ms"
     case ratioVsRaw = "ratio_vs_raw"
     case bytesPerObject = "bytes_per_object"
+    case inserted = "inserted"
+    case deleted = "deleted"
+    case deletesRefused = "deletes_refused"
 
     /// Which way the metric gets better; `compare` judges a change by it and the charts label it.
     public var polarity: MetricPolarity {
@@ -48,6 +51,8 @@ public enum Metric: String, Sendable, CaseIterable {
         // what the work cost.
         case .objects, .fetches, .merges, .storedObjects, .migrated, .deadlineMilliseconds, .cpuShare:
             return .neutral
+        // What a model file's writes did: counts of the run, set by its data and model.
+        case .inserted, .deleted, .deletesRefused: return .neutral
         // A worse fit is a less trustworthy crossing, not a slower app.
         case .crossingFitErrorMilliseconds: return .neutral
         default: return .lowerIsBetter
@@ -57,7 +62,7 @@ public enum Metric: String, Sendable, CaseIterable {
     /// What the metric's numbers count.
     public var unit: MetricUnit {
         switch self {
-        case .objects, .storedObjects, .deadlineCrossingObjects: return .objects
+        case .objects, .storedObjects, .deadlineCrossingObjects, .inserted, .deleted, .deletesRefused: return .objects
         case .objectsPerSecond: return .objectsPerSecond
         case .mainHitchMillisecondsPerSecond: return .millisecondsPerSecond
         case .fetches, .merges: return .count
@@ -73,7 +78,7 @@ public enum Metric: String, Sendable, CaseIterable {
     var decimals: Int {
         switch self {
         case .objects, .fetches, .merges, .storeBytes, .storedObjects, .objectsPerSecond, .deadlineMilliseconds,
-            .bytesPerObject, .deadlineCrossingObjects:
+            .bytesPerObject, .deadlineCrossingObjects, .inserted, .deleted, .deletesRefused:
             return 0
         case .ratioVsRaw, .cpuShare: return 2
         case .peakMemoryMegabytes, .cpuMilliseconds, .wallMilliseconds, .fetchTotalMilliseconds,

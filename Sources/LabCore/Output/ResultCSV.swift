@@ -2,7 +2,8 @@ import CSV
 import Foundation
 
 /// The lab's CSV: one row per run, identifying columns first, then the metric columns named with their unit,
-/// then `error`. An empty cell means the metric does not apply to the run (or the run failed before it).
+/// then the workload's own columns for the scenario (`Workload.extraColumns(for:)`), then `error`. An empty cell
+/// means the metric does not apply to the run (or the run failed before it).
 public enum ResultCSV {
     /// The identifying columns before the matrix parameters.
     public static let leadingColumns = ["scenario", "workload", "store", "strategy"]
@@ -12,7 +13,8 @@ public enum ResultCSV {
     /// The header of a scenario's CSV.
     public static func columns(for scenario: Scenario) -> [String] {
         let matrix = matrixColumns(scenario)
-        return leadingColumns + matrix + trailingColumns + Metric.allCases.map(\.rawValue) + ["error"]
+        return leadingColumns + matrix + trailingColumns + Metric.allCases.map(\.rawValue)
+            + scenario.workload.extraColumns(for: scenario) + ["error"]
     }
 
     /// The matrix parameters with a column of their own: not the leading ones, nor those the workload reports
@@ -34,6 +36,9 @@ public enum ResultCSV {
         row += matrix.map { parameters[$0]?.description ?? "" }
         row += [String(result.repetition), result.runID, formatter.string(from: result.timestamp)]
         row += Metric.allCases.map { metric in result.metrics[metric].map(metric.format) ?? "" }
+        row += scenario.workload.extraColumns(for: scenario).map { column in
+            result.extraMetrics[column].map { String(format: "%.3f", $0) } ?? ""
+        }
         row.append(result.error ?? "")
         return row
     }

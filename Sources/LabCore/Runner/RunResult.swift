@@ -18,4 +18,6 @@ public struct RunResult: Sendable {
     public var metrics: [Metric: Double]
     /// Why the run failed; nil when it finished.
     public var error: String?
+    /// Values of the workload's own columns (`Workload.extraColumns(for:)`), by column.
+    public var extraMetrics: [String: Double] = [:]
 }

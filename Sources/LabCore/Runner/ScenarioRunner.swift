@@ -128,6 +128,7 @@ public final class ScenarioRunner {
         } catch {
             result.error = Self.oneLine(error)
         }
+        result.extraMetrics = run.extraMetrics.all
         // Most workloads remove their folder themselves; a failed one may not have.
         try? FileManager.default.removeItem(at: run.directory)
         return result

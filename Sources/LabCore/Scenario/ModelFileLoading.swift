@@ -7,12 +7,12 @@ import Foundation
 /// scenario is read, and a model that cannot run is refused before any run.
 public protocol ModelFileLoading: Sendable {
     /// Loads the model file at `path` (relative to `directory`) at `version` (nil: the current one) and checks
-    /// `population` against it.
+    /// `population` and `importKeys` (entity name → the attributes its objects are found by) against it.
     /// - Parameter location: `FILE:LINE` of a key under `population:`, for messages about it.
     /// - Throws: `ModelFileProblem` naming the scenario key at fault, or a `LabError` that already says where.
     func load(
         path: String, relativeTo directory: URL, version: String?, population: [String: ScenarioValue]?,
-        location: (String) -> String
+        importKeys: [String: [String]], location: (String) -> String
     ) throws -> any LoadedModelFile
 }
 
@@ -27,6 +27,8 @@ public struct ModelFileProblem: Error, Sendable {
         case version
         /// An entity (or setting) under `population:`.
         case population(String)
+        /// An entity under `import_key:`.
+        case importKey(String)
     }
 
     /// The key whose line the message names.

@@ -2,15 +2,16 @@ import Foundation
 import Yams
 
 extension ScenarioFile.Reader {
-    /// Loads `model:` when it names a model file, through the registry's model-file loader, with `version:` and
-    /// `population:`. Nil for a built-in model.
-    /// - Throws: `LabError.invalidScenario` with `FILE:LINE:` and what is wrong: `version:` or `population:` given
-    ///   with a built-in model, no loader, or the loader's problem at the line of the key it names.
+    /// Loads `model:` when it names a model file, through the registry's model-file loader, with `version:`,
+    /// `population:` and `import_key:`. Nil for a built-in model.
+    /// - Throws: `LabError.invalidScenario` with `FILE:LINE:` and what is wrong: `version:`, `population:`,
+    ///   `first_screen:` or `import_key:` given with a built-in model, an empty `import_key` list, no loader, or the
+    ///   loader's problem at the line of the key it names.
     func loadModelFile(_ model: ModelReference, _ document: ScenarioFile.Document, root: Node, file: URL) throws
         -> (any LoadedModelFile)?
     {
         guard case .file(let path) = model else {
-            for key in ["version", "population", "first_screen"] where root.mapping?[key] != nil {
+            for key in ["version", "population", "first_screen", "import_key"] where root.mapping?[key] != nil {
                 throw error(
                     line: keyLine(key, under: [], in: root),
                     "\(key) applies to a model file; model \(model) is built in")
@@ -22,10 +23,16 @@ extension ScenarioFile.Reader {
                 line: valueLine(["model"], in: root),
                 "model file \(path): this build's workloads read no model files; use builtin:pods")
         }
+        let importKeys = (document.importKey ?? [:]).mapValues(\.names)
+        for (entity, names) in importKeys.sorted(by: { $0.key < $1.key }) where names.isEmpty || names.contains("") {
+            throw error(
+                line: keyLine(entity, under: ["import_key"], in: root),
+                "import_key for \(entity) names no attribute; expected `\(entity): attribute` or a list of attributes")
+        }
         do {
             return try loader.load(
                 path: path, relativeTo: file.deletingLastPathComponent(), version: document.version,
-                population: document.population
+                population: document.population, importKeys: importKeys
             ) { key in
                 "\(self.path):\(self.keyLine(key, under: ["population"], in: root) ?? 1)"
             }
@@ -34,6 +41,8 @@ extension ScenarioFile.Reader {
             case .model: throw error(line: valueLine(["model"], in: root), problem.message)
             case .version: throw error(line: valueLine(["version"], in: root), problem.message)
             case .population(let key): throw error(line: keyLine(key, under: ["population"], in: root), problem.message)
+            case .importKey(let entity):
+                throw error(line: keyLine(entity, under: ["import_key"], in: root), problem.message)
             }
         }
     }

@@ -11,8 +11,8 @@ import Yams
 public enum ScenarioFile {
     /// The keys a scenario file may have at its top level.
     public static let topLevelKeys = [
-        "name", "workload", "model", "version", "population", "first_screen", "repetitions", "warmup", "parameters",
-        "matrix",
+        "name", "workload", "model", "version", "population", "first_screen", "import_key", "repetitions", "warmup",
+        "parameters", "matrix",
     ]
 
     /// The document as written, before validation.
@@ -23,6 +23,7 @@ public enum ScenarioFile {
         var version: String?
         var population: [String: ScenarioValue]?
         var firstScreen: FirstScreenSpec?
+        var importKey: [String: AttributeNames]?
         var repetitions: Int?
         var warmup: Int?
         var parameters: [String: ScenarioValue]?
@@ -31,6 +32,21 @@ public enum ScenarioFile {
         private enum CodingKeys: String, CodingKey {
             case name, workload, model, version, population, repetitions, warmup, parameters, matrix
             case firstScreen = "first_screen"
+            case importKey = "import_key"
+        }
+    }
+
+    /// Attribute names as written: one name (`Country: isoCode`) or a list (`Country: [isoCode, region]`).
+    struct AttributeNames: Decodable {
+        var names: [String]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let names = try? container.decode([String].self) {
+                self.names = names
+            } else {
+                names = [try container.decode(String.self)]
+            }
         }
     }
 
@@ -240,6 +256,12 @@ extension ScenarioFile {
                     "unknown model '\(modelText)'; expected builtin:pods or a path to an .xcdatamodel or .xcdatamodeld")
             }
             let modelFile = try loadModelFile(model, document, root: root, file: file)
+            if modelFile != nil, document.importKey != nil, !workload.readsImportKeys {
+                throw error(
+                    line: keyLine("import_key", under: [], in: root),
+                    "import_key names what an import finds objects by; workload \(workload.name) imports nothing, "
+                        + "expected it only with workload: import")
+            }
             try checkFirstScreen(document.firstScreen, model: model, root: root)
             let repetitions = document.repetitions ?? 3
             guard repetitions >= 1 else {

@@ -32,6 +32,9 @@ public protocol Workload: Sendable {
     /// Whether it runs on a model file (`model: App.xcdatamodeld`) as well as on the built-in pods; a scenario on
     /// a model file with a workload that does not is refused before any run.
     var acceptsModelFiles: Bool { get }
+    /// Whether it imports a model file's objects and so reads a scenario's `import_key:` (which another workload
+    /// refuses, rather than ignore it).
+    var readsImportKeys: Bool { get }
     /// Whether it runs a cell with these parameters (a matrix may name combinations it does not); cells it
     /// does not run are left out of the run and its CSV.
     func accepts(_ parameters: [String: ScenarioValue]) -> Bool
@@ -41,6 +44,9 @@ public protocol Workload: Sendable {
     /// Adds what only the whole scenario's runs tell (ratios between cells, a fit over sizes) before the CSV
     /// is written.
     func finish(_ results: inout [RunResult])
+    /// Columns of the workload's own after the metric columns, which depend on the scenario (a startup's
+    /// migration steps through its model file's versions); a run fills them through `WorkloadRun.extraMetrics`.
+    func extraColumns(for scenario: Scenario) -> [String]
 }
 
 extension Workload {
@@ -49,8 +55,10 @@ extension Workload {
     public var parametersReportedAsMetrics: Set<String> { [] }
     public var measuresProcessUsage: Bool { true }
     public var acceptsModelFiles: Bool { false }
+    public var readsImportKeys: Bool { false }
     public func accepts(_ parameters: [String: ScenarioValue]) -> Bool { true }
     public func finish(_ results: inout [RunResult]) {}
+    public func extraColumns(for scenario: Scenario) -> [String] { [] }
 
     /// The parameters every stack workload reads first: `store`, `strategy`, `seed` and `ui_fetch_hz`.
     public var stackParameters: [ParameterSpec] {

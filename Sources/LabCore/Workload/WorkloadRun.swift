@@ -21,6 +21,9 @@ public struct WorkloadRun: Sendable {
     public var workDirectory: URL
     /// The clock every duration of the run is read from.
     public var clock: any LabClock
+    /// Values for the workload's own columns (`Workload.extraColumns(for:)`); the runner puts them in the run's
+    /// row.
+    public let extraMetrics = ExtraMetrics()
 
     /// Creates a run's context.
     public init(

@@ -131,8 +131,14 @@ struct AttributeValueGenerator {
         return .store(unique ? uniqueValue(index, &random) : randomValue(&random))
     }
 
+    /// Marks values as taken, so a unique attribute's regular-expression draws never give them (values a seeded
+    /// store already holds, when new objects are made beside it).
+    mutating func exclude(_ values: some Sequence<Value?>) {
+        for case .store(let value)? in values { seen.insert(value) }
+    }
+
     /// Whether a value satisfies the attribute's bounds (a default outside them is not used).
-    private func fits(_ value: StoreValue) -> Bool {
+    func fits(_ value: StoreValue) -> Bool {
         let measured: Double?
         switch value {
         case .string(let text): measured = Double(text.count)

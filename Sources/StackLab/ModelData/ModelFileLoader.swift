@@ -11,11 +11,12 @@ public struct ModelFileLoader: ModelFileLoading {
 
     /// Loads and checks a scenario's model file.
     /// - Throws: `ModelFileProblem` for no file at the path, a file the reader refuses, an unknown version, a
-    ///   population naming an entity the model lacks, or a model the generator cannot populate; `LabError` (with
-    ///   its place) for a population value that is not a count.
+    ///   population naming an entity the model lacks, a model the generator cannot populate, or an import key
+    ///   naming an entity the model lacks or an attribute its entity does not store; `LabError` (with its place)
+    ///   for a population value that is not a count.
     public func load(
         path: String, relativeTo directory: URL, version: String?, population: [String: ScenarioValue]?,
-        location: (String) -> String
+        importKeys: [String: [String]] = [:], location: (String) -> String
     ) throws -> any LoadedModelFile {
         let selection: ModelFileSelection
         do {
@@ -35,7 +36,29 @@ public struct ModelFileLoader: ModelFileLoading {
         } catch let refusal as PopulationRefusal {
             throw ModelFileProblem(.model, "\(refusal)")
         }
-        return ScenarioModelFile(selection: selection, population: spec)
+        try Self.checkImportKeys(importKeys, in: selection)
+        return ScenarioModelFile(selection: selection, population: spec, importKeys: importKeys)
+    }
+
+    /// Refuses an import key naming an entity the version lacks, or an attribute its entity does not store (or
+    /// one of a type that cannot be matched: transformable).
+    static func checkImportKeys(_ keys: [String: [String]], in selection: ModelFileSelection) throws {
+        let model = selection.model
+        for (name, attributes) in keys.sorted(by: { $0.key < $1.key }) {
+            guard let entity = model.entitiesByName[name] else {
+                throw ModelFileProblem(
+                    .importKey(name),
+                    "import_key names entity '\(name)', which \(selection.version.name) does not have; expected one of "
+                        + model.entities.map(\.name).joined(separator: ", "))
+            }
+            let usable = entity.attributes.filter { !$0.isTransient && $0.type != .transformable }
+            for attribute in attributes where !usable.contains(where: { $0.name == attribute }) {
+                throw ModelFileProblem(
+                    .importKey(name),
+                    "import_key \(name).\(attribute): \(name) has no stored attribute '\(attribute)' to find its objects by; "
+                        + "expected one of " + usable.map(\.name).joined(separator: ", "))
+            }
+        }
     }
 }
 
@@ -45,6 +68,9 @@ public struct ScenarioModelFile: LoadedModelFile {
     public let selection: ModelFileSelection
     /// How many objects of each entity the generator makes (`population:`, defaults filled in).
     public let population: PopulationSpec
+    /// The attributes an import finds each entity's objects by (`import_key:`), instead of its uniqueness
+    /// constraint; a sub-entity without its own uses its nearest super-entity's.
+    public var importKeys: [String: [String]] = [:]
 
     public var description: String { "version \(selection.version.name), \(selection.model.entities.count) entities" }
 }

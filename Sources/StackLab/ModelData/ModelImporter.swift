@@ -5,7 +5,7 @@ import ObjectStack
 /// importer does: each object, and each object a relationship refers to, is found by its key or created.
 ///
 /// An object's key is the attributes of its entity's first uniqueness constraint, or those `keys` names for its
-/// entity (the key an app would match on); the existing objects of a page are found with one `IN` fetch per
+/// entity or its nearest super-entity named there (the key an app would match on; a scenario's `import_key:`); the existing objects of a page are found with one `IN` fetch per
 /// entity, never one per object. An object whose entity has no key is known by its `@id` for as long as this
 /// importer lives: a second importer creates it again. A reference to an object not imported yet creates it with
 /// its key; its own page fills in the rest. Relationships are set from whichever side a page gives them, so the
@@ -63,16 +63,19 @@ public final class ModelImporter {
         var resolved: [String: [AttributeDescription]] = [:]
         var scope: [String: EntityDescription] = [:]
         for entity in model.entities {
-            if let names = keys[entity.name] {
+            // A key named for an entity is its sub-entities' too, looked up across the named entity's hierarchy.
+            var keyed: EntityDescription? = entity
+            while let candidate = keyed, keys[candidate.name] == nil { keyed = candidate.superentity }
+            if let keyed, let names = keys[keyed.name] {
                 resolved[entity.name] = try names.map { name in
                     guard let attribute = entity.attributesByName[name], !attribute.isTransient else {
                         throw LabError(
                             .invalidScenario,
-                            "import key \(entity.name).\(name): the entity has no stored attribute \(name)")
+                            "import key \(keyed.name).\(name): \(entity.name) has no stored attribute \(name)")
                     }
                     return attribute
                 }
-                scope[entity.name] = entity
+                scope[entity.name] = keyed
             } else if let constraint = entity.applicableUniquenessConstraints.first {
                 resolved[entity.name] = constraint.attributes
                 scope[entity.name] = constraint.declaring

@@ -15,13 +15,14 @@ import ObjectStack
 /// versions, new summaries and downloads) is imported and measured: every object is updated, none inserted.
 ///
 /// On a model file the service is `ModelDataService`, serving the scenario's population entity by entity in pages
-/// of `page_size`, and `ModelImporter` finds or creates each object by its entity's uniqueness constraint (an
-/// entity without one is created), wiring relationships from either side; the context saves once, after the
+/// of `page_size`, and `ModelImporter` finds or creates each object by the key `import_key:` names for its entity,
+/// else by its uniqueness constraint (an entity with neither is created), wiring relationships from either side; the context saves once, after the
 /// last page, since a page's objects may need a later page's. With `reimport` the pages are imported once
 /// unmeasured, then again in a fresh importer: objects with a key are found, not duplicated.
 struct ImportWorkload: StackWorkload {
     let name = "import"
     let acceptsModelFiles = true
+    let readsImportKeys = true
     let summaryMetrics: [Metric] = [
         // Where the wall time went (the importer's phases), what it cost the CPU, and what the UI felt.
         .wallMilliseconds, .serviceWaitMilliseconds, .decodeMilliseconds, .queueWaitMilliseconds,
@@ -105,10 +106,12 @@ struct ImportWorkload: StackWorkload {
         defer { client.invalidate() }
         do {
             if session.flag("reimport") {
-                _ = try await Self.importModelPages(pages, from: client, into: background, stack: stack)
+                _ = try await Self.importModelPages(
+                    pages, from: client, into: background, stack: stack, keys: modelFile.file.importKeys)
             }
             let (counts, wall) = try await session.measure { _ in
-                try await Self.importModelPages(pages, from: client, into: background, stack: stack)
+                try await Self.importModelPages(
+                    pages, from: client, into: background, stack: stack, keys: modelFile.file.importKeys)
             }
             client.invalidate()
             await service.stop(grace: 0)
@@ -122,10 +125,11 @@ struct ImportWorkload: StackWorkload {
         }
     }
 
-    /// Fetches every page of every entity and imports it into `context` with one importer, saves once, and waits
-    /// for the main queue's merges.
+    /// Fetches every page of every entity and imports it into `context` with one importer (finding objects by
+    /// `keys`, else their uniqueness constraints), saves once, and waits for the main queue's merges.
     nonisolated static func importModelPages(
-        _ pages: ModelObjectPages, from client: ModelPagesClient, into context: ManagedObjectContext, stack: LabStack
+        _ pages: ModelObjectPages, from client: ModelPagesClient, into context: ManagedObjectContext, stack: LabStack,
+        keys: [String: [String]] = [:]
     ) async throws -> ModelImporter.Counts {
         // The importer lives on the context's queue: every use below is inside the context's perform.
         nonisolated(unsafe) var importer: ModelImporter?
@@ -136,7 +140,7 @@ struct ImportWorkload: StackWorkload {
             for number in 1...count {
                 let data = try await client.data(of: entity, page: number)
                 let counts = try await context.perform {
-                    if importer == nil { importer = try ModelImporter(context: context) }
+                    if importer == nil { importer = try ModelImporter(context: context, keys: keys) }
                     return try importer!.importPage(data)
                 }
                 total.inserted += counts.inserted

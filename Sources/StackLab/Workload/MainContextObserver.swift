@@ -5,10 +5,6 @@ import ObjectStack
 /// its work on every `objectsDidChange` counts in the merge time and the main-thread stalls.
 public protocol MainContextObserver: AnyObject {}
 
-/// Builds a `MainContextObserver` on the main context for the first-screen request; called on the main queue.
-public typealias MainContextObserverFactory =
-    @MainActor (ManagedObjectContext, FetchRequest<Pod>) throws -> (any MainContextObserver)?
-
 extension FetchedResultsController: MainContextObserver {}
 
 /// The observers the lab attaches, by the name the merge-cost workload's `observer` parameter gives.
@@ -16,14 +12,24 @@ public enum MainContextObservers {
     /// The names `observer` takes: `frc`, or `none` for nothing watching.
     public static let names = ["frc", "none"]
 
-    /// The factory called `name`; nil for `none` (or an unknown name, which the scenario file refuses).
-    public static func named(_ name: String) -> MainContextObserverFactory? {
-        name == "frc" ? fetchedResultsController : nil
+    /// Attaches the observer called `name` to the main context for the first screen's `request` (pods, or a
+    /// model file's entity); nil for `none` (or an unknown name, which the scenario file refuses). Call on the
+    /// main queue.
+    /// - Throws: what the controller's first fetch throws.
+    @MainActor
+    public static func attach<Result: ManagedObject>(
+        _ name: String, to context: ManagedObjectContext, request: FetchRequest<Result>
+    ) throws -> (any MainContextObserver)? {
+        name == "frc" ? try fetchedResultsController(on: context, request: request) : nil
     }
 
-    /// A fetched results controller over every pod in the first screen's order, as a table view of the whole
-    /// catalogue would have (a controller takes no fetch limit: it keeps every matching object in order).
-    public static let fetchedResultsController: MainContextObserverFactory = { context, request in
+    /// A fetched results controller over every object of the first screen's request in its order, as a table
+    /// view of the whole list would have (a controller takes no fetch limit: it keeps every matching object in
+    /// order).
+    @MainActor
+    public static func fetchedResultsController<Result: ManagedObject>(
+        on context: ManagedObjectContext, request: FetchRequest<Result>
+    ) throws -> FetchedResultsController<Result> {
         var all = request
         all.fetchLimit = 0
         all.fetchOffset = 0

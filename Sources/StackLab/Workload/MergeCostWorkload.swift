@@ -9,8 +9,17 @@ import ObjectStack
 ///
 /// `observer: none` runs the same merges with nothing watching the main context, so a matrix over `observer`
 /// gives the fetched results controller's share of a merge.
+///
+/// On a model file the store is seeded with the scenario's population and the changes are to the first screen's
+/// entity: inserts that fill every required attribute and relationship (`ModelObjectInserter`), updates with
+/// generated values (`ModelObjectUpdater`), and deletes the model's delete rules allow (`DeleteRuleCheck`: a
+/// refused candidate is passed over for the next and counted in `deletes_refused`). The main context registers
+/// the first screen's objects and the fetched results controller runs the first screen's fetch. After the merges
+/// the main context, its controller and the store must all hold the seeded objects plus `inserted` minus
+/// `deleted`; a merge that did not arrive fails the run.
 struct MergeCostWorkload: StackWorkload {
     let name = "merge-cost"
+    let acceptsModelFiles = true
     /// Only the designs that merge a background save into the main context.
     let strategies: [StrategyKind] = [.sharedCoordinator, .separateStacks, .nestedContexts]
     let summaryMetrics: [Metric] = [
@@ -40,6 +49,7 @@ struct MergeCostWorkload: StackWorkload {
 
     @MainActor
     func run(_ session: RunSession) async throws -> WorkloadOutcome {
+        if let modelFile = session.modelFile { return try await run(session, on: modelFile) }
         let stack = session.stack
         let registered = session.integer("registered")
         let changes = session.integer("changes")
@@ -57,8 +67,8 @@ struct MergeCostWorkload: StackWorkload {
             request.returnsObjectsAsFaults = false
             return registered > 0 ? try main.fetch(request) : []
         }
-        let observer = try MainContextObservers.named(session.text("observer") ?? "frc")?(
-            main, RunSession.firstScreenRequest())
+        let observer = try MainContextObservers.attach(
+            session.text("observer") ?? "frc", to: main, request: RunSession.firstScreenRequest())
         let background = try stack.newBackgroundContext()
         let ids: [ManagedObjectID] = try await background.perform {
             var request = FetchRequest<ManagedObjectID>(entityName: "Pod")

@@ -20,10 +20,15 @@ struct ModelFileLaunch {
     /// The run's folder.
     let directory: URL
 
+    /// The column of the step from version `from` to version `to` (1 = the file's first version): its migration
+    /// time in milliseconds.
+    static func stepColumn(from: Int, to: Int) -> String { "migration_\(from)_to_\(to)_ms" }
+
     /// The launch's metrics: `time_to_store_ready_ms` (migration and open), `time_to_first_screen_ms` (then the
-    /// first screen), `wall_ms` (the migration steps one by one, added up), `migrated`, `objects`.
+    /// first screen), `wall_ms` (the migration steps one by one, added up), `migrated`, `objects`; each step's
+    /// migration time goes to `steps`, in its `stepColumn`.
     /// - Throws: `LabError.workloadFailed` for a step that is not lightweight or fails; the stores' errors.
-    func run(clock: any LabClock) throws -> [Metric: Double] {
+    func run(clock: any LabClock, steps: ExtraMetrics? = nil) throws -> [Metric: Double] {
         let selection = modelFile.file.selection
         let to = selection.versionIndex
         guard fromIndex <= to else {
@@ -51,6 +56,11 @@ struct ModelFileLaunch {
                     .workloadFailed,
                     "a launch from \(history.versionNames.first ?? "?") to \(history.versionNames.last ?? "?") needs "
                         + "the app's own migration code: \(blocked.joined(separator: "; "))")
+            }
+            for (number, step) in history.steps.enumerated() {
+                guard let duration = step.duration else { continue }
+                let from = fromIndex + number + 1
+                steps?.set(duration.milliseconds, for: Self.stepColumn(from: from, to: from + 1))
             }
             metrics[.wallMilliseconds] = history.stepsTotal.milliseconds
             metrics[.migrated] = history.steps.contains { $0.verdict == .lightweight } ? 1 : 0

@@ -63,14 +63,21 @@ struct ModelObjectUpdater: Sendable {
         }
         var found = try page(from: start, limit: wanted)
         if found.count < wanted, start > 0 { found += try page(from: 0, limit: min(wanted - found.count, start)) }
+        return try update(found, offset: offset, round: round)
+    }
+
+    /// Writes one attribute (which one turns with `round`) of each of `objects`, objects of `entityName`, with
+    /// the fresh values from `offset` on; call on their context's queue. Returns the objects updated.
+    func update(_ objects: [ManagedObject], offset: Int, round: Int) throws -> Int {
+        guard canUpdate else { return 0 }
         let (name, column) = columns[round % columns.count]
-        for (index, object) in found.enumerated() {
+        for (index, object) in objects.enumerated() {
             switch values[((offset + index + round) % rows) * width + column] {
             case .store(let value)?: try object.setValue(value, forKey: name)
             case .words(let words)?: try object.setValue(words, forKey: name)
             case nil: try object.setValue(nil, forKey: name)
             }
         }
-        return found.count
+        return objects.count
     }
 }

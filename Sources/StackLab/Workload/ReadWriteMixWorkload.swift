@@ -7,7 +7,10 @@ import ObjectStack
 /// updates of existing ones found by one IN fetch) in saves of `batch_size`, for `duration_s`.
 ///
 /// On a model file the store is seeded with the scenario's population (`objects` is not read), the readers page
-/// through the first screen, and the writers update objects of its entity (`ModelObjectUpdater`).
+/// through the first screen, and each writer save is half new objects of its entity (`ModelObjectInserter`:
+/// every required attribute and relationship filled) and half updates of existing ones (`ModelObjectUpdater`);
+/// an entity with no attribute outside its uniqueness constraints, which no update can change, gets inserts
+/// only. `inserted` counts the new objects of the first screen's entity.
 struct ReadWriteMixWorkload: StackWorkload {
     let name = "read-write-mix"
     let acceptsModelFiles = true
@@ -104,30 +107,40 @@ struct ReadWriteMixWorkload: StackWorkload {
                 try ModelObjectUpdater(modelFile, seed: session.seed &+ 1 &+ UInt64(number))
             )
         }
+        // One inserter for every writer: its numbering keeps their unique values apart.
+        let inserter = try ModelObjectInserter(
+            plan: modelFile.plan, entity: writers[0].1.entityName, seed: session.seed &+ 0x5EED)
+        let family = Set(screen.entity.selfAndDescendants.map(\.name))
         let clock = session.run.clock
-        let (written, wall) = try await session.measure { start in
+        let ((written, inserted), wall) = try await session.measure { start in
             let deadline = start + duration * 1_000
             let writes = writers.enumerated().map { number, writer in
                 Task { @MainActor in
                     let (context, updater) = writer
                     let resets = context !== stack.main
-                    var (written, rounds) = (0, 0)
+                    var (written, inserted, rounds) = (0, 0, 0)
+                    // Half inserts, half updates; all inserts when no attribute can be updated.
+                    let inserts = updater.canUpdate ? (batchSize + 1) / 2 : batchSize
                     // At least one round, so a loaded machine still gives the run its writes and reads.
                     repeat {
                         let due = clock.nowMilliseconds() + interval * 1_000
                         let (offset, round) = ((number + 1) * 7_919 + rounds * batchSize, rounds)
-                        written += try await context.perform {
+                        let (changed, new) = try await context.perform {
+                            let made = try inserter.insert(inserts, into: context)
                             let updated = try updater.update(
-                                count: batchSize, offset: offset, round: round, in: context)
-                            if updated > 0 { try stack.save(context) }
+                                count: batchSize - inserts, offset: offset, round: round, in: context)
+                            let new = context.insertedObjects.filter { family.contains($0.entity.name) }.count
+                            if made + updated > 0 { try stack.save(context) }
                             if resets { context.reset() }
-                            return updated
+                            return (made + updated, new)
                         }
+                        written += changed
+                        inserted += new
                         rounds += 1
                         let wait = due - clock.nowMilliseconds()
                         if wait > 0 { try await Task.sleep(for: .milliseconds(wait)) }
                     } while clock.nowMilliseconds() < deadline
-                    return written
+                    return (written, inserted)
                 }
             }
             let main = stack.main
@@ -142,14 +155,19 @@ struct ReadWriteMixWorkload: StackWorkload {
                     } while clock.nowMilliseconds() < deadline
                 }
             }
-            var written = 0
-            for task in writes { written += try await task.value }
+            var (written, inserted) = (0, 0)
+            for task in writes {
+                let (changed, new) = try await task.value
+                written += changed
+                inserted += new
+            }
             for task in reads { try await task.value }
             await stack.drainMainQueue()
-            return written
+            return (written, inserted)
         }
         return WorkloadOutcome(
-            wallMilliseconds: wall, objects: written, storedObjects: try await modelFile.storedCount(stack))
+            wallMilliseconds: wall, objects: written, storedObjects: try await modelFile.storedCount(stack),
+            metrics: [.inserted: Double(inserted), .deleted: 0])
     }
 
     /// One writer: a save of `batchSize` pods every `interval` seconds until the deadline; returns pods written.

@@ -7,7 +7,8 @@ import LabCore
 ///
 /// On a model file the launch runs in this process (`ModelFileLaunch`): the store seeded with the scenario's
 /// population at `from_version`, opened at the scenario's version through every version in between, and the
-/// first screen fetched; `objects`, `mode`, the pod versions and `migration` are not read.
+/// first screen fetched; `objects`, `mode`, the pod versions and `migration` are not read. Each migration step's
+/// time has a column of its own (`extraColumns(for:)`).
 struct StartupWorkload: Workload {
     let name = "startup"
     let acceptsModelFiles = true
@@ -58,6 +59,19 @@ struct StartupWorkload: Workload {
         ]
     }
 
+    /// On a model file with `from_version`: a column per migration step from the earliest version a cell starts
+    /// at to the scenario's version, `migration_K_to_L_ms` (1 = the file's first version), each step's time; a
+    /// launch from a later version leaves the earlier steps empty.
+    func extraColumns(for scenario: Scenario) -> [String] {
+        guard let file = scenario.loadedModelFile as? ScenarioModelFile else { return [] }
+        let values =
+            scenario.matrix.first { $0.name == "from_version" }?.values
+            ?? [scenario.parameters["from_version"]].compactMap { $0 }
+        let to = file.selection.versionIndex + 1
+        guard let first = values.compactMap(\.integerValue).filter({ $0 > 0 }).min(), first < to else { return [] }
+        return (first..<to).map { ModelFileLaunch.stepColumn(from: $0, to: $0 + 1) }
+    }
+
     /// Each cell's deadline crossing: the store size at which a launch would miss its deadline.
     func finish(_ results: inout [RunResult]) {
         DeadlineCrossing.add(to: &results)
@@ -74,8 +88,8 @@ struct StartupWorkload: Workload {
             let launch = ModelFileLaunch(
                 modelFile: modelFile, store: store,
                 fromIndex: from == 0 ? modelFile.file.selection.versionIndex : from - 1, directory: run.directory)
-            let clock = run.clock
-            var metrics = try await Task.detached { try launch.run(clock: clock) }.value
+            let (clock, steps) = (run.clock, run.extraMetrics)
+            var metrics = try await Task.detached { try launch.run(clock: clock, steps: steps) }.value
             let deadline = (run.parameters["deadline_s"]?.numberValue ?? 20) * 1_000
             metrics[.deadlineMilliseconds] = deadline
             metrics[.killedByWatchdog] = (metrics[.timeToStoreReadyMilliseconds] ?? 0) > deadline ? 1 : 0
