@@ -9,6 +9,8 @@ import Foundation
 /// ```
 /// - Note: Immutable once its model is built; safe to share between threads.
 public final class AttributeDescription: @unchecked Sendable {
+    // What the model's build sets is `@exclusivity(unchecked)`: a built model is immutable, and the runtime's
+    // access bookkeeping on every read of these fields showed in profiles of reading objects' values.
     // @unchecked: `index` and `entity` are set once while the model is built, before it is published.
 
     /// The attribute's name, the key used by `value(forKey:)` and in predicates.
@@ -20,7 +22,7 @@ public final class AttributeDescription: @unchecked Sendable {
     /// Whether the value lives only in memory and is never stored.
     public let isTransient: Bool
     /// The value a newly inserted object gets, already of the attribute's type.
-    public private(set) var defaultValue: StoreValue
+    @exclusivity(unchecked) public private(set) var defaultValue: StoreValue
     /// For `.transformable`: the name of the registered transformer.
     public let valueTransformerName: String?
     /// For a derived attribute: the expression computed at save (`books.@count`, `author.name`).
@@ -40,11 +42,11 @@ public final class AttributeDescription: @unchecked Sendable {
     public let regularExpression: String?
 
     /// The attribute's position in its entity's `properties` (the same in every sub-entity).
-    public internal(set) var index: Int = -1
+    @exclusivity(unchecked) public internal(set) var index: Int = -1
     /// The position of its value in a stored row, or nil when transient.
-    public internal(set) var storedIndex: Int?
+    @exclusivity(unchecked) public internal(set) var storedIndex: Int?
     /// The bound derivation, set when the model is built.
-    var derivation: Derivation?
+    @exclusivity(unchecked) var derivation: Derivation?
 
     /// Creates an attribute.
     /// - Parameters:

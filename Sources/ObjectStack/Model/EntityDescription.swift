@@ -15,6 +15,8 @@ import Foundation
 /// `properties`, so a property has the same index in every entity of a hierarchy.
 /// - Note: Immutable once its model is built; safe to share between threads.
 public final class EntityDescription: @unchecked Sendable {
+    // What the model's build sets is `@exclusivity(unchecked)`: a built model is immutable, and the runtime's
+    // access bookkeeping on every read of these fields showed in profiles of reading objects' values.
     // @unchecked: the resolved members below are set once in `ManagedObjectModel.init`, before the
     // model is published; after that nothing mutates.
 
@@ -45,37 +47,37 @@ public final class EntityDescription: @unchecked Sendable {
     public let representedClassName: String?
 
     /// The parent entity, for a sub-entity.
-    public internal(set) var superentity: EntityDescription?
+    @exclusivity(unchecked) public internal(set) var superentity: EntityDescription?
     /// The direct sub-entities.
-    public internal(set) var subentities: [EntityDescription] = []
+    @exclusivity(unchecked) public internal(set) var subentities: [EntityDescription] = []
     /// Every attribute, inherited ones first.
-    public internal(set) var attributes: [AttributeDescription] = []
+    @exclusivity(unchecked) public internal(set) var attributes: [AttributeDescription] = []
     /// Every relationship, inherited ones first.
-    public internal(set) var relationships: [RelationshipDescription] = []
+    @exclusivity(unchecked) public internal(set) var relationships: [RelationshipDescription] = []
     /// Attributes by name, inherited ones included.
-    public internal(set) var attributesByName: [String: AttributeDescription] = [:]
+    @exclusivity(unchecked) public internal(set) var attributesByName: [String: AttributeDescription] = [:]
     /// Every attribute with its name's in-memory representation, for `attribute(forKey:)`.
-    var attributesByNameBits: [(bits: NameBits, attribute: AttributeDescription)] = []
+    @exclusivity(unchecked) var attributesByNameBits: [(bits: NameBits, attribute: AttributeDescription)] = []
     /// Relationships by name, inherited ones included.
-    public internal(set) var relationshipsByName: [String: RelationshipDescription] = [:]
+    @exclusivity(unchecked) public internal(set) var relationshipsByName: [String: RelationshipDescription] = [:]
     /// Every property by `index`: the parent's first, then the declared attributes and relationships.
-    public internal(set) var properties: [Property] = []
+    @exclusivity(unchecked) public internal(set) var properties: [Property] = []
     /// The properties a stored row holds, by `storedIndex`: stored attributes and to-one relationships.
-    public internal(set) var storedProperties: [StoredProperty] = []
+    @exclusivity(unchecked) public internal(set) var storedProperties: [StoredProperty] = []
     /// A hash of everything that decides the entity's stored shape; stores compare it to detect migration.
-    public internal(set) var versionHash = ""
+    @exclusivity(unchecked) public internal(set) var versionHash = ""
     /// Unique constraints and inherited ones, resolved to attributes.
-    public internal(set) var resolvedUniquenessConstraints: [[AttributeDescription]] = []
+    @exclusivity(unchecked) public internal(set) var resolvedUniquenessConstraints: [[AttributeDescription]] = []
     /// The uniqueness constraints that apply to the entity — its own first, then its ancestors' — each with the
     /// entity that declares it (a clash is looked for among that entity's rows).
-    public internal(set) var applicableUniquenessConstraints:
+    @exclusivity(unchecked) public internal(set) var applicableUniquenessConstraints:
         [(declaring: EntityDescription, attributes: [AttributeDescription])] = []
     /// The hash of `name`, computed once: object IDs hash by entity name (equal across models), and
     /// hashing the string for every ID is measurable.
     let nameHash: Int
 
     /// The entity's position in its model's `entities`.
-    public internal(set) var modelIndex = -1
+    @exclusivity(unchecked) public internal(set) var modelIndex = -1
 
     /// Creates an entity description.
     public init(

@@ -9,6 +9,8 @@ import Foundation
 /// ```
 /// - Note: Immutable once its model is built; safe to share between threads.
 public final class RelationshipDescription: @unchecked Sendable {
+    // What the model's build sets is `@exclusivity(unchecked)`: a built model is immutable, and the runtime's
+    // access bookkeeping on every read of these fields showed in profiles of reading objects' values.
     // @unchecked: the resolved references are set once while the model is built, before it is published.
 
     /// The relationship's name.
@@ -37,15 +39,15 @@ public final class RelationshipDescription: @unchecked Sendable {
     public let versionHashModifier: String?
 
     /// The position of the relationship in its entity's `properties`.
-    public internal(set) var index: Int = -1
+    @exclusivity(unchecked) public internal(set) var index: Int = -1
     /// For a to-one: the position of the referenced object ID in a stored row.
-    public internal(set) var storedIndex: Int?
+    @exclusivity(unchecked) public internal(set) var storedIndex: Int?
     /// The destination entity, resolved when the model is built.
-    public internal(set) var destinationEntity: EntityDescription!
+    @exclusivity(unchecked) public internal(set) var destinationEntity: EntityDescription!
     /// The entity that declares this relationship.
-    public internal(set) var entity: EntityDescription!
+    @exclusivity(unchecked) public internal(set) var entity: EntityDescription!
     /// The inverse relationship, resolved when the model is built.
-    public internal(set) var inverse: RelationshipDescription?
+    @exclusivity(unchecked) public internal(set) var inverse: RelationshipDescription?
 
     /// Creates a relationship.
     public init(
