@@ -44,6 +44,11 @@ struct SQLiteSchema: Sendable {
         /// `t0.Z_PK, t0.Z_ENT, t0.Z_OPT` and every column, quoted: what `SQLiteRowReader` reads, built once
         /// (building it for every statement showed in fetch profiles).
         let rowColumns: String
+        /// The query that reads one row by primary key, built once: a lookup by ID (`existingObject(with:)`)
+        /// runs it per object, and building the text each time showed in its profile.
+        let selectByPrimaryKey: String
+        /// The query that reads one row's version (`Z_OPT`) by primary key: a save runs it per updated row.
+        let selectVersionByPrimaryKey: String
 
         static func rowColumns(of columns: [Column]) -> String {
             (["Z_PK", "Z_ENT", "Z_OPT"] + columns.map { SQLiteSchema.quote($0.name) }).map { "t0.\($0)" }.joined(
@@ -126,9 +131,13 @@ struct SQLiteSchema: Sendable {
                     return nil
                 }
             }
+            let rowColumns = Table.rowColumns(of: columns)
             tables[root.name] = Table(
                 name: "Z_" + root.name, root: root, columns: columns, codes: codes, entitiesByCode: byCode,
-                storedColumns: stored, storedEntityColumns: storedEntity, rowColumns: Table.rowColumns(of: columns))
+                storedColumns: stored, storedEntityColumns: storedEntity, rowColumns: rowColumns,
+                selectByPrimaryKey:
+                    "SELECT \(rowColumns) FROM \(SQLiteSchema.quote("Z_" + root.name)) t0 WHERE t0.Z_PK = ?",
+                selectVersionByPrimaryKey: "SELECT Z_OPT FROM \(SQLiteSchema.quote("Z_" + root.name)) WHERE Z_PK = ?")
         }
         self.tables = tables
         self.joinTables = joinTables

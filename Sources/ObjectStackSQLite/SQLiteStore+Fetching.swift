@@ -168,6 +168,7 @@ extension SQLiteStore {
 
     /// The rows of the given objects: one query per entity hierarchy (`Z_PK IN` a JSON array of keys).
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [RowSnapshot?] {
+        if objectIDs.count == 1 { return [try snapshot(for: objectIDs[0])] }
         var found: [String: [Int64: (ManagedObjectID, RowSnapshot)]] = [:]
         var keysByRoot: [String: [Int64]] = [:]
         for id in objectIDs where !id.isTemporaryID {
@@ -196,6 +197,20 @@ extension SQLiteStore {
                 row.0.entity.name == id.entity.name
             else { return nil }
             return row.1
+        }
+    }
+
+    /// One object's row: the lookup by ID, with its query built once per table and no tables of results.
+    private func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? {
+        guard !id.isTemporaryID, let table = schema.tables[id.entity.rootEntity.name] else { return nil }
+        return try withConnection { db in
+            let statement = try db.statement(table.selectByPrimaryKey)
+            defer { statement.reset() }
+            statement.bindInt(id.key, at: 1)
+            guard try statement.step(), let reader = readers[table.root.name]?[statement.int(1)],
+                reader.entity === id.entity || reader.entity.name == id.entity.name
+            else { return nil }
+            return reader.snapshot(statement, storeIdentifier: identifier)
         }
     }
 

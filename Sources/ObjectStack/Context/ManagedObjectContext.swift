@@ -265,6 +265,27 @@ public final class ManagedObjectContext: @unchecked Sendable {
             throw ObjectStackError(
                 code: .objectNotFound, message: "no object with temporary ID \(objectID) is registered")
         }
+        if registered[objectID] == nil, parentStorage == nil, let coordinator = coordinatorStorage,
+            !objectID.isTemporaryID
+        {
+            // Not registered yet: the row is looked up (or read) and this context's hold on it counted at once.
+            let snapshot: RowSnapshot?
+            do {
+                snapshot = try coordinator.retainedSnapshot(
+                    for: objectID, maximumAge: stalenessInterval >= 0 ? stalenessInterval : nil)
+            } catch {
+                throw ObjectStackError(code: .storeFailed, message: "could not read \(objectID)", cause: error)
+            }
+            guard let snapshot else {
+                throw ObjectStackError(
+                    code: .objectNotFound, message: "\(objectID.entityName) \(objectID) is not in the store")
+            }
+            let object = objectID.entity.managedObjectClass.init(entity: objectID.entity, insertInto: nil)
+            object.objectID = objectID
+            object.isFault = true
+            register(object, snapshot: snapshot, retained: true)
+            return object
+        }
         let snapshot: RowSnapshot?
         do {
             snapshot = try parentSnapshots(for: [objectID], fresh: false)[0]
@@ -281,10 +302,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// Registers an object read from the store (a fault when `snapshot` is nil).
-    func register(_ object: ManagedObject, snapshot: RowSnapshot?) {
+    /// `retained`: the row cache already counts this context's hold on the row.
+    func register(_ object: ManagedObject, snapshot: RowSnapshot?, retained: Bool = false) {
         object.managedObjectContext = self
         registered[object.objectID] = object
-        if !object.objectID.isTemporaryID {
+        if !object.objectID.isTemporaryID, !retained {
             coordinatorStorage?.rowCache.withLock { $0.retain(object.objectID, snapshot: snapshot) }
         }
         if let snapshot { materialize(object, with: snapshot) }

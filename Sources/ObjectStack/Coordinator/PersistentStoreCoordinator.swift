@@ -173,6 +173,18 @@ public final class PersistentStoreCoordinator: Sendable {
         return try freshSnapshots(for: [id])[0]
     }
 
+    /// The row of an object a context is about to register, with the context's hold on it counted in the same
+    /// step: from the cache, or the store on a miss (then cached). Nil, and nothing counted, when the row is gone.
+    func retainedSnapshot(for id: ManagedObjectID, maximumAge: Double?) throws -> RowSnapshot? {
+        if let cached = rowCache.withLock({ $0.retainedSnapshot(for: id, maximumAge: maximumAge) }) { return cached }
+        let store = try store(for: id)
+        let row = try withStoreAccess { try store.snapshots(for: [id]) }.first ?? nil
+        rowCache.withLock { cache in
+            if let row { cache.store(row, for: id, at: .now, references: 1) } else { cache.remove(id) }
+        }
+        return row
+    }
+
     /// Rows read from the store, bypassing the cache, then cached.
     func freshSnapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot?] {
         guard let first = ids.first else { return [] }

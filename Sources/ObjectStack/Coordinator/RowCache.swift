@@ -23,6 +23,16 @@ struct RowCache {
         return entry.snapshot
     }
 
+    /// The cached row of an object, if it is no older than `maximumAge` seconds, with one more holder counted:
+    /// a context registering the object looks it up and retains it in one lookup.
+    mutating func retainedSnapshot(for id: ManagedObjectID, maximumAge: Double?) -> RowSnapshot? {
+        guard let index = entries.index(forKey: ObjectKey(id)) else { return nil }
+        let entry = entries.values[index]
+        if let maximumAge, entry.storedAt.duration(to: .now) > .seconds(maximumAge) { return nil }
+        entries.values[index].references += 1
+        return entry.snapshot
+    }
+
     /// The number of cached rows.
     var count: Int { entries.count }
 
