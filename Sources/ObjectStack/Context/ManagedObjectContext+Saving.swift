@@ -256,7 +256,7 @@ extension ManagedObjectContext {
             request.updates.append(
                 .init(
                     objectID: object.objectID, values: rowValues(of: object),
-                    expectedVersion: object.snapshot?.version))
+                    expectedVersion: object.snapshot?.version, committedValues: object.snapshot?.values))
         }
         for object in deletedSet {
             object.fireFault()

@@ -8,12 +8,28 @@ public struct StoreSaveRequest: Sendable {
         public var values: [StoreValue]
         /// The version the saving context read; nil to write whatever the store has (overwrite).
         public var expectedVersion: Int64?
+        /// The values the saving context read (the row at `expectedVersion`), when it has them: a store may skip
+        /// checking a uniqueness constraint whose values the update leaves as they were at that version.
+        public var committedValues: [StoreValue]?
 
         /// Creates an update.
-        public init(objectID: ManagedObjectID, values: [StoreValue], expectedVersion: Int64?) {
+        public init(
+            objectID: ManagedObjectID, values: [StoreValue], expectedVersion: Int64?,
+            committedValues: [StoreValue]? = nil
+        ) {
             self.objectID = objectID
             self.values = values
             self.expectedVersion = expectedVersion
+            self.committedValues = committedValues
+        }
+
+        /// Whether the update leaves the values at `indices` as they were in the row at `expectedVersion`: then
+        /// the stored row already held them, so they cannot newly clash (once the version is checked).
+        public func keepsCommittedValues(at indices: [Int]) -> Bool {
+            guard expectedVersion != nil, let committedValues else { return false }
+            return indices.allSatisfy {
+                $0 < committedValues.count && $0 < values.count && committedValues[$0] == values[$0]
+            }
         }
     }
 
