@@ -90,10 +90,10 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible 
         hasher.combine(hashCache)
     }
 
-    /// The hash tables' entry point: the ID's hash is already a SipHash of its contents, so mixing in the
-    /// table's seed is enough; running a second SipHash per lookup was a tenth of registering fetched objects.
+    /// The hash tables' entry point: the ID's hash is already a SipHash of its contents, so a cheap finalizer
+    /// over it and the table's seed is enough; a second SipHash per lookup was a tenth of registering objects.
     public func _rawHashValue(seed: Int) -> Int {
-        hashCache ^ seed
+        HashFinalizer.mix(UInt64(UInt(bitPattern: hashCache ^ seed)))
     }
 }
 
