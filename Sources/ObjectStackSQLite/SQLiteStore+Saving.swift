@@ -105,7 +105,16 @@ extension SQLiteStore {
             request.inserts.map { ($0.objectID, $0.values, nil) } + request.updates.map { ($0.objectID, $0.values, $0) }
         var conflicts: [ConstraintConflict] = []
         var claimed: [String: [[StoreValue]: ManagedObjectID]] = [:]
-        var constraintsByEntity: [ObjectIdentifier: [(EntityDescription, [AttributeDescription], String)]] = [:]
+        /// A constraint as the check uses it, worked out once per entity and save (building its key and names
+        /// for every row was a seventh of a bulk insert).
+        struct Constraint {
+            let declaring: EntityDescription
+            let names: [String]
+            let storedIndices: [Int]
+            let query: String
+            let key: String
+        }
+        var constraintsByEntity: [ObjectIdentifier: [Constraint]] = [:]
         // A hierarchy with no rows yet cannot clash with the store, only within the save: skip the lookups
         // (the common bulk import into a new store).
         var isEmpty: [String: Bool] = [:]
@@ -122,28 +131,37 @@ extension SQLiteStore {
                 constraintsByEntity[ObjectIdentifier(id.entity)]
                 ?? {
                     let found = id.entity.applicableUniquenessConstraints.map { declaring, attributes in
-                        (declaring, attributes, uniquenessQuery(declaring, attributes))
+                        Constraint(
+                            declaring: declaring, names: attributes.map(\.name),
+                            storedIndices: attributes.map { $0.storedIndex! },
+                            query: uniquenessQuery(declaring, attributes),
+                            key: "\(declaring.name):" + attributes.map(\.name).joined(separator: ","))
                     }
                     constraintsByEntity[ObjectIdentifier(id.entity)] = found
                     return found
                 }()
-            for (declaring, constraint, query) in constraints {
-                let combination = constraint.map { values[$0.storedIndex!] }
+            for constraint in constraints {
+                let (declaring, query, key, names) = (
+                    constraint.declaring, constraint.query, constraint.key, constraint.names
+                )
+                let combination = constraint.storedIndices.map { values[$0] }
                 if combination.contains(where: \.isNull) { continue }
-                let key = "\(declaring.name):" + constraint.map(\.name).joined(separator: ",")
-                let names = constraint.map(\.name)
-                if let other = claimed[key]?[combination] {
+                // One hash of the values claims them (room for every written row at once: growing a table of
+                // value lists rehashes all of them); the first claimer keeps them.
+                if let other = claimed[key, default: Dictionary(minimumCapacity: written.count)].updateValue(
+                    id, forKey: combination)
+                {
+                    claimed[key]![combination] = other
                     conflicts.append(
                         ConstraintConflict(
                             entityName: declaring.name, attributeNames: names,
                             values: combination, conflictingObjectIDs: [other, id], existingObjectID: nil))
                     continue
                 }
-                claimed[key, default: [:]][combination] = id
                 if try tableIsEmpty(schema.table(for: declaring)) { continue }
                 // An update that keeps the constraint's values of the version it read (checked above) cannot clash
                 // with the store: the store held that row with them already.
-                if let update, update.keepsCommittedValues(at: constraint.map { $0.storedIndex! }) { continue }
+                if let update, update.keepsCommittedValues(at: constraint.storedIndices) { continue }
                 let statement = try db.statement(query)
                 defer { statement.reset() }
                 for (index, value) in combination.enumerated() { statement.bind(value, at: Int32(index + 1)) }
