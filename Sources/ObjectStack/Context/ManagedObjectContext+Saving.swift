@@ -204,17 +204,13 @@ extension ManagedObjectContext {
         // Only children can still name the old IDs (in a later save or fault); without children the map
         // would just grow with every insert.
         if children.withLock({ !$0.isEmpty }) { permanentIDs.merge(mapping) { _, new in new } }
-        var retained: [ManagedObjectID] = []
-        retained.reserveCapacity(mapping.count)
         registered.reserveCapacity(registered.count + mapping.count)
+        // The row cache has no row of a new ID yet: the save that writes the rows counts this context's hold.
         for (old, new) in mapping {
             guard let object = registered.removeValue(forKey: old) else { continue }
             object.objectID = new
             registered[new] = object
-            retained.append(new)
         }
-        // One lock for the whole batch: a lock per object showed in save profiles.
-        coordinatorStorage?.rowCache.withLock { cache in retained.forEach { cache.retain($0, snapshot: nil) } }
         // Only changed objects can refer to new objects: an unchanged object's values are all committed.
         func remap(_ object: ManagedObject) {
             // Only relationship values can hold IDs: entities without relationships need no pass.
@@ -285,8 +281,9 @@ extension ManagedObjectContext {
         let inserted = insertedSet
         let updated = Set(changedSet.filter { $0.hasPersistentChanges && !$0.deletedFlag && !$0.insertedFlag })
         let deleted = deletedSet
-        let saved = inserted.union(updated)
-        for object in saved {
+        // Inserted and updated objects are disjoint (`updated` leaves inserted ones out): each is finished in
+        // its own pass rather than copying both into one set.
+        func finish(_ object: ManagedObject) {
             for index in object.toMany.keys {
                 guard case .relationship(let relationship) = object.entity.properties[index] else { continue }
                 let current = object.toManyIDs(relationship)
@@ -297,6 +294,8 @@ extension ManagedObjectContext {
             object.insertedFlag = false
             object.isFault = false
         }
+        inserted.forEach(finish)
+        updated.forEach(finish)
         for object in deleted {
             object.deletedFlag = false
             unregister(object)
@@ -305,7 +304,8 @@ extension ManagedObjectContext {
         deletedSet = []
         changedSet = []
         pendingNotification = PendingChanges()
-        for object in saved { object.didSave() }
+        for object in inserted { object.didSave() }
+        for object in updated { object.didSave() }
         // The ID sets are built once and shared by both notifications and the announcement.
         let ids = ContextDidSave(
             inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)),

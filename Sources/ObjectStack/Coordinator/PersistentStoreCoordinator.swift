@@ -234,7 +234,13 @@ public final class PersistentStoreCoordinator: Sendable {
             written[update.objectID] = RowSnapshot(values: update.values, version: versions[update.objectID] ?? 1)
         }
         rowCache.withLock { cache in
-            cache.store(written.lazy.map { ($0.key, $0.value) })
+            cache.reserveCapacity(written.count)
+            let now = ContinuousClock.now
+            // A new row is held by the saving context, which has its object registered.
+            for insert in request.inserts {
+                cache.store(written[insert.objectID]!, for: insert.objectID, at: now, references: 1)
+            }
+            for update in request.updates { cache.store(written[update.objectID]!, for: update.objectID, at: now) }
             for delete in request.deletes { cache.remove(delete.objectID) }
         }
         return written
