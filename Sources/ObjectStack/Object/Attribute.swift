@@ -46,13 +46,10 @@ public struct Attribute<Value: AttributeValueConvertible> {
             if stored.isNull, let fallback = Value.valueForNil { return fallback }
             preconditionFailure("\(object.entity.name).\(key) holds \(stored), which does not read as \(Value.self)")
         }
-        set {
-            let attribute = object.typedAttribute(object[keyPath: storageKeyPath].key)
-            guard let value = attribute.type.coerce(newValue.storeValue) else {
-                preconditionFailure(
-                    "\(object.entity.name).\(attribute.name) is \(attribute.type.rawValue); it cannot hold \(newValue)")
-            }
-            object.setAttribute(attribute, value)
+        // Inlinable for the same reason as the getter: unspecialised, the setter looked up the key path's
+        // generic metadata on every write (a third of setting a new object's values).
+        @inlinable set {
+            object.setTypedAttribute(object[keyPath: storageKeyPath].key, newValue.storeValue, describing: newValue)
         }
     }
 }
@@ -66,6 +63,18 @@ extension ManagedObject {
             preconditionFailure("entity \(entity.name) has no attribute named '\(key)'")
         }
         return attribute
+    }
+
+    /// Sets the attribute a typed property names, converted to the attribute's type; a value that does not fit
+    /// is a programming error.
+    @usableFromInline
+    func setTypedAttribute(_ key: String, _ storeValue: StoreValue, describing newValue: @autoclosure () -> Any) {
+        let attribute = typedAttribute(key)
+        guard let value = attribute.type.coerce(storeValue) else {
+            preconditionFailure(
+                "\(entity.name).\(attribute.name) is \(attribute.type.rawValue); it cannot hold \(newValue())")
+        }
+        setAttribute(attribute, value)
     }
 
     /// The relationship a typed property names; a missing one is a programming error.
