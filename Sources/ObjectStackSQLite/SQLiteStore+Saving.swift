@@ -12,13 +12,29 @@ extension SQLiteStore {
     public func execute(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
         if request.isEmpty { return [:] }
         return try withConnection { db in
-            try db.inTransaction {
-                let versions = try checkVersions(request, db)
-                try checkUniqueness(request, db)
-                return try apply(request, currentVersions: versions, db)
+            do {
+                // Updates at a known version are checked by the UPDATE itself (`… AND Z_OPT = ?`): one search of the
+                // table per row instead of a SELECT and then the UPDATE, which doubled an update's cost at 100,000 rows.
+                return try db.inTransaction {
+                    let versions = try checkVersions(request, db, readingUpdates: false)
+                    try checkUniqueness(request, db)
+                    return try apply(request, currentVersions: versions, db)
+                }
+            } catch is StaleUpdate {
+                // A row was at another version (or gone): the save is redone reading every version first, which
+                // names each conflict as before.
+                return try db.inTransaction {
+                    let versions = try checkVersions(request, db, readingUpdates: true)
+                    try checkUniqueness(request, db)
+                    return try apply(request, currentVersions: versions, db)
+                }
             }
         }
     }
+
+    /// An update's row was not at the version the save expected; the transaction rolls back and the save is
+    /// redone the slow way.
+    private struct StaleUpdate: Error {}
 
     private struct RowKey: Hashable {
         let root: String
@@ -34,7 +50,10 @@ extension SQLiteStore {
     }
 
     /// The stored version of every updated and deleted row; throws the conflicts, as the in-memory store does.
-    private func checkVersions(_ request: StoreSaveRequest, _ db: SQLiteConnection) throws -> [RowKey: Int64] {
+    /// With `readingUpdates` false, an update at a known version is taken to be at it; `apply` checks it.
+    private func checkVersions(_ request: StoreSaveRequest, _ db: SQLiteConnection, readingUpdates: Bool) throws
+        -> [RowKey: Int64]
+    {
         var current: [RowKey: Int64] = [:]
         current.reserveCapacity(request.updates.count)
         // The statement per table, looked up once per save rather than by its text for every row.
@@ -54,6 +73,10 @@ extension SQLiteStore {
         }
         var conflicts: [(ManagedObjectID, Int64)] = []
         for update in request.updates {
+            if !readingUpdates, let expected = update.expectedVersion {
+                current[RowKey(update.objectID)] = expected
+                continue
+            }
             let stored = try version(update.objectID)
             if let stored { current[RowKey(update.objectID)] = stored }
             if let expected = update.expectedVersion, stored != expected {
@@ -222,21 +245,29 @@ extension SQLiteStore {
         }
         versions.reserveCapacity(request.updates.count + request.inserts.count)
         // One statement per entity and save: building the UPDATE's text for every row was a fifth of an update.
-        var updateStatements: [ObjectIdentifier: SQLiteStatement] = [:]
+        struct UpdateStatementKey: Hashable {
+            let entity: ObjectIdentifier
+            let checked: Bool
+        }
+        var updateStatements: [UpdateStatementKey: SQLiteStatement] = [:]
         for update in request.updates {
             let id = update.objectID
             guard let old = currentVersions[RowKey(id)] else { continue }
+            let checked = update.expectedVersion != nil
             let statement =
-                try updateStatements[ObjectIdentifier(id.entity)]
+                try updateStatements[UpdateStatementKey(entity: ObjectIdentifier(id.entity), checked: checked)]
                 ?? {
-                    let statement = try db.statement(updateSQL(for: id.entity))
-                    updateStatements[ObjectIdentifier(id.entity)] = statement
+                    let statement = try db.statement(updateSQL(for: id.entity) + (checked ? " AND Z_OPT = ?" : ""))
+                    updateStatements[UpdateStatementKey(entity: ObjectIdentifier(id.entity), checked: checked)] =
+                        statement
                     return statement
                 }()
             statement.bindInt(old + 1, at: 1)
             let next = bindRow(update.values, of: id.entity, statement, from: 2)
             statement.bindInt(id.key, at: next)
+            if checked { statement.bindInt(old, at: next + 1) }
             try statement.run()
+            if checked, sqlite3_changes(db.handle) != 1 { throw StaleUpdate() }
             versions[id] = old + 1
         }
         var insertStatements: [ObjectIdentifier: SQLiteStatement] = [:]
