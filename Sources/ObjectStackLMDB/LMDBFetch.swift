@@ -49,7 +49,7 @@ struct LMDBFetch {
             let code = Int(header.entityCode)
             guard code < candidate.count, candidate[code] else { return false }
             if let filter {
-                guard try filter.matches({ try codec.decodeField($0, of: bytes, header: header) }) else { return false }
+                guard try Self.matches(filter, bytes, header, codec) else { return false }
                 if countsOnly {
                     counted += 1
                     return true
@@ -86,9 +86,7 @@ struct LMDBFetch {
                         read += 1
                         let header = try codec.header(of: bytes)
                         let code = Int(header.entityCode)
-                        if code < candidate.count, candidate[code],
-                            try filter.matches({ try codec.decodeField($0, of: bytes, header: header) })
-                        {
+                        if code < candidate.count, candidate[code], try Self.matches(filter, bytes, header, codec) {
                             count += 1
                         }
                         entry = try cursor.move(MDB_NEXT)
@@ -171,6 +169,16 @@ struct LMDBFetch {
             matches = try evaluator.sorted(matches, by: request.sortKeys, limit: request.sortLimit) { $0.key }
         }
         return (try result(matches), plan)
+    }
+
+    /// Whether a row passes a filter; integer fields are read as integers, not as `StoreValue`s.
+    @inline(__always)
+    private static func matches(
+        _ filter: QueryFilter, _ bytes: UnsafeRawBufferPointer, _ header: LMDBRowCodec.Header, _ codec: LMDBRowCodec
+    ) throws -> Bool {
+        try filter.matches(
+            integer: { codec.integerField($0, of: bytes, header: header) },
+            value: { try codec.decodeField($0, of: bytes, header: header) })
     }
 
     /// A count of `total` matches after the request's offset and limit.

@@ -12,7 +12,18 @@ final class InMemoryBacking: Sendable {
     struct Row {
         /// The concrete entity's name.
         var entityName: String
-        var snapshot: RowSnapshot
+        var snapshot: RowSnapshot {
+            didSet { values = snapshot.values }
+        }
+        /// `snapshot.values`, the same buffer held inline: a scan reads a field with one load fewer (the
+        /// snapshot's own cache miss), which is most of a count's time over a table that outgrows the cache.
+        private(set) var values: [StoreValue]
+
+        init(entityName: String, snapshot: RowSnapshot) {
+            self.entityName = entityName
+            self.snapshot = snapshot
+            values = snapshot.values
+        }
     }
 
     /// A row under its primary key, ordered by key.

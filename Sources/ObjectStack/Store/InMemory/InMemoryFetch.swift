@@ -37,8 +37,7 @@ struct InMemoryFetch {
         func consider(_ key: Int64, _ row: InMemoryBacking.Row) throws -> Bool {
             rowsRead += 1
             if let filter {
-                let values = row.snapshot.values
-                guard filter.matches({ $0 < values.count ? values[$0] : .null }) else { return false }
+                guard Self.matches(filter, row.values) else { return false }
             }
             let rowEntity: EntityDescription
             if let single, onlyCandidates || row.entityName == single.name {
@@ -71,10 +70,11 @@ struct InMemoryFetch {
                 // The count of a scan in one tight loop over the chunks: no row kept or wrapped.
                 var count = 0
                 for chunk in table.rows.chunks {
-                    for entry in chunk {
-                        let values = entry.row.snapshot.values
-                        guard filter.matches({ $0 < values.count ? values[$0] : .null }) else { continue }
-                        if onlyCandidates || candidateNames.contains(entry.row.entityName) { count += 1 }
+                    chunk.withUnsafeBufferPointer { entries in
+                        for entry in entries.indices {
+                            guard Self.matches(filter, entries[entry].row.values) else { continue }
+                            if onlyCandidates || candidateNames.contains(entries[entry].row.entityName) { count += 1 }
+                        }
                     }
                 }
                 plan.rowsRead = table.rows.count
@@ -174,6 +174,17 @@ struct InMemoryFetch {
             $0.snapshot
         }
         return (result, plan)
+    }
+
+    /// Whether a row's values pass a filter; integer fields are compared in place, not copied out.
+    @inline(__always)
+    private static func matches(_ filter: QueryFilter, _ values: [StoreValue]) -> Bool {
+        filter.matches(
+            integer: { field in
+                guard field < values.count, case .integer(let value) = values[field] else { return nil }
+                return value
+            },
+            value: { $0 < values.count ? values[$0] : .null })
     }
 
     /// A count of `total` matches after the request's offset and limit.
