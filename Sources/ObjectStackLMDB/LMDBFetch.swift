@@ -128,7 +128,11 @@ struct LMDBFetch {
                     let group = walk.orderingPrefix(values, columns: columns)
                     if !group.complete { exactOrder = false }
                     let groupBytes = UnsafeRawBufferPointer(rebasing: values[0..<group.length])
-                    if stop > 0, matches.count >= stop, !groupBytes.elementsEqual(lastGroup) { return false }
+                    // While every key read so far was whole, an ascending walk over exactly the sort keys meets
+                    // ties in primary-key order, the result's: no need to read the rows tying with the last match.
+                    if stop > 0, matches.count >= stop, exactOrder || !groupBytes.elementsEqual(lastGroup) {
+                        return false
+                    }
                     guard let bytes = try txn.get(layout.rows, primaryKey: key) else { return true }
                     if try consider(key, bytes), stop > 0, matches.count >= stop,
                         lastGroup.isEmpty || matches.count == stop
@@ -166,7 +170,10 @@ struct LMDBFetch {
         plan.rowsRead = rowsRead
         if countsOnly { return (.count(counted), plan) }
         if !sortedByIndex {
-            matches = try evaluator.sorted(matches, by: request.sortKeys, limit: request.sortLimit) { $0.key }
+            let keys = request.sortKeys
+            let values = try matches.map { row in try keys.map { try evaluator.value(of: $0.keyPath, on: row) } }
+            matches = QuerySorter.order(values, primaryKeys: matches.map(\.key), by: keys, limit: request.sortLimit)
+                .map { matches[$0] }
         }
         return (try result(matches), plan)
     }

@@ -111,6 +111,11 @@ struct InMemoryFetch {
                 if plan.orderedSortKeys > 0 {
                     let stop = plan.stopsAfter
                     let columns = plan.orderedSortKeys
+                    // An ascending walk of an index whose columns are exactly the sort keys meets ties in
+                    // primary-key order, the result's: it stops at the last match wanted, without reading the rows
+                    // that tie with it (all of them when the first screen sorts by a column that is mostly nil).
+                    let exactOrder =
+                        !plan.isDescending && columns == request.sortKeys.count && columns == index.columns.count
                     var lastGroup: ArraySlice<StoreValue>?
                     func sameGroup(_ a: ArraySlice<StoreValue>, _ b: ArraySlice<StoreValue>) -> Bool {
                         zip(a, b).allSatisfy {
@@ -127,14 +132,19 @@ struct InMemoryFetch {
                                 return false
                             }
                             guard let row = table.row(entry.key) else { return true }
-                            if try consider(entry.key, row), stop > 0, matches.count == stop { lastGroup = group }
+                            if try consider(entry.key, row), stop > 0, matches.count == stop {
+                                if exactOrder {
+                                    more = false
+                                    return false
+                                }
+                                lastGroup = group
+                            }
                             return true
                         }
                         try Self.walk(ordered, segment, descending: plan.isDescending, visit)
                         if !more { break walk }
                     }
-                    sortedByIndex =
-                        !plan.isDescending && columns == request.sortKeys.count && columns == index.columns.count
+                    sortedByIndex = exactOrder
                 } else if isCount, plan.isExact, onlyCandidates {
                     plan.countsFromIndex = true
                     var count = 0
@@ -168,7 +178,10 @@ struct InMemoryFetch {
         plan.rowsRead = rowsRead
         if countsOnly { return (.count(counted), plan) }
         if !sortedByIndex {
-            matches = try evaluator.sorted(matches, by: request.sortKeys, limit: request.sortLimit) { $0.key }
+            let keys = request.sortKeys
+            let values = try matches.map { row in try keys.map { try evaluator.value(of: $0.keyPath, on: row) } }
+            matches = QuerySorter.order(values, primaryKeys: matches.map(\.key), by: keys, limit: request.sortLimit)
+                .map { matches[$0] }
         }
         let result = try evaluator.result(of: request, matches: matches, objectID: resolver.objectID(of:)) {
             $0.snapshot
