@@ -179,7 +179,16 @@ struct InMemoryFetch {
         if countsOnly { return (.count(counted), plan) }
         if !sortedByIndex {
             let keys = request.sortKeys
-            let values = try matches.map { row in try keys.map { try evaluator.value(of: $0.keyPath, on: row) } }
+            // A key on one of the row's own attributes is its value, read directly, not through the evaluator.
+            let fields = keys.map { QuerySorter.storedIndex(of: $0) }
+            let values = try matches.map { row in
+                try keys.indices.map { position in
+                    if let field = fields[position] {
+                        return field < row.snapshot.values.count ? row.snapshot.values[field] : .null
+                    }
+                    return try evaluator.value(of: keys[position].keyPath, on: row)
+                }
+            }
             matches = QuerySorter.order(values, primaryKeys: matches.map(\.key), by: keys, limit: request.sortLimit)
                 .map { matches[$0] }
         }

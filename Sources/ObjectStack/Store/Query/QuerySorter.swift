@@ -6,6 +6,15 @@
 /// tuple, a thunk per comparison) and took 95% of an LMDB first screen of 300 Moody continents sorted by an
 /// unindexed column.
 public enum QuerySorter {
+    /// The stored field a sort key reads when it is one of the row's own attributes (what the evaluator would
+    /// read for it), or nil when the key needs the evaluator (a relationship step, a variable).
+    public static func storedIndex(of key: BoundSortKey) -> Int? {
+        guard key.keyPath.variable == nil, key.keyPath.steps.count == 1,
+            case .attribute(let attribute) = key.keyPath.steps[0]
+        else { return nil }
+        return attribute.storedIndex
+    }
+
     /// The positions of the matches in result order: the first `limit` of them (all when `limit` is 0).
     /// - Parameters:
     ///   - sortValues: per match, its values of `keys`, in order.
