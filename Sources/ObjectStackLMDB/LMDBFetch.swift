@@ -206,6 +206,25 @@ struct LMDBFetch {
 
     private func result(_ matches: [LMDBRow]) throws -> StoreFetchResult {
         let codec = resolver.codec
+        // Objects and IDs are built here, on concrete types: the evaluator's generic `result`, called from this
+        // module, ran unspecialised (a fifth of a sorted first screen of 50 pods).
+        let window = matches.dropFirst(request.fetchOffset).prefix(
+            request.fetchLimit > 0 ? request.fetchLimit : Int.max)
+        switch request.resultType {
+        case .objects:
+            return .objects(
+                try window.map { row in
+                    (
+                        resolver.objectID(of: row),
+                        RowSnapshot(
+                            values: try codec.decodeAll(row.bytes, header: row.header), version: row.header.version)
+                    )
+                })
+        case .objectIDs:
+            return .objectIDs(window.map { resolver.objectID(of: $0) })
+        case .count, .values:
+            break
+        }
         return try PredicateEvaluator(resolver: resolver).result(
             of: request, matches: matches, objectID: resolver.objectID(of:)
         ) {

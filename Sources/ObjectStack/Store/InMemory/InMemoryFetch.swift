@@ -192,6 +192,17 @@ struct InMemoryFetch {
             matches = QuerySorter.order(values, primaryKeys: matches.map(\.key), by: keys, limit: request.sortLimit)
                 .map { matches[$0] }
         }
+        let window = matches.dropFirst(request.fetchOffset).prefix(
+            request.fetchLimit > 0 ? request.fetchLimit : Int.max)
+        // Objects and IDs are built here, on concrete types, not by the evaluator's generic `result`.
+        switch request.resultType {
+        case .objects:
+            return (.objects(window.map { (resolver.objectID(of: $0), $0.snapshot) }), plan)
+        case .objectIDs:
+            return (.objectIDs(window.map { resolver.objectID(of: $0) }), plan)
+        case .count, .values:
+            break
+        }
         let result = try evaluator.result(of: request, matches: matches, objectID: resolver.objectID(of:)) {
             $0.snapshot
         }
