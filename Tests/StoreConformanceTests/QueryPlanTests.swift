@@ -19,13 +19,15 @@ struct QueryPlanTests {
                 AttributeDescription(
                     name: "rank", type: .integer64, isOptional: false, defaultValue: .integer(0), isIndexed: true),
                 AttributeDescription(name: "note", type: .string),
+                AttributeDescription(name: "weight", type: .integer64),
             ],
             uniquenessConstraints: [["name"]],
             indexes: [IndexDescription(name: "byName", attributeNames: ["name"])])
         return try ManagedObjectModel(entities: [item])
     }
 
-    /// A stack holding 300 items: names in a scrambled order, rank i % 30 (ten of each), a note on every third.
+    /// A stack holding 300 items: names in a scrambled order, rank i % 30 (ten of each), a note on every third,
+    /// a weight (not indexed) of i % 7 except on every eleventh, which has none.
     private static func seeded(_ kind: StoreKind) throws -> (TestStack, ManagedObjectContext) {
         let stack = try TestStack(kind, model: model())
         let context = stack.newContext()
@@ -35,6 +37,7 @@ struct QueryPlanTests {
                 try object.setValue("item\((i * 7919) % 1000)", forKey: "name")
                 try object.setValue(Int64(i % 30), forKey: "rank")
                 try object.setValue(i % 3 == 0 ? "n\(i)" : nil, forKey: "note")
+                try object.setValue(i % 11 == 0 ? nil : Int64(i % 7), forKey: "weight")
             }
             try context.save()
         }
@@ -191,6 +194,70 @@ struct QueryPlanTests {
             #expect(try context.fetch(request).count == 4)
             request.predicate = try FetchPredicate(format: "code == 'b'")
             #expect(try context.fetch(request).count == 1)
+        }
+    }
+
+    @Test(
+        "a limited walk of an index whose only column is the sort key reads no row past the last match",
+        arguments: explaining)
+    func limitedWalkStopsAtLastMatch(_ kind: StoreKind) throws {
+        let (_, context) = try Self.seeded(kind)
+        try context.performAndWait {
+            let byKey = try context.fetch(Self.request())
+            // Rank 0 has ten rows; the first four in key order are the answer, and the walk stops at them.
+            let request = try Self.request(sort: [SortKey("rank")], limit: 4)
+            let plan = try context.explain(request)
+            #expect(plan.index?.name == "index/Item/.rank" && plan.orderFromIndex)
+            #expect(plan.rowsRead == 4, "\(plan)")
+            let expected = byKey.filter { $0.value(forKey: "rank") as! Int64 == 0 }.prefix(4).map(\.objectID)
+            #expect(try context.fetch(request).map(\.objectID) == Array(expected))
+        }
+    }
+
+    @Test(
+        "a sort on a column no index orders returns the scan's rows in sort order, nil first, ties by key",
+        arguments: StoreKind.allCases)
+    func sortWithoutIndex(_ kind: StoreKind) throws {
+        let (_, context) = try Self.seeded(kind)
+        try context.performAndWait {
+            let byKey = try context.fetch(Self.request())
+            func weight(_ object: ManagedObject) -> Int64 { object.value(forKey: "weight") as? Int64 ?? -1 }
+            for (ascending, limit) in [(true, 0), (true, 20), (false, 20), (false, 200)] {
+                let request = try Self.request(sort: [SortKey("weight", ascending: ascending)], limit: limit)
+                // Swift's sort is stable, so rows of one weight stay in key order.
+                let sorted = byKey.sorted { ascending ? weight($0) < weight($1) : weight($0) > weight($1) }
+                let expected = (limit > 0 ? Array(sorted.prefix(limit)) : sorted).map(\.objectID)
+                #expect(
+                    try context.fetch(request).map(\.objectID) == expected, "ascending \(ascending), limit \(limit)")
+            }
+        }
+    }
+
+    @Test(
+        "counts of integer tests on an unindexed column match the rows, nil and a double constant included",
+        arguments: StoreKind.allCases)
+    func integerTestCounts(_ kind: StoreKind) throws {
+        let (_, context) = try Self.seeded(kind)
+        try context.performAndWait {
+            let weights: [Int64?] = (0..<300).map { $0 % 11 == 0 ? nil : Int64($0 % 7) }
+            let cases: [(String, (Int64?) -> Bool)] = [
+                ("weight > 3", { $0.map { $0 > 3 } ?? false }),
+                ("weight >= 3 AND weight != 5", { $0.map { $0 >= 3 && $0 != 5 } ?? false }),
+                ("weight != 4", { $0 != 4 }),
+                ("weight == 0", { $0 == 0 }),
+                ("weight < 2.5", { $0.map { $0 < 3 } ?? false }),
+                ("weight <= 1 AND note != nil", { _ in true }),
+            ]
+            for (format, holds) in cases {
+                var expected = weights.filter(holds).count
+                if format.hasSuffix("note != nil") {
+                    expected = (0..<300).filter { $0 % 3 == 0 && $0 % 11 != 0 && $0 % 7 <= 1 }.count
+                }
+                let request = try Self.request(format)
+                let counted = try context.count(for: request)
+                let fetched = try context.fetch(request).count
+                #expect(counted == expected && fetched == expected, "\(format): counted \(counted), fetched \(fetched)")
+            }
         }
     }
 

@@ -37,8 +37,7 @@ struct InMemoryFetch {
         func consider(_ key: Int64, _ row: InMemoryBacking.Row) throws -> Bool {
             rowsRead += 1
             if let filter {
-                let values = row.snapshot.values
-                guard filter.matches({ $0 < values.count ? values[$0] : .null }) else { return false }
+                guard Self.matches(filter, row.values) else { return false }
             }
             let rowEntity: EntityDescription
             if let single, onlyCandidates || row.entityName == single.name {
@@ -71,10 +70,11 @@ struct InMemoryFetch {
                 // The count of a scan in one tight loop over the chunks: no row kept or wrapped.
                 var count = 0
                 for chunk in table.rows.chunks {
-                    for entry in chunk {
-                        let values = entry.row.snapshot.values
-                        guard filter.matches({ $0 < values.count ? values[$0] : .null }) else { continue }
-                        if onlyCandidates || candidateNames.contains(entry.row.entityName) { count += 1 }
+                    chunk.withUnsafeBufferPointer { entries in
+                        for entry in entries.indices {
+                            guard Self.matches(filter, entries[entry].row.values) else { continue }
+                            if onlyCandidates || candidateNames.contains(entries[entry].row.entityName) { count += 1 }
+                        }
                     }
                 }
                 plan.rowsRead = table.rows.count
@@ -111,6 +111,11 @@ struct InMemoryFetch {
                 if plan.orderedSortKeys > 0 {
                     let stop = plan.stopsAfter
                     let columns = plan.orderedSortKeys
+                    // An ascending walk of an index whose columns are exactly the sort keys meets ties in
+                    // primary-key order, the result's: it stops at the last match wanted, without reading the rows
+                    // that tie with it (all of them when the first screen sorts by a column that is mostly nil).
+                    let exactOrder =
+                        !plan.isDescending && columns == request.sortKeys.count && columns == index.columns.count
                     var lastGroup: ArraySlice<StoreValue>?
                     func sameGroup(_ a: ArraySlice<StoreValue>, _ b: ArraySlice<StoreValue>) -> Bool {
                         zip(a, b).allSatisfy {
@@ -127,14 +132,19 @@ struct InMemoryFetch {
                                 return false
                             }
                             guard let row = table.row(entry.key) else { return true }
-                            if try consider(entry.key, row), stop > 0, matches.count == stop { lastGroup = group }
+                            if try consider(entry.key, row), stop > 0, matches.count == stop {
+                                if exactOrder {
+                                    more = false
+                                    return false
+                                }
+                                lastGroup = group
+                            }
                             return true
                         }
                         try Self.walk(ordered, segment, descending: plan.isDescending, visit)
                         if !more { break walk }
                     }
-                    sortedByIndex =
-                        !plan.isDescending && columns == request.sortKeys.count && columns == index.columns.count
+                    sortedByIndex = exactOrder
                 } else if isCount, plan.isExact, onlyCandidates {
                     plan.countsFromIndex = true
                     var count = 0
@@ -168,12 +178,46 @@ struct InMemoryFetch {
         plan.rowsRead = rowsRead
         if countsOnly { return (.count(counted), plan) }
         if !sortedByIndex {
-            matches = try evaluator.sorted(matches, by: request.sortKeys, limit: request.sortLimit) { $0.key }
+            let keys = request.sortKeys
+            // A key on one of the row's own attributes is its value, read directly, not through the evaluator.
+            let fields = keys.map { QuerySorter.storedIndex(of: $0) }
+            let values = try matches.map { row in
+                try keys.indices.map { position in
+                    if let field = fields[position] {
+                        return field < row.snapshot.values.count ? row.snapshot.values[field] : .null
+                    }
+                    return try evaluator.value(of: keys[position].keyPath, on: row)
+                }
+            }
+            matches = QuerySorter.order(values, primaryKeys: matches.map(\.key), by: keys, limit: request.sortLimit)
+                .map { matches[$0] }
+        }
+        let window = matches.dropFirst(request.fetchOffset).prefix(
+            request.fetchLimit > 0 ? request.fetchLimit : Int.max)
+        // Objects and IDs are built here, on concrete types, not by the evaluator's generic `result`.
+        switch request.resultType {
+        case .objects:
+            return (.objects(window.map { (resolver.objectID(of: $0), $0.snapshot) }), plan)
+        case .objectIDs:
+            return (.objectIDs(window.map { resolver.objectID(of: $0) }), plan)
+        case .count, .values:
+            break
         }
         let result = try evaluator.result(of: request, matches: matches, objectID: resolver.objectID(of:)) {
             $0.snapshot
         }
         return (result, plan)
+    }
+
+    /// Whether a row's values pass a filter; integer fields are compared in place, not copied out.
+    @inline(__always)
+    private static func matches(_ filter: QueryFilter, _ values: [StoreValue]) -> Bool {
+        filter.matches(
+            integer: { field in
+                guard field < values.count, case .integer(let value) = values[field] else { return nil }
+                return value
+            },
+            value: { $0 < values.count ? values[$0] : .null })
     }
 
     /// A count of `total` matches after the request's offset and limit.

@@ -10,6 +10,16 @@ public struct QueryFilter: Sendable {
         public let field: Int
         public let op: PredicateOperator
         public let constant: StoreValue
+        /// The constant when it is an integer: a row's integer field is compared with it as two `Int64`s,
+        /// without copying the field out as a `StoreValue` (the count of a scan spends most of its time there).
+        public let integerConstant: Int64?
+
+        init(field: Int, op: PredicateOperator, constant: StoreValue) {
+            self.field = field
+            self.op = op
+            self.constant = constant
+            if case .integer(let value) = constant { integerConstant = value } else { integerConstant = nil }
+        }
     }
 
     /// The tests, all of which must hold.
@@ -42,6 +52,34 @@ public struct QueryFilter: Sendable {
     public func matches(_ value: (Int) throws -> StoreValue) rethrows -> Bool {
         for test in tests where !Self.holds(try value(test.field), test.op, test.constant) { return false }
         return true
+    }
+
+    /// Whether a row matches, reading an integer field through `integer` (nil: not stored as an integer, read it
+    /// through `value` instead) when the test's constant is an integer, any other field through `value`.
+    @inlinable
+    public func matches(integer: (Int) -> Int64?, value: (Int) throws -> StoreValue) rethrows -> Bool {
+        for test in tests {
+            if let constant = test.integerConstant, let field = integer(test.field) {
+                guard Self.holds(field, test.op, constant) else { return false }
+            } else if !Self.holds(try value(test.field), test.op, test.constant) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// `ValueComparison`'s answer for two integers.
+    @usableFromInline
+    static func holds(_ a: Int64, _ op: PredicateOperator, _ b: Int64) -> Bool {
+        switch op {
+        case .equal: return a == b
+        case .notEqual: return a != b
+        case .lessThan: return a < b
+        case .lessThanOrEqual: return a <= b
+        case .greaterThan: return a > b
+        case .greaterThanOrEqual: return a >= b
+        default: return false
+        }
     }
 
     @usableFromInline
