@@ -44,16 +44,17 @@ public struct EnvironmentRecord: Codable, Sendable {
 
     /// Records the environment of `scenario`'s runs.
     /// `engineVersions` names the linked engines' versions by store (`sqlite`, `lmdb`): the core links none.
+    /// `commit` is the checkout as read when the run started (read now when nil).
     static func current(
         scenario: Scenario, quick: Bool, started: Date, peakMemoryPerRun: Bool, engineVersions: [String: String],
-        shard: Shard? = nil, matrixCells: Int? = nil
+        shard: Shard? = nil, matrixCells: Int? = nil, gitCommit commit: String? = nil
     ) -> EnvironmentRecord {
         let info = ProcessInfo.processInfo
         return EnvironmentRecord(
             scenario: scenario.name, scenarioFile: scenario.file?.path, workload: scenario.workload.name,
             model: scenario.model.description, quick: quick, repetitions: scenario.repetitions, warmup: scenario.warmup,
             parameters: scenario.parameters.mapValues(\.description), command: CommandLine.arguments,
-            gitCommit: gitCommit(), host: info.hostName, cores: info.activeProcessorCount,
+            gitCommit: commit ?? gitCommit(), host: info.hostName, cores: info.activeProcessorCount,
             memoryBytes: info.physicalMemory,
             operatingSystem: info.operatingSystemVersionString, swift: swiftVersion,
             sqlite: engineVersions["sqlite"] ?? "",

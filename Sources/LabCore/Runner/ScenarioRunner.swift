@@ -72,6 +72,9 @@ public final class ScenarioRunner {
     public func run(_ scenario: Scenario) async throws -> [RunResult] {
         try scenario.refuseModelFileUnlessWorkloadTakesIt()
         let started = Date()
+        // The checkout as the run starts: the binary was built from it, and a commit made while a long run goes
+        // on (a merge, say) must not be recorded as the code that ran.
+        let commit = EnvironmentRecord.gitCommit()
         let matrix = scenario.cells(filters: options.filters)
         let cells = options.shard.map { $0.select(matrix) } ?? matrix
         let total = cells.count * (scenario.warmup + scenario.repetitions)
@@ -104,7 +107,8 @@ public final class ScenarioRunner {
         try ResultCSV.write(results, scenario: scenario, to: url)
         try EnvironmentRecord.current(
             scenario: scenario, quick: options.quick, started: started, peakMemoryPerRun: peakResets,
-            engineVersions: options.engineVersions, shard: options.shard, matrixCells: matrix.count
+            engineVersions: options.engineVersions, shard: options.shard, matrixCells: matrix.count,
+            gitCommit: commit
         )
         .write(to: url.deletingPathExtension().appendingPathExtension("env.json"))
         return results
