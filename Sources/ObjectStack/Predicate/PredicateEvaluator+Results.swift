@@ -1,8 +1,7 @@
 extension PredicateEvaluator {
     /// Sorts matching rows by sort keys (each key read once per row), ties in primary-key order: the order
     /// every store returns. With `limit` (offset plus fetch limit; 0 for none) only the first `limit` rows of
-    /// that order are returned, kept in a bounded heap instead of sorting every match: a first screen of 50
-    /// out of 10,000 rows costs about m comparisons, not m log m.
+    /// that order are returned, kept in a `BoundedTopHeap` instead of sorting every match.
     /// - Complexity: O(m log m) for m rows; O(m log k) with a limit k.
     public func sorted(_ rows: [Row], by keys: [BoundSortKey], limit: Int = 0, primaryKey: (Row) -> Int64) throws
         -> [Row]
@@ -17,36 +16,9 @@ extension PredicateEvaluator {
             let keyed = try rows.map { row in (row, try keys.map { try value(of: $0.keyPath, on: row) }) }
             return keyed.sorted(by: precedes).prefix(limit > 0 ? limit : Int.max).map(\.0)
         }
-        // A max-heap of the best `limit` rows so far: its root is the worst of them, the one a better row replaces.
-        var heap: [(Row, [StoreValue])] = []
-        heap.reserveCapacity(limit)
-        for row in rows {
-            let entry = (row, try keys.map { try value(of: $0.keyPath, on: row) })
-            if heap.count < limit {
-                heap.append(entry)
-                var child = heap.count - 1
-                while child > 0 {
-                    let parent = (child - 1) / 2
-                    guard precedes(heap[parent], heap[child]) else { break }
-                    heap.swapAt(parent, child)
-                    child = parent
-                }
-            } else if precedes(entry, heap[0]) {
-                heap[0] = entry
-                var parent = 0
-                while true {
-                    let left = 2 * parent + 1
-                    let right = left + 1
-                    var largest = parent
-                    if left < heap.count, precedes(heap[largest], heap[left]) { largest = left }
-                    if right < heap.count, precedes(heap[largest], heap[right]) { largest = right }
-                    if largest == parent { break }
-                    heap.swapAt(parent, largest)
-                    parent = largest
-                }
-            }
-        }
-        return heap.sorted(by: precedes).map(\.0)
+        var top = BoundedTopHeap<(Row, [StoreValue])>(limit: limit)
+        for row in rows { top.offer((row, try keys.map { try value(of: $0.keyPath, on: row) }), by: precedes) }
+        return top.sorted(by: precedes).map(\.0)
     }
 
     /// A store fetch's result from its sorted matches: offset and limit applied, in the request's result type.

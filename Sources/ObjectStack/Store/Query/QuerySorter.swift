@@ -33,35 +33,8 @@ public enum QuerySorter {
             let sorted = (0..<count).sorted(by: precedes)
             return limit > 0 ? Array(sorted.prefix(limit)) : sorted
         }
-        // A max-heap of the best `limit` positions so far: its root is the worst of them, the one a better one
-        // replaces.
-        var heap: [Int] = []
-        heap.reserveCapacity(limit)
-        for position in 0..<count {
-            if heap.count < limit {
-                heap.append(position)
-                var child = heap.count - 1
-                while child > 0 {
-                    let parent = (child - 1) / 2
-                    guard precedes(heap[parent], heap[child]) else { break }
-                    heap.swapAt(parent, child)
-                    child = parent
-                }
-            } else if precedes(position, heap[0]) {
-                heap[0] = position
-                var parent = 0
-                while true {
-                    let left = 2 * parent + 1
-                    let right = left + 1
-                    var largest = parent
-                    if left < heap.count, precedes(heap[largest], heap[left]) { largest = left }
-                    if right < heap.count, precedes(heap[largest], heap[right]) { largest = right }
-                    if largest == parent { break }
-                    heap.swapAt(parent, largest)
-                    parent = largest
-                }
-            }
-        }
-        return heap.sorted(by: precedes)
+        var top = BoundedTopHeap<Int>(limit: limit)
+        for position in 0..<count { top.offer(position, by: precedes) }
+        return top.sorted(by: precedes)
     }
 }
