@@ -230,9 +230,7 @@ extension ManagedObjectContext {
                     objects.append(existing)
                     return false
                 }
-                let object = id.entity.managedObjectClass.init(entity: id.entity, insertInto: nil)
-                object.objectID = id
-                object.isFault = true
+                let object = makeFault(id)
                 object.managedObjectContext = self
                 registered[id] = object
                 fill(object, with: snapshot)

@@ -248,10 +248,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
         assertOnQueue("object(with:)")
         let objectID = resolved(objectID)
         if let existing = registered[objectID] { return existing }
+        let object = makeFault(objectID)
+        register(object, snapshot: nil)
+        return object
+    }
+
+    /// A new, unregistered fault of the object with this ID.
+    func makeFault(_ objectID: ManagedObjectID) -> ManagedObject {
         let object = objectID.entity.managedObjectClass.init(entity: objectID.entity, insertInto: nil)
         object.objectID = objectID
         object.isFault = true
-        register(object, snapshot: nil)
         return object
     }
 
@@ -260,41 +266,33 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
         assertOnQueue("existingObject(with:)")
         let objectID = resolved(objectID)
-        if let existing = registered[objectID], !existing.isFault, !existing.isInaccessible { return existing }
+        let existing = registered[objectID]
+        if let existing, !existing.isFault, !existing.isInaccessible { return existing }
         guard !objectID.isTemporaryID || parentStorage != nil else {
             throw ObjectStackError(
                 code: .objectNotFound, message: "no object with temporary ID \(objectID) is registered")
         }
-        if registered[objectID] == nil, parentStorage == nil, let coordinator = coordinatorStorage,
-            !objectID.isTemporaryID
-        {
-            // Not registered yet: the row is looked up (or read) and this context's hold on it counted at once.
-            let snapshot: RowSnapshot?
-            do {
-                snapshot = try coordinator.retainedSnapshot(
-                    for: objectID, maximumAge: stalenessInterval >= 0 ? stalenessInterval : nil)
-            } catch {
-                throw ObjectStackError(code: .storeFailed, message: "could not read \(objectID)", cause: error)
-            }
-            guard let snapshot else {
-                throw ObjectStackError(
-                    code: .objectNotFound, message: "\(objectID.entityName) \(objectID) is not in the store")
-            }
-            let object = objectID.entity.managedObjectClass.init(entity: objectID.entity, insertInto: nil)
-            object.objectID = objectID
-            object.isFault = true
-            register(object, snapshot: snapshot, retained: true)
-            return object
-        }
+        // A root context registering the object looks the row up (or reads it) and counts its hold on it at once.
+        let registering = existing == nil && parentStorage == nil ? coordinatorStorage : nil
         let snapshot: RowSnapshot?
         do {
-            snapshot = try parentSnapshots(for: [objectID], fresh: false)[0]
+            if let registering {
+                snapshot = try registering.retainedSnapshot(
+                    for: objectID, maximumAge: stalenessInterval >= 0 ? stalenessInterval : nil)
+            } else {
+                snapshot = try parentSnapshots(for: [objectID], fresh: false)[0]
+            }
         } catch {
             throw ObjectStackError(code: .storeFailed, message: "could not read \(objectID)", cause: error)
         }
         guard let snapshot else {
             throw ObjectStackError(
                 code: .objectNotFound, message: "\(objectID.entityName) \(objectID) is not in the store")
+        }
+        if registering != nil {
+            let object = makeFault(objectID)
+            register(object, snapshot: snapshot, retained: true)
+            return object
         }
         let object = object(with: objectID)
         materialize(object, with: snapshot)
