@@ -56,17 +56,10 @@ extension SQLiteStore {
     {
         var current: [RowKey: Int64] = [:]
         current.reserveCapacity(request.updates.count)
-        // The statement per table, looked up once per save rather than by its text for every row.
-        var statements: [String: SQLiteStatement] = [:]
+        var statements = SaveStatements<String>()
         func version(_ id: ManagedObjectID) throws -> Int64? {
             let table = schema.table(for: id.entity)
-            let statement =
-                try statements[table.name]
-                ?? {
-                    let statement = try db.statement(table.selectVersionByPrimaryKey)
-                    statements[table.name] = statement
-                    return statement
-                }()
+            let statement = try statements.statement(table.name, on: db) { table.selectVersionByPrimaryKey }
             defer { statement.reset() }
             statement.bindInt(id.key, at: 1)
             return try statement.step() ? statement.int(0) : nil
@@ -109,9 +102,7 @@ extension SQLiteStore {
     private func snapshotsInTransaction(_ ids: [ManagedObjectID], _ db: SQLiteConnection) throws -> [RowSnapshot?] {
         try ids.map { id in
             let table = schema.table(for: id.entity)
-            let statement = try db.statement(
-                "SELECT " + rowColumns(table, alias: "t0")
-                    + " FROM \(SQLiteSchema.quote(table.name)) t0 WHERE t0.Z_PK = ?")
+            let statement = try db.statement(table.selectByPrimaryKey)
             defer { statement.reset() }
             statement.bindInt(id.key, at: 1)
             return try readRows(statement, root: table.root.name).first?.1
@@ -244,24 +235,18 @@ extension SQLiteStore {
             }
         }
         versions.reserveCapacity(request.updates.count + request.inserts.count)
-        // One statement per entity and save: building the UPDATE's text for every row was a fifth of an update.
         struct UpdateStatementKey: Hashable {
             let entity: ObjectIdentifier
             let checked: Bool
         }
-        var updateStatements: [UpdateStatementKey: SQLiteStatement] = [:]
+        var updateStatements = SaveStatements<UpdateStatementKey>()
         for update in request.updates {
             let id = update.objectID
             guard let old = currentVersions[RowKey(id)] else { continue }
             let checked = update.expectedVersion != nil
-            let statement =
-                try updateStatements[UpdateStatementKey(entity: ObjectIdentifier(id.entity), checked: checked)]
-                ?? {
-                    let statement = try db.statement(updateSQL(for: id.entity) + (checked ? " AND Z_OPT = ?" : ""))
-                    updateStatements[UpdateStatementKey(entity: ObjectIdentifier(id.entity), checked: checked)] =
-                        statement
-                    return statement
-                }()
+            let statement = try updateStatements.statement(
+                UpdateStatementKey(entity: ObjectIdentifier(id.entity), checked: checked), on: db
+            ) { updateSQL(for: id.entity) + (checked ? " AND Z_OPT = ?" : "") }
             statement.bindInt(old + 1, at: 1)
             let next = bindRow(update.values, of: id.entity, statement, from: 2)
             statement.bindInt(id.key, at: next)
@@ -270,16 +255,12 @@ extension SQLiteStore {
             if checked, sqlite3_changes(db.handle) != 1 { throw StaleUpdate() }
             versions[id] = old + 1
         }
-        var insertStatements: [ObjectIdentifier: SQLiteStatement] = [:]
+        var insertStatements = SaveStatements<ObjectIdentifier>()
         for insert in request.inserts {
             let id = insert.objectID
-            let statement =
-                try insertStatements[ObjectIdentifier(id.entity)]
-                ?? {
-                    let statement = try db.statement(insertSQL(for: id.entity))
-                    insertStatements[ObjectIdentifier(id.entity)] = statement
-                    return statement
-                }()
+            let statement = try insertStatements.statement(ObjectIdentifier(id.entity), on: db) {
+                insertSQL(for: id.entity)
+            }
             statement.bindInt(id.key, at: 1)
             statement.bindInt(schema.table(for: id.entity).codes[id.entity.name]!, at: 2)
             statement.bindInt(1, at: 3)
