@@ -68,7 +68,7 @@ struct LMDBInPlaceMigration {
                         url: url)
                 }
                 guard metadata.storeType == StoreType.lmdb.name,
-                    metadata.entitiesDiffering(from: difference.source, configuration: configuration).isEmpty,
+                    metadata.matches(difference.source, configuration: configuration),
                     let sources = Self.sources(difference, entityTable: table)
                 else { return false }
                 let codec = LMDBRowCodec(

@@ -82,7 +82,7 @@ public struct StoreMigrator: Sendable {
     func changeSummary() -> String? {
         guard let metadata = try? type.metadataForStore(at: url),
             let sourceModel = sourceModels.first(where: {
-                metadata.entitiesDiffering(from: $0, configuration: configurationName).isEmpty
+                metadata.matches($0, configuration: configurationName)
             })
         else { return nil }
         do {
@@ -163,7 +163,7 @@ public struct StoreMigrator: Sendable {
         guard !differing.isEmpty else { return nil }
         guard
             let sourceModel = sourceModels.first(where: {
-                metadata.entitiesDiffering(from: $0, configuration: configurationName).isEmpty
+                metadata.matches($0, configuration: configurationName)
             })
         else {
             throw StoreError(

@@ -46,21 +46,14 @@ extension ManagedObject {
         guard case .attribute(let attribute) = property, attribute.type == .transformable,
             case .data(let data) = attributeValue(attribute)
         else { return value(forKey: key) }
-        guard let name = attribute.valueTransformerName,
-            let transformer = ValueTransformerRegistry.transformer(named: name)
-        else {
-            throw ObjectStackError(
-                code: .transformerMissing,
-                message:
-                    "value transformer '\(attribute.valueTransformerName ?? "")' of \(entity.name).\(attribute.name) is not registered"
-            )
-        }
+        let transformer = try registeredTransformer(of: attribute)
         do {
             return try transformer.reverseTransformedValue(data)
         } catch {
             throw ObjectStackError(
                 code: .typeMismatch,
-                message: "transformer '\(name)' could not read the stored value of \(entity.name).\(attribute.name)",
+                message:
+                    "transformer '\(attribute.valueTransformerName ?? "")' could not read the stored value of \(entity.name).\(attribute.name)",
                 cause: error)
         }
     }
@@ -181,24 +174,32 @@ extension ManagedObject {
         return try? transformer.reverseTransformedValue(data)
     }
 
+    /// The value transformer a transformable attribute names.
+    /// - Throws: `ObjectStackError.transformerMissing` naming the transformer and the attribute.
+    private func registeredTransformer(of attribute: AttributeDescription) throws -> any AttributeValueTransformer {
+        guard let name = attribute.valueTransformerName,
+            let transformer = ValueTransformerRegistry.transformer(named: name)
+        else {
+            throw ObjectStackError(
+                code: .transformerMissing,
+                message:
+                    "value transformer '\(attribute.valueTransformerName ?? "")' of \(entity.name).\(attribute.name) is not registered"
+            )
+        }
+        return transformer
+    }
+
     /// Converts a Swift value for an attribute, throwing an error that names the culprit.
     func storeValue(for value: Any?, attribute: AttributeDescription) throws -> StoreValue {
         if attribute.type == .transformable, let value, !(value is NSNull) {
-            guard let name = attribute.valueTransformerName,
-                let transformer = ValueTransformerRegistry.transformer(named: name)
-            else {
-                throw ObjectStackError(
-                    code: .transformerMissing,
-                    message:
-                        "value transformer '\(attribute.valueTransformerName ?? "")' of \(entity.name).\(attribute.name) is not registered"
-                )
-            }
+            let transformer = try registeredTransformer(of: attribute)
             do {
                 return .data(try transformer.transformedValue(value))
             } catch {
                 throw ObjectStackError(
                     code: .typeMismatch,
-                    message: "transformer '\(name)' could not transform the value for \(entity.name).\(attribute.name)",
+                    message:
+                        "transformer '\(attribute.valueTransformerName ?? "")' could not transform the value for \(entity.name).\(attribute.name)",
                     cause: error)
             }
         }

@@ -79,6 +79,11 @@ public struct StoreMetadata: Sendable, Hashable {
         let names = Set(expected.keys).union(entityVersionHashes.keys)
         return names.filter { expected[$0] != entityVersionHashes[$0] }.sorted()
     }
+
+    /// Whether the store was written with `model`: no entity's version hash differs.
+    public func matches(_ model: ManagedObjectModel, configuration: String?) -> Bool {
+        entitiesDiffering(from: model, configuration: configuration).isEmpty
+    }
 }
 
 /// A kind of store and how to open one.

@@ -88,12 +88,12 @@ public final class StagedMigrationManager: Sendable {
         try type.destroyStore(at: migrator(destinationModel, from: destinationModel).temporaryURL)
         try type.destroyStore(at: work)
         guard let metadata = try type.metadataForStore(at: url),
-            !metadata.entitiesDiffering(from: destinationModel, configuration: configurationName).isEmpty
+            !metadata.matches(destinationModel, configuration: configurationName)
         else { return false }
         let path = versions(endingWith: destinationModel)
         guard
             let start = path.firstIndex(where: {
-                metadata.entitiesDiffering(from: $0, configuration: configurationName).isEmpty
+                metadata.matches($0, configuration: configurationName)
             })
         else {
             throw StoreError(
