@@ -38,7 +38,7 @@ public struct Attribute<Value: AttributeValueConvertible> {
     ) -> Value {
         // Inlinable, so the client module specialises it for its `Object` and `Value` instead of looking up
         // generic metadata on every read (that was a third of reading a fetched object's values).
-        @inlinable get {
+        @inlinable @inline(__always) get {
             let key = object[keyPath: storageKeyPath].key
             let attribute = object.typedAttribute(key)
             let stored = object.attributeValue(attribute)
@@ -48,7 +48,7 @@ public struct Attribute<Value: AttributeValueConvertible> {
         }
         // Inlinable for the same reason as the getter: unspecialised, the setter looked up the key path's
         // generic metadata on every write (a third of setting a new object's values).
-        @inlinable set {
+        @inlinable @inline(__always) set {
             object.setTypedAttribute(object[keyPath: storageKeyPath].key, newValue.storeValue, describing: newValue)
         }
     }
