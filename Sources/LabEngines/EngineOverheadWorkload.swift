@@ -2,7 +2,8 @@ import Foundation
 import ObjectStack
 import StackLab
 
-/// The engine-overhead workload: one operation on N pods, timed `samples` times, through one implementation —
+/// The engine-overhead workload: one operation on N pods, timed `samples` times (reads: more, until they add up
+/// to `min_time_ms`), through one implementation —
 /// ObjectStack on the store, the store's engine through its C API (`raw`; for the in-memory store, the same
 /// rows in plain Swift dictionaries and arrays), or GRDB's Codable records (SQLite only). The scenario's matrix puts the three side by side and the runner interleaves them per repetition;
 /// `ratio_vs_raw` is then this cell's median over the raw cell's, same store, operation and size.
@@ -46,6 +47,11 @@ public struct EngineOverheadWorkload: Workload {
             ParameterSpec(
                 "samples", .integer(minimum: 1), default: .integer(3), quick: .integer(1),
                 help: "timed samples per run; median_ms is their median"),
+            ParameterSpec(
+                "min_time_ms", .integer(minimum: 0), default: .integer(50), quick: .integer(0),
+                help: "reads (fetch-all, fetch-by-id, fetch-sorted, count): more samples, up to "
+                    + "\(Self.maximumSamples), until the timed ones add up to this; a median of 3 samples of a "
+                    + "0.1 ms fetch is the scheduler's noise"),
             ParameterSpec(
                 "lookups", .integer(minimum: 1), default: .integer(1_000), quick: .integer(200),
                 help: "fetch-by-id: pods read by primary key"),
@@ -117,6 +123,15 @@ public struct EngineOverheadWorkload: Workload {
         defer { try? FileManager.default.removeItem(at: directory) }
         let objects = parameters["objects"]?.integerValue ?? 0
         let samples = parameters["samples"]?.integerValue ?? 1
+        let minimumTime = Double(parameters["min_time_ms"]?.integerValue ?? 0)
+        /// A read's samples: at least `samples`, then more until they add up to `minimumTime`.
+        func sampleReads(_ sample: () throws -> Double) throws -> [Double] {
+            var times: [Double] = []
+            while times.count < samples || (times.reduce(0, +) < minimumTime && times.count < Self.maximumSamples) {
+                times.append(try sample())
+            }
+            return times
+        }
         let run = Cell(store: store, implementation: implementation, directory: directory, objects: objects)
         MallocUsage.trim()
         var times: [Double] = []
@@ -134,16 +149,17 @@ public struct EngineOverheadWorkload: Workload {
             let expected = rows.reduce(0) { $0 &+ $1.checksum }
             let engine = try run.seeded(rows)
             defer { engine.close() }
-            for _ in 0..<samples {
+            times = try sampleReads {
                 try engine.reopen()
                 MallocUsage.trim()
                 let before = MallocUsage.bytesInUse()
                 var result: (held: Any, checksum: Int) = ([], 0)
-                times.append(try milliseconds { result = try engine.fetchAll() })
+                let time = try milliseconds { result = try engine.fetchAll() }
                 let held = MallocUsage.bytesInUse() - before
                 try run.check(result.checksum, expected, "fetch-all")
                 if metrics[.bytesPerObject] == nil { metrics[.bytesPerObject] = Double(held) / Double(max(objects, 1)) }
                 withExtendedLifetime(result.held) {}
+                return time
             }
         case .fetchByID:
             let rows = run.rows()
@@ -153,12 +169,13 @@ public struct EngineOverheadWorkload: Workload {
             let expected = keys.reduce(0) { $0 &+ rows[Int($1) - 1].checksum }
             let engine = try run.seeded(rows)
             defer { engine.close() }
-            for _ in 0..<samples {
+            times = try sampleReads {
                 try engine.reopen()
                 try engine.prepareLookups(keys)
                 var checksum = 0
-                times.append(try milliseconds { checksum = try engine.fetchByID() })
+                let time = try milliseconds { checksum = try engine.fetchByID() }
                 try run.check(checksum, expected, "fetch-by-id")
+                return time
             }
         case .fetchSorted:
             let rows = run.rows()
@@ -167,11 +184,12 @@ public struct EngineOverheadWorkload: Workload {
             let expected = first.reduce(0) { $0 &+ $1.checksum }
             let engine = try run.seeded(rows)
             defer { engine.close() }
-            for _ in 0..<samples {
+            times = try sampleReads {
                 try engine.reopen()
                 var checksum = 0
-                times.append(try milliseconds { checksum = try engine.fetchSorted(limit: limit) })
+                let time = try milliseconds { checksum = try engine.fetchSorted(limit: limit) }
                 try run.check(checksum, expected, "fetch-sorted")
+                return time
             }
         case .update:
             let rows = run.rows()
@@ -192,11 +210,12 @@ public struct EngineOverheadWorkload: Workload {
             let expected = rows.filter { $0.downloads > PodRow.countThreshold }.count
             let engine = try run.seeded(rows)
             defer { engine.close() }
-            for _ in 0..<samples {
+            times = try sampleReads {
                 try engine.reopen()
                 var count = 0
-                times.append(try milliseconds { count = try engine.count(downloadsAbove: PodRow.countThreshold) })
+                let time = try milliseconds { count = try engine.count(downloadsAbove: PodRow.countThreshold) }
                 try run.check(count, expected, "count")
+                return time
             }
         case .merge, .childSave:
             let engine = try run.stack()
@@ -247,6 +266,9 @@ public struct EngineOverheadWorkload: Workload {
             results[index].metrics[.ratioVsRaw] = own / raw
         }
     }
+
+    /// The most samples `min_time_ms` adds to a read's run.
+    static let maximumSamples = 200
 
     private static func milliseconds(_ body: () throws -> Void) throws -> Double {
         try SystemClock().measure(body).milliseconds
