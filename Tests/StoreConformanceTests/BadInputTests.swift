@@ -48,6 +48,13 @@ struct BadInputTests {
             mismatch.predicate = try FetchPredicate(format: "title MATCHES '(['")
             error = try #require(throws: ObjectStackError.self) { try context.fetch(mismatch) }
             #expect(error.message.contains("regular expression"))
+            // A fetch includes pending inserts: a Book asked for as an Author is refused, naming both classes.
+            _ = Book(context: context)
+            error = try #require(throws: ObjectStackError.self) {
+                try context.fetch(FetchRequest<Author>(entityName: "Book"))
+            }
+            #expect(error.code == .typeMismatch && error.message.contains("Book") && error.message.contains("Author"))
+            #expect(try context.fetch(FetchRequest<Book>(entityName: "Book")).count == 1)
             var negative = FetchRequest<Book>(entityName: "Book")
             negative.fetchLimit = -1
             #expect(throws: ObjectStackError.self) { try context.fetch(negative) }

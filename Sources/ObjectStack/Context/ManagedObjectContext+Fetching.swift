@@ -18,13 +18,23 @@ extension ManagedObjectContext {
         switch results {
         case .objects(let objects):
             if T.self == ManagedObjectID.self { return objects.map { $0.objectID as! T } }
-            return try objects.map { object in
-                guard let typed = object as? T else {
-                    throw ObjectStackError.typeMismatch(
-                        "fetched \(object.entity.name) objects are \(type(of: object)), not \(T.self)")
+            // `fetch` runs unspecialised, so `as? T` per object is a dynamic cast with metadata lookups, and
+            // building a new [T] copies through T's witnesses. For a class, each dynamic class is checked once
+            // and the array is reinterpreted, as the standard library's own array downcast does after checking.
+            guard T.self is ManagedObject.Type else {
+                return try objects.map { object in
+                    guard let typed = object as? T else { throw Self.fetchedTypeMismatch(object, T.self) }
+                    return typed
                 }
-                return typed
             }
+            var passed: ObjectIdentifier?
+            for object in objects {
+                let dynamicType = ObjectIdentifier(type(of: object))
+                if dynamicType == passed { continue }
+                guard object is T else { throw Self.fetchedTypeMismatch(object, T.self) }
+                passed = dynamicType
+            }
+            return unsafeBitCast(objects, to: [T].self)
         case .objectIDs(let ids):
             guard T.self == ManagedObjectID.self else {
                 return try ids.map { id in
@@ -42,6 +52,11 @@ extension ManagedObjectContext {
                 code: .invalidArgument,
                 message: "a count request returns \(count); use count(for:) for counts")
         }
+    }
+
+    private static func fetchedTypeMismatch(_ object: ManagedObject, _ type: Any.Type) -> ObjectStackError {
+        ObjectStackError.typeMismatch(
+            "fetched \(object.entity.name) objects are \(Swift.type(of: object)), not \(type)")
     }
 
     /// The number of objects a fetch would return, unsaved changes included.
@@ -242,7 +257,7 @@ extension ManagedObjectContext {
                 // is at hand (a second pass over 100,000 rows missed the processor's cache on every one).
                 cache.withLock { rows in
                     rows.reserveCapacity(pairs.count)
-                    let now = ContinuousClock.now
+                    let now = RowCacheInstant.now
                     for (id, snapshot) in pairs {
                         let isNew = register(id, snapshot)
                         rows.store(snapshot, for: id, at: now, references: isNew ? 1 : 0)
