@@ -114,16 +114,22 @@ public final class LMDBStore: PersistentStore, StoreQueryExplaining {
 
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [RowSnapshot?] {
         try checkOpen()
-        return try environment.read { txn in
-            try objectIDs.map { id in
-                guard !id.isTemporaryID, let layout = schema.layout(of: id.entity),
-                    let bytes = try txn.get(layout.rows, primaryKey: id.key)
-                else { return nil }
-                let header = try codec.header(of: bytes)
-                guard header.entityCode == codec.code(of: id.entity) else { return nil }
-                return RowSnapshot(values: try codec.decodeAll(bytes, header: header), version: header.version)
-            }
-        }
+        return try environment.read { txn in try objectIDs.map { try row(of: $0, in: txn) } }
+    }
+
+    /// One object's row, read in its own transaction without the batch's arrays.
+    public func snapshot(for objectID: ManagedObjectID) throws -> RowSnapshot? {
+        try checkOpen()
+        return try environment.read { txn in try row(of: objectID, in: txn) }
+    }
+
+    private func row(of id: ManagedObjectID, in txn: LMDBTransaction) throws -> RowSnapshot? {
+        guard !id.isTemporaryID, let layout = schema.layout(of: id.entity),
+            let bytes = try txn.get(layout.rows, primaryKey: id.key)
+        else { return nil }
+        let header = try codec.header(of: bytes)
+        guard header.entityCode == codec.code(of: id.entity) else { return nil }
+        return RowSnapshot(values: try codec.decodeAll(bytes, header: header), version: header.version)
     }
 
     public func relatedObjectIDs(of objectIDs: [ManagedObjectID], through relationship: RelationshipDescription) throws

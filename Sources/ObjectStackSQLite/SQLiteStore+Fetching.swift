@@ -201,7 +201,7 @@ extension SQLiteStore {
     }
 
     /// One object's row: the lookup by ID, with its query built once per table and no tables of results.
-    private func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? {
+    public func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? {
         guard !id.isTemporaryID, let table = schema.tables[id.entity.rootEntity.name] else { return nil }
         return try withConnection { db in
             let statement = try db.statement(table.selectByPrimaryKey)

@@ -178,7 +178,7 @@ public final class PersistentStoreCoordinator: Sendable {
     func retainedSnapshot(for id: ManagedObjectID, maximumAge: Double?) throws -> RowSnapshot? {
         if let cached = rowCache.withLock({ $0.retainedSnapshot(for: id, maximumAge: maximumAge) }) { return cached }
         let store = try store(for: id)
-        let row = try withStoreAccess { try store.snapshots(for: [id]) }.first ?? nil
+        let row = try withStoreAccess { try store.snapshot(for: id) }
         rowCache.withLock { cache in
             if let row { cache.store(row, for: id, at: .now, references: 1) } else { cache.remove(id) }
         }
@@ -235,7 +235,7 @@ public final class PersistentStoreCoordinator: Sendable {
         }
         rowCache.withLock { cache in
             cache.reserveCapacity(written.count)
-            let now = ContinuousClock.now
+            let now = RowCacheInstant.now
             // A new row is held by the saving context, which has its object registered.
             for insert in request.inserts {
                 cache.store(written[insert.objectID]!, for: insert.objectID, at: now, references: 1)

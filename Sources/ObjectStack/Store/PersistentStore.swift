@@ -18,11 +18,22 @@ public protocol StoreReader: AnyObject, Sendable {
     /// The current rows of the given objects, in order, nil for those that are not in the store.
     func snapshots(for objectIDs: [ManagedObjectID]) throws -> [RowSnapshot?]
 
+    /// The current row of one object, nil if it is not in the store: a fault's or `existingObject(with:)`'s
+    /// read, without the batch's arrays.
+    func snapshot(for objectID: ManagedObjectID) throws -> RowSnapshot?
+
     /// For each object, the objects its to-many relationship holds in the store, in stored order.
     ///
     /// Batch-shaped so that prefetching a relationship for many objects is one request (one `IN` query).
     func relatedObjectIDs(of objectIDs: [ManagedObjectID], through relationship: RelationshipDescription) throws
         -> [[ManagedObjectID]]
+}
+
+extension StoreReader {
+    /// The batch read of one object; stores with a cheaper single-row read override it.
+    public func snapshot(for objectID: ManagedObjectID) throws -> RowSnapshot? {
+        try snapshots(for: [objectID]).first ?? nil
+    }
 }
 
 /// What a store can write: new permanent IDs and atomic saves.

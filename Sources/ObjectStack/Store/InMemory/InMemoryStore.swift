@@ -102,6 +102,17 @@ public final class InMemoryStore: PersistentStore, StoreQueryExplaining {
         }
     }
 
+    /// One object's row, without the batch's arrays.
+    public func snapshot(for objectID: ManagedObjectID) throws -> RowSnapshot? {
+        try checkOpen()
+        return backing.state.withLock { state in
+            guard !objectID.isTemporaryID, let row = state.tables[objectID.entity.rootEntity.name]?.row(objectID.key),
+                row.entityName == objectID.entityName
+            else { return nil }
+            return row.snapshot
+        }
+    }
+
     public func relatedObjectIDs(of objectIDs: [ManagedObjectID], through relationship: RelationshipDescription) throws
         -> [[ManagedObjectID]]
     {
