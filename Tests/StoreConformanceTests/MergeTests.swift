@@ -242,6 +242,9 @@ struct MergeTests {
             #expect(first.title == "a2" && first.pages == 5)
             mine.refresh(second, mergeChanges: false)
             #expect(second.title == "b", "with no staleness limit the fault fires from the (stale) row cache")
+            mine.stalenessInterval = 3600
+            mine.refresh(second, mergeChanges: false)
+            #expect(second.title == "b", "a row cached a moment ago is within an hour's staleness interval")
             mine.stalenessInterval = 0
             mine.refresh(second, mergeChanges: false)
             #expect(second.title == "b2", "a zero staleness interval reads the store")

@@ -9,7 +9,7 @@ struct RowCache {
         var snapshot: RowSnapshot
         var references: Int
         /// When the row was read or written, for `stalenessInterval`.
-        var storedAt: ContinuousClock.Instant
+        var storedAt: RowCacheInstant
     }
 
     private var entries: [ObjectKey: Entry] = [:]
@@ -19,7 +19,7 @@ struct RowCache {
     /// The cached row of an object, if it is no older than `maximumAge` seconds (any age for nil).
     func snapshot(for id: ManagedObjectID, maximumAge: Double? = nil) -> RowSnapshot? {
         guard let entry = entries[ObjectKey(id)] else { return nil }
-        if let maximumAge, entry.storedAt.duration(to: .now) > .seconds(maximumAge) { return nil }
+        if let maximumAge, entry.storedAt.isOlder(than: maximumAge) { return nil }
         return entry.snapshot
     }
 
@@ -28,7 +28,7 @@ struct RowCache {
     mutating func retainedSnapshot(for id: ManagedObjectID, maximumAge: Double?) -> RowSnapshot? {
         guard let index = entries.index(forKey: ObjectKey(id)) else { return nil }
         let entry = entries.values[index]
-        if let maximumAge, entry.storedAt.duration(to: .now) > .seconds(maximumAge) { return nil }
+        if let maximumAge, entry.storedAt.isOlder(than: maximumAge) { return nil }
         entries.values[index].references += 1
         return entry.snapshot
     }
@@ -44,7 +44,7 @@ struct RowCache {
     /// Stores the rows of one read or write: room for all at once, and one reading of the clock.
     mutating func store<Rows: Collection>(_ rows: Rows) where Rows.Element == (ManagedObjectID, RowSnapshot) {
         entries.reserveCapacity(entries.count + rows.count)
-        let now = ContinuousClock.now
+        let now = RowCacheInstant.now
         for (id, snapshot) in rows { store(snapshot, for: id, at: now) }
     }
 
@@ -54,7 +54,7 @@ struct RowCache {
     /// Stores a row read or written at `now`, counting `references` more holders of it (a fetching context's
     /// hold on an object it has just registered).
     mutating func store(
-        _ snapshot: RowSnapshot, for id: ManagedObjectID, at now: ContinuousClock.Instant, references: Int = 0
+        _ snapshot: RowSnapshot, for id: ManagedObjectID, at now: RowCacheInstant, references: Int = 0
     ) {
         let key = ObjectKey(id)
         // One hash per row: the index serves the version check and the update (the keyed spelling hashed 3 times).
