@@ -58,6 +58,8 @@ public final class EntityDescription: @unchecked Sendable {
     @exclusivity(unchecked) public internal(set) var attributesByName: [String: AttributeDescription] = [:]
     /// Every attribute with its name's in-memory representation, for `attribute(forKey:)`.
     @exclusivity(unchecked) var attributesByNameBits: [(bits: NameBits, attribute: AttributeDescription)] = []
+    /// Every attribute's name bits with where its value lives, for `@Attribute`'s reads.
+    @exclusivity(unchecked) var attributeSlots: [(bits: NameBits, slot: AttributeSlot)] = []
     /// Relationships by name, inherited ones included.
     @exclusivity(unchecked) public internal(set) var relationshipsByName: [String: RelationshipDescription] = [:]
     /// Every property by `index`: the parent's first, then the declared attributes and relationships.
@@ -139,6 +141,14 @@ public final class EntityDescription: @unchecked Sendable {
         let bits = NameBits(key)
         for entry in attributesByNameBits where entry.bits == bits { return entry.attribute }
         return attributesByName[key]
+    }
+
+    /// Where the value of the attribute named `key` lives, found without touching its description (a retain
+    /// and release per `@Attribute` read).
+    func attributeSlot(forKey key: String) -> AttributeSlot? {
+        let bits = NameBits(key)
+        for entry in attributeSlots where entry.bits == bits { return entry.slot }
+        return attributesByName[key].map(AttributeSlot.init)
     }
 
     /// The attribute or relationship with the given name.

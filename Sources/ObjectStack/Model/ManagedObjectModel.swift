@@ -184,6 +184,8 @@ public final class ManagedObjectModel: Sendable {
             stored.append(.toOne(relationship))
         }
         entity.storedProperties = stored
+        // After the stored indexes: a slot copies them.
+        entity.attributeSlots = attributes.map { (NameBits($0.name), AttributeSlot($0)) }
     }
 
     private static func resolveRelationships(_ entities: [EntityDescription], byName: [String: EntityDescription])

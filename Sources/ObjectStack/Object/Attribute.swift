@@ -40,8 +40,7 @@ public struct Attribute<Value: AttributeValueConvertible> {
         // generic metadata on every read (that was a third of reading a fetched object's values).
         @inlinable @inline(__always) get {
             let key = object[keyPath: storageKeyPath].key
-            let attribute = object.typedAttribute(key)
-            let stored = object.attributeValue(attribute)
+            let stored = object.typedAttributeValue(key)
             if let value = Value(storeValue: stored) { return value }
             if stored.isNull, let fallback = Value.valueForNil { return fallback }
             preconditionFailure("\(object.entity.name).\(key) holds \(stored), which does not read as \(Value.self)")
@@ -63,6 +62,21 @@ extension ManagedObject {
             preconditionFailure("entity \(entity.name) has no attribute named '\(key)'")
         }
         return attribute
+    }
+
+    /// The value of the attribute a typed property names, as `attributeValue(_:)` reads it, found through its
+    /// slot: a read retains and releases no attribute description.
+    @usableFromInline
+    final func typedAttributeValue(_ key: String) -> StoreValue {
+        if ManagedObjectContext.concurrencyDebug { managedObjectContext?.assertOnQueue("@Attribute(\"\(key)\")") }
+        guard let slot = entity.attributeSlot(forKey: key) else {
+            preconditionFailure("entity \(entity.name) has no attribute named '\(key)'")
+        }
+        guard slot.storedIndex >= 0 else { return attributeValue(typedAttribute(key)) }
+        if let changed = changes[slot.index] { return changed }
+        fireFault()
+        guard let snapshot, slot.storedIndex < snapshot.values.count else { return .null }
+        return snapshot.values[slot.storedIndex]
     }
 
     /// Sets the attribute a typed property names, converted to the attribute's type; a value that does not fit
