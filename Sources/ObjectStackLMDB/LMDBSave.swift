@@ -33,27 +33,37 @@ struct LMDBSave {
             try withKey(id.key) { _ = try txn.delete(layout.rows, $0) }
             try removeLinks(of: id, layout, txn)
         }
+        // An update at a checked version that keeps every keyed value (what the row read then held) leaves its
+        // unique, index and referrer entries where they are: no decoding the old row, no delete and re-put.
+        var keepsKeys: [Bool] = []
+        keepsKeys.reserveCapacity(request.updates.count)
         for update in request.updates {
             let id = update.objectID
             guard let layout = schema.layout(of: id.entity), let old = try stored(id, layout, txn) else {
                 oldVersions.append(-1)
+                keepsKeys.append(false)
                 continue
             }
             oldVersions.append(old.header.version)
-            try unindex(id, try codec.decodeAll(old.bytes, header: old.header), layout, txn, &key)
+            let keeps =
+                update.expectedVersion == old.header.version
+                && update.keepsCommittedValues(at: layout.keyedStoredIndices)
+            keepsKeys.append(keeps)
+            if !keeps { try unindex(id, try codec.decodeAll(old.bytes, header: old.header), layout, txn, &key) }
         }
-        try claimUniqueValues(txn, &key)
+        try claimUniqueValues(txn, &key, keepsKeys)
 
         var indexBatches: [LMDBKeyBatch] = []
         var versions: [ManagedObjectID: Int64] = [:]
         versions.reserveCapacity(request.inserts.count + request.updates.count)
-        for (update, oldVersion) in zip(request.updates, oldVersions) where oldVersion >= 0 {
+        for (position, update) in request.updates.enumerated() where oldVersions[position] >= 0 {
             let id = update.objectID
+            let oldVersion = oldVersions[position]
             guard let layout = schema.layout(of: id.entity) else { continue }
             buffer.removeAll(keepingCapacity: true)
             codec.encode(entity: id.entity, version: oldVersion + 1, values: update.values, into: &buffer)
             try withKey(id.key) { rowKey in _ = try buffer.withUnsafeBytes { try txn.put(layout.rows, rowKey, $0) } }
-            try index(id, update.values, layout, txn, &key, &indexBatches)
+            if !keepsKeys[position] { try index(id, update.values, layout, txn, &key, &indexBatches) }
             versions[id] = oldVersion + 1
         }
         var lastKeys: [MDB_dbi: Int64] = [:]
@@ -103,17 +113,20 @@ struct LMDBSave {
 
     private func checkVersions(_ txn: LMDBTransaction) throws {
         var conflicts: [StoreVersionConflict] = []
+        func storedVersion(_ id: ManagedObjectID) throws -> Int64? {
+            guard let layout = schema.layout(of: id.entity) else { return nil }
+            return try stored(id, layout, txn)?.header.version
+        }
+        // The row's header answers; the row is decoded only to report a conflict.
         func check(_ id: ManagedObjectID, _ expected: Int64?) throws {
-            guard let expected else { return }
-            let current = try snapshot(id, txn)
-            if current?.version != expected {
-                conflicts.append(StoreVersionConflict(objectID: id, expectedVersion: expected, storedSnapshot: current))
-            }
+            guard let expected, try storedVersion(id) != expected else { return }
+            conflicts.append(
+                StoreVersionConflict(objectID: id, expectedVersion: expected, storedSnapshot: try snapshot(id, txn)))
         }
         for update in request.updates { try check(update.objectID, update.expectedVersion) }
         for delete in request.deletes { try check(delete.objectID, delete.expectedVersion) }
         for update in request.updates where update.expectedVersion == nil {
-            if try snapshot(update.objectID, txn) == nil {
+            if try storedVersion(update.objectID) == nil {
                 conflicts.append(
                     StoreVersionConflict(objectID: update.objectID, expectedVersion: 0, storedSnapshot: nil))
             }
@@ -130,8 +143,20 @@ struct LMDBSave {
     /// Claims the unique values of inserts, then updates, one `MDB_NOOVERWRITE` put each, written per
     /// constraint in key order (`LMDBKeyBatch`): puts of equal keys keep the request's order, so the same object
     /// claims a value first as when written in request order, and conflicts are reported in request order.
-    private func claimUniqueValues(_ txn: LMDBTransaction, _ key: inout [UInt8]) throws {
+    ///
+    /// An update that keeps its keyed values (`keepsKeys`) claims nothing: it still owns its entries. Without
+    /// that shortcut it would have given them up and claimed them again in its turn, so an earlier claimant of
+    /// one of its values takes it and the keeper is the one that conflicts, as before.
+    private func claimUniqueValues(_ txn: LMDBTransaction, _ key: inout [UInt8], _ keepsKeys: [Bool]) throws {
         var batches: [LMDBKeyBatch] = []
+        // For each constraint's sub-database: the keepers' primary keys, with their update and constraint number.
+        var keepers: [MDB_dbi: [Int64: (update: Int, constraint: Int)]] = [:]
+        for (index, update) in request.updates.enumerated() where keepsKeys[index] {
+            guard let layout = schema.layout(of: update.objectID.entity) else { continue }
+            for (number, constraint) in layout.constraints.enumerated() {
+                keepers[constraint.dbi, default: [:]][update.objectID.key] = (index, number)
+            }
+        }
         var position: Int64 = 0
         func gather(_ id: ManagedObjectID, _ values: [StoreValue]) {
             defer { position += 1 }
@@ -161,7 +186,13 @@ struct LMDBSave {
             }
         }
         for insert in request.inserts { gather(insert.objectID, insert.values) }
-        for update in request.updates { gather(update.objectID, update.values) }
+        for (index, update) in request.updates.enumerated() {
+            if keepsKeys[index] {
+                position += 1
+            } else {
+                gather(update.objectID, update.values)
+            }
+        }
 
         var conflicts: [(order: Int64, conflict: ConstraintConflict)] = []
         var savedIDs: [String: [Int64: ManagedObjectID]]?
@@ -177,6 +208,28 @@ struct LMDBSave {
                 let ownerKey = existing.primaryKey(at: 0)
                 if ownerKey == entry.owner { return }
                 let requestPosition = Int(entry.tag >> 16)
+                if let keeper = keepers[dbi]?[ownerKey], request.inserts.count + keeper.update > requestPosition {
+                    // The keeper's turn is later: this claimant takes the value and the keeper conflicts with it.
+                    try withKey(entry.owner) { owner in _ = try txn.put(dbi, uniqueKey, owner, flags: 0) }
+                    keepers[dbi]?[ownerKey] = nil
+                    let kept = request.updates[keeper.update]
+                    let claimant =
+                        requestPosition < request.inserts.count
+                        ? request.inserts[requestPosition].objectID
+                        : request.updates[requestPosition - request.inserts.count].objectID
+                    guard let keeperLayout = schema.layout(of: kept.objectID.entity) else { return }
+                    let constraint = keeperLayout.constraints[keeper.constraint]
+                    conflicts.append(
+                        (
+                            Int64(request.inserts.count + keeper.update) << 16 | Int64(keeper.constraint),
+                            ConstraintConflict(
+                                entityName: constraint.declaring.name,
+                                attributeNames: constraint.attributes.map(\.name),
+                                values: constraint.attributes.map { kept.values[$0.storedIndex!] },
+                                conflictingObjectIDs: [claimant, kept.objectID], existingObjectID: nil)
+                        ))
+                    return
+                }
                 let (id, values) =
                     requestPosition < request.inserts.count
                     ? (request.inserts[requestPosition].objectID, request.inserts[requestPosition].values)

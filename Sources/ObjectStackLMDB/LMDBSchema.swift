@@ -57,6 +57,9 @@ struct LMDBSchema: Sendable {
         /// Whether every row in the hierarchy's rows database is of this entity (a count of every row needs
         /// no entity check).
         let ownsAllRows: Bool
+        /// The stored positions of every value an entry outside the row depends on: constraint, index and
+        /// to-one columns. An update that keeps them all leaves those entries as they are.
+        let keyedStoredIndices: [Int]
 
         init(
             rows: MDB_dbi, constraints: [Constraint], indexes: [Index], toOnes: [ToOne], sourceOf: [JoinTable],
@@ -70,6 +73,10 @@ struct LMDBSchema: Sendable {
             self.toOnes = toOnes
             self.sourceOf = sourceOf
             self.destinationOf = destinationOf
+            var keyed = Set(constraints.flatMap { $0.attributes.compactMap(\.storedIndex) })
+            keyed.formUnion(indexes.flatMap { $0.attributes.compactMap(\.storedIndex) })
+            keyed.formUnion(toOnes.compactMap(\.relationship.storedIndex))
+            keyedStoredIndices = keyed.sorted()
         }
     }
 

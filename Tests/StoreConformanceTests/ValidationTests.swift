@@ -125,6 +125,101 @@ struct ValidationTests {
         }
     }
 
+    @Test(
+        "an update that keeps its unique value still owns it; one that loses it to another object of the save clashes",
+        arguments: StoreKind.allCases)
+    func keptUniqueValues(kind: StoreKind) throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Item",
+                attributes: [
+                    AttributeDescription(name: "code", type: .string, isOptional: false),
+                    AttributeDescription(name: "note", type: .string),
+                ],
+                uniquenessConstraints: [["code"]],
+                indexes: [IndexDescription(name: "byCode", attributeNames: ["code", "note"])])
+        ])
+        let stack = try TestStack(kind, model: model)
+        let context = stack.newContext()
+        try context.performAndWait { () throws in
+            let kept = try context.insertNewObject(forEntityName: "Item")
+            try kept.setValue("v", forKey: "code")
+            let other = try context.insertNewObject(forEntityName: "Item")
+            try other.setValue("w", forKey: "code")
+            try context.save()
+            // Only the note changes: the row keeps its unique and index entries.
+            try kept.setValue("first", forKey: "note")
+            try context.save()
+            let duplicate = try context.insertNewObject(forEntityName: "Item")
+            try duplicate.setValue("v", forKey: "code")
+            var error = try #require(throws: ObjectStackError.self) { try context.save() }
+            #expect(error.constraintConflicts.first?.existingObjectID == kept.objectID, "the kept value is still owned")
+            context.delete(duplicate)
+            // One save: `kept` changes its note again while `other` takes its code.
+            try kept.setValue("second", forKey: "note")
+            try other.setValue("v", forKey: "code")
+            error = try #require(throws: ObjectStackError.self) { try context.save() }
+            #expect(error.code == .constraintConflict)
+            let conflict = try #require(error.constraintConflicts.first)
+            #expect(error.constraintConflicts.count == 1 && conflict.values == [.string("v")])
+            #expect(Set(conflict.conflictingObjectIDs) == [kept.objectID, other.objectID])
+            #expect(conflict.existingObjectID == nil)
+        }
+        let reader = stack.newContext()
+        try reader.performAndWait { () throws in
+            var request = FetchRequest<ManagedObject>(entityName: "Item")
+            request.predicate = try FetchPredicate(format: "code == 'v'")
+            let found = try reader.fetch(request)
+            #expect(found.count == 1 && found.first?.value(forKey: "note") as? String == "first")
+            request.predicate = try FetchPredicate(format: "code == 'w'")
+            #expect(try reader.fetch(request).count == 1, "the failed save changed nothing")
+        }
+    }
+
+    @Test(
+        "a store names the same clash whether the update keeping a unique value comes before or after its taker",
+        arguments: StoreKind.allCases)
+    func keptUniqueValueOrder(kind: StoreKind) throws {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Item",
+                attributes: [
+                    AttributeDescription(name: "code", type: .string, isOptional: false),
+                    AttributeDescription(name: "note", type: .string),
+                ],
+                uniquenessConstraints: [["code"]])
+        ])
+        let stack = try TestStack(kind, model: model)
+        let context = stack.newContext()
+        let ids = try context.performAndWait { () throws -> [ManagedObjectID] in
+            let items = try ["v", "w"].map { code in
+                let item = try context.insertNewObject(forEntityName: "Item")
+                try item.setValue(code, forKey: "code")
+                return item
+            }
+            try context.save()
+            return items.map(\.objectID)
+        }
+        let rows = try stack.store.snapshots(for: ids).map { try #require($0) }
+        // The first keeps its code "v" and changes its note; the second takes "v".
+        let keeper = StoreSaveRequest.Update(
+            objectID: ids[0], values: [.string("v"), .string("note")], expectedVersion: rows[0].version,
+            committedValues: rows[0].values)
+        let taker = StoreSaveRequest.Update(
+            objectID: ids[1], values: [.string("v"), .null], expectedVersion: rows[1].version,
+            committedValues: rows[1].values)
+        for (updates, expected) in [([keeper, taker], [ids[0], ids[1]]), ([taker, keeper], [ids[1], ids[0]])] {
+            var request = StoreSaveRequest()
+            request.updates = updates
+            let error = try #require(throws: StoreError.self) { try stack.store.execute(request) }
+            #expect(error.code == .constraintConflict)
+            #expect(
+                error.constraintConflicts.map(\.conflictingObjectIDs) == [expected], "first claimant, then the other")
+            #expect(error.constraintConflicts.first?.values == [.string("v")])
+        }
+        #expect(try stack.store.snapshots(for: ids).map { $0?.values } == rows.map(\.values), "nothing was written")
+    }
+
     @Test("two new objects with the same constrained value clash within one save", arguments: StoreKind.allCases)
     func uniquenessWithinSave(kind: StoreKind) throws {
         let stack = try TestStack(kind)
