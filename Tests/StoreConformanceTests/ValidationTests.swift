@@ -125,21 +125,25 @@ struct ValidationTests {
         }
     }
 
-    @Test(
-        "an update that keeps its unique value still owns it; one that loses it to another object of the save clashes",
-        arguments: StoreKind.allCases)
-    func keptUniqueValues(kind: StoreKind) throws {
-        let model = try ManagedObjectModel(entities: [
+    /// One entity, `Item`: a required `code`, unique, and an optional `note`.
+    private static func itemModel(indexes: [IndexDescription] = []) throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [
             EntityDescription(
                 name: "Item",
                 attributes: [
                     AttributeDescription(name: "code", type: .string, isOptional: false),
                     AttributeDescription(name: "note", type: .string),
                 ],
-                uniquenessConstraints: [["code"]],
-                indexes: [IndexDescription(name: "byCode", attributeNames: ["code", "note"])])
+                uniquenessConstraints: [["code"]], indexes: indexes)
         ])
-        let stack = try TestStack(kind, model: model)
+    }
+
+    @Test(
+        "an update that keeps its unique value still owns it; one that loses it to another object of the save clashes",
+        arguments: StoreKind.allCases)
+    func keptUniqueValues(kind: StoreKind) throws {
+        let stack = try TestStack(
+            kind, model: Self.itemModel(indexes: [IndexDescription(name: "byCode", attributeNames: ["code", "note"])]))
         let context = stack.newContext()
         try context.performAndWait { () throws in
             let kept = try context.insertNewObject(forEntityName: "Item")
@@ -180,16 +184,7 @@ struct ValidationTests {
         "a store names the same clash whether the update keeping a unique value comes before or after its taker",
         arguments: StoreKind.allCases)
     func keptUniqueValueOrder(kind: StoreKind) throws {
-        let model = try ManagedObjectModel(entities: [
-            EntityDescription(
-                name: "Item",
-                attributes: [
-                    AttributeDescription(name: "code", type: .string, isOptional: false),
-                    AttributeDescription(name: "note", type: .string),
-                ],
-                uniquenessConstraints: [["code"]])
-        ])
-        let stack = try TestStack(kind, model: model)
+        let stack = try TestStack(kind, model: Self.itemModel())
         let context = stack.newContext()
         let ids = try context.performAndWait { () throws -> [ManagedObjectID] in
             let items = try ["v", "w"].map { code in
