@@ -56,9 +56,8 @@ public final class EntityDescription: @unchecked Sendable {
     @exclusivity(unchecked) public internal(set) var relationships: [RelationshipDescription] = []
     /// Attributes by name, inherited ones included.
     @exclusivity(unchecked) public internal(set) var attributesByName: [String: AttributeDescription] = [:]
-    /// Every attribute with its name's in-memory representation, for `attribute(forKey:)`.
-    @exclusivity(unchecked) var attributesByNameBits: [(bits: NameBits, attribute: AttributeDescription)] = []
-    /// Every attribute's name bits with where its value lives, for `@Attribute`'s reads.
+    /// Every attribute's name bits with where its value lives, for `@Attribute`'s reads and
+    /// `attribute(forKey:)`.
     @exclusivity(unchecked) var attributeSlots: [(bits: NameBits, slot: AttributeSlot)] = []
     /// Relationships by name, inherited ones included.
     @exclusivity(unchecked) public internal(set) var relationshipsByName: [String: RelationshipDescription] = [:]
@@ -139,7 +138,9 @@ public final class EntityDescription: @unchecked Sendable {
     @inline(__always)
     func attribute(forKey key: String) -> AttributeDescription? {
         let bits = NameBits(key)
-        for entry in attributesByNameBits where entry.bits == bits { return entry.attribute }
+        for entry in attributeSlots where entry.bits == bits {
+            if case .attribute(let attribute) = properties[entry.slot.index] { return attribute }
+        }
         return attributesByName[key]
     }
 

@@ -172,7 +172,6 @@ public final class ManagedObjectModel: Sendable {
         entity.attributes = attributes
         entity.relationships = relationships
         entity.attributesByName = Dictionary(uniqueKeysWithValues: attributes.map { ($0.name, $0) })
-        entity.attributesByNameBits = attributes.map { (NameBits($0.name), $0) }
         entity.relationshipsByName = Dictionary(uniqueKeysWithValues: relationships.map { ($0.name, $0) })
         var stored: [StoredProperty] = parent?.storedProperties ?? []
         for attribute in entity.declaredAttributes where !attribute.isTransient {

@@ -72,11 +72,9 @@ extension ManagedObject {
         guard let slot = entity.attributeSlot(forKey: key) else {
             preconditionFailure("entity \(entity.name) has no attribute named '\(key)'")
         }
+        // A transient attribute has no stored position; its value lives elsewhere.
         guard slot.storedIndex >= 0 else { return attributeValue(typedAttribute(key)) }
-        if let changed = changes[slot.index] { return changed }
-        fireFault()
-        guard let snapshot, slot.storedIndex < snapshot.values.count else { return .null }
-        return snapshot.values[slot.storedIndex]
+        return storedAttributeValue(slot)
     }
 
     /// Sets the attribute a typed property names, converted to the attribute's type; a value that does not fit

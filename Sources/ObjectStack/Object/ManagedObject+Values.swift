@@ -155,10 +155,15 @@ extension ManagedObject {
     @usableFromInline
     func attributeValue(_ attribute: AttributeDescription) -> StoreValue {
         if attribute.isTransient { return transientValues[attribute.index] ?? attribute.defaultValue }
-        if let changed = changes[attribute.index] { return changed }
+        return storedAttributeValue(AttributeSlot(attribute))
+    }
+
+    /// The value of a stored attribute at `slot`: its unsaved change, else its row's, firing the fault if needed.
+    func storedAttributeValue(_ slot: AttributeSlot) -> StoreValue {
+        if let changed = changes[slot.index] { return changed }
         fireFault()
-        guard let stored = attribute.storedIndex, let snapshot, stored < snapshot.values.count else { return .null }
-        return snapshot.values[stored]
+        guard slot.storedIndex >= 0, let snapshot, slot.storedIndex < snapshot.values.count else { return .null }
+        return snapshot.values[slot.storedIndex]
     }
 
     private func attributeObject(_ attribute: AttributeDescription, _ given: StoreValue? = nil) -> Any? {

@@ -92,25 +92,20 @@ public final class InMemoryStore: PersistentStore, StoreQueryExplaining {
 
     public func snapshots(for objectIDs: [ManagedObjectID]) throws -> [RowSnapshot?] {
         try checkOpen()
-        return backing.state.withLock { state in
-            objectIDs.map { id in
-                guard let row = state.tables[id.entity.rootEntity.name]?.row(id.key), row.entityName == id.entityName,
-                    !id.isTemporaryID
-                else { return nil }
-                return row.snapshot
-            }
-        }
+        return backing.state.withLock { state in objectIDs.map { Self.snapshot(of: $0, in: state) } }
     }
 
     /// One object's row, without the batch's arrays.
     public func snapshot(for objectID: ManagedObjectID) throws -> RowSnapshot? {
         try checkOpen()
-        return backing.state.withLock { state in
-            guard !objectID.isTemporaryID, let row = state.tables[objectID.entity.rootEntity.name]?.row(objectID.key),
-                row.entityName == objectID.entityName
-            else { return nil }
-            return row.snapshot
-        }
+        return backing.state.withLock { Self.snapshot(of: objectID, in: $0) }
+    }
+
+    private static func snapshot(of id: ManagedObjectID, in state: InMemoryBacking.State) -> RowSnapshot? {
+        guard !id.isTemporaryID, let row = state.tables[id.entity.rootEntity.name]?.row(id.key),
+            row.entityName == id.entityName
+        else { return nil }
+        return row.snapshot
     }
 
     public func relatedObjectIDs(of objectIDs: [ManagedObjectID], through relationship: RelationshipDescription) throws
