@@ -12,22 +12,21 @@ extension SQLiteStore {
     public func execute(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
         if request.isEmpty { return [:] }
         return try withConnection { db in
+            func save(readingUpdates: Bool) throws -> [ManagedObjectID: Int64] {
+                try db.inTransaction {
+                    let versions = try checkVersions(request, db, readingUpdates: readingUpdates)
+                    try checkUniqueness(request, db)
+                    return try apply(request, currentVersions: versions, db)
+                }
+            }
             do {
                 // Updates at a known version are checked by the UPDATE itself (`… AND Z_OPT = ?`): one search of the
                 // table per row instead of a SELECT and then the UPDATE, which doubled an update's cost at 100,000 rows.
-                return try db.inTransaction {
-                    let versions = try checkVersions(request, db, readingUpdates: false)
-                    try checkUniqueness(request, db)
-                    return try apply(request, currentVersions: versions, db)
-                }
+                return try save(readingUpdates: false)
             } catch is StaleUpdate {
                 // A row was at another version (or gone): the save is redone reading every version first, which
                 // names each conflict as before.
-                return try db.inTransaction {
-                    let versions = try checkVersions(request, db, readingUpdates: true)
-                    try checkUniqueness(request, db)
-                    return try apply(request, currentVersions: versions, db)
-                }
+                return try save(readingUpdates: true)
             }
         }
     }
@@ -155,32 +154,29 @@ extension SQLiteStore {
                     return found
                 }()
             for constraint in constraints {
-                let (declaring, query, key, names) = (
-                    constraint.declaring, constraint.query, constraint.key, constraint.names
-                )
                 let combination = constraint.storedIndices.map { values[$0] }
                 if combination.contains(where: \.isNull) { continue }
                 // One hash of the values claims them (room for every written row at once: growing a table of
                 // value lists rehashes all of them); the first claimer keeps them.
-                if let other = claimed[key, default: Dictionary(minimumCapacity: written.count)].updateValue(
+                if let other = claimed[constraint.key, default: Dictionary(minimumCapacity: written.count)].updateValue(
                     id, forKey: combination)
                 {
-                    claimed[key]![combination] = other
+                    claimed[constraint.key]![combination] = other
                     conflicts.append(
                         ConstraintConflict(
-                            entityName: declaring.name, attributeNames: names,
+                            entityName: constraint.declaring.name, attributeNames: constraint.names,
                             values: combination, conflictingObjectIDs: [other, id], existingObjectID: nil))
                     continue
                 }
-                if try tableIsEmpty(schema.table(for: declaring)) { continue }
+                if try tableIsEmpty(schema.table(for: constraint.declaring)) { continue }
                 // An update that keeps the constraint's values of the version it read (checked above) cannot clash
                 // with the store: the store held that row with them already.
                 if let update, update.keepsCommittedValues(at: constraint.storedIndices) { continue }
-                let statement = try db.statement(query)
+                let statement = try db.statement(constraint.query)
                 defer { statement.reset() }
                 for (index, value) in combination.enumerated() { statement.bind(value, at: Int32(index + 1)) }
                 statement.bindInt(id.key, at: Int32(combination.count + 1))
-                let table = schema.table(for: declaring)
+                let table = schema.table(for: constraint.declaring)
                 while try statement.step() {
                     let ownerKey = statement.int(0)
                     if leaving.contains(RowKey(root: table.root.name, key: ownerKey)) { continue }
@@ -188,7 +184,7 @@ extension SQLiteStore {
                     let existing = ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: ownerKey)
                     conflicts.append(
                         ConstraintConflict(
-                            entityName: declaring.name, attributeNames: names,
+                            entityName: constraint.declaring.name, attributeNames: constraint.names,
                             values: combination, conflictingObjectIDs: [id], existingObjectID: existing))
                     break
                 }

@@ -170,17 +170,23 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The row of an object: from the cache, or the store on a miss (then cached).
     func snapshot(for id: ManagedObjectID, maximumAge: Double? = nil) throws -> RowSnapshot? {
         if let cached = rowCache.withLock({ $0.snapshot(for: id, maximumAge: maximumAge) }) { return cached }
-        return try freshSnapshots(for: [id])[0]
+        return try readRow(id, references: 0)
     }
 
     /// The row of an object a context is about to register, with the context's hold on it counted in the same
     /// step: from the cache, or the store on a miss (then cached). Nil, and nothing counted, when the row is gone.
     func retainedSnapshot(for id: ManagedObjectID, maximumAge: Double?) throws -> RowSnapshot? {
         if let cached = rowCache.withLock({ $0.retainedSnapshot(for: id, maximumAge: maximumAge) }) { return cached }
+        return try readRow(id, references: 1)
+    }
+
+    /// One object's row read from its store (the single-row read, not the batch's) and cached with `references`
+    /// holders counted; a row that is gone leaves the cache.
+    private func readRow(_ id: ManagedObjectID, references: Int) throws -> RowSnapshot? {
         let store = try store(for: id)
         let row = try withStoreAccess { try store.snapshot(for: id) }
         rowCache.withLock { cache in
-            if let row { cache.store(row, for: id, at: .now, references: 1) } else { cache.remove(id) }
+            if let row { cache.store(row, for: id, at: .now, references: references) } else { cache.remove(id) }
         }
         return row
     }
