@@ -244,17 +244,22 @@ extension ManagedObjectContext {
 
     private func saveRequest() -> StoreSaveRequest {
         var request = StoreSaveRequest()
-        for object in insertedSet {
+        // Rows go to the store in primary-key order: a set's order is a hash's, and inserting 100,000 rows at
+        // random keys split the table's pages all over instead of appending to the last one, which doubled the
+        // SQLite store's time for the writes.
+        request.inserts.reserveCapacity(insertedSet.count)
+        for object in Self.inKeyOrder(insertedSet) {
             request.inserts.append((object.objectID, rowValues(of: object)))
         }
-        for object in changedSet where object.hasPersistentChanges && !object.deletedFlag && !object.insertedFlag {
+        let updated = changedSet.filter { $0.hasPersistentChanges && !$0.deletedFlag && !$0.insertedFlag }
+        for object in Self.inKeyOrder(updated) {
             object.fireFault()
             request.updates.append(
                 .init(
                     objectID: object.objectID, values: rowValues(of: object),
                     expectedVersion: object.snapshot?.version, committedValues: object.snapshot?.values))
         }
-        for object in deletedSet {
+        for object in Self.inKeyOrder(deletedSet) {
             object.fireFault()
             request.deletes.append(
                 .init(
@@ -275,6 +280,15 @@ extension ManagedObjectContext {
             }
         }
         return request
+    }
+
+    /// Objects in the order of their IDs' keys, the order the stores keep rows in.
+    private static func inKeyOrder<Objects: Sequence<ManagedObject>>(_ objects: Objects) -> [ManagedObject] {
+        // Sorting (key, object) pairs compares keys held in the array: comparing through each object's ID was
+        // two dependent loads and a retain per comparison, a tenth of a 100,000-object insert.
+        var keyed = objects.map { ($0.objectID.key, $0) }
+        keyed.sort { $0.0 < $1.0 }
+        return keyed.map(\.1)
     }
 
     func finishSave(written: [ManagedObjectID: RowSnapshot]) {
