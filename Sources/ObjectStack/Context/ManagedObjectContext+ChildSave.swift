@@ -59,7 +59,8 @@ extension ManagedObjectContext {
             }
         }
         let rows = try parent.performAndWait { try parent.applyChildSave(save, from: self) }
-        finishSave(written: rows)
+        for (id, row) in rows { registered[id]?.snapshot = row }
+        finishSave()
     }
 
     /// Applies a child's save to this context's objects, resolving conflicts with the child's merge policy.

@@ -19,7 +19,7 @@ extension ManagedObjectContext {
         for object in objectsToSave() { object.willSave() }
         processPendingChanges()
         let objects = objectsToSave()
-        computeDerivedAttributes(of: objects.filter { !$0.deletedFlag })
+        computeDerivedAttributes(of: objects)
         try validate(objects)
         if let parent = parentStorage {
             try saveIntoParent(parent)
@@ -29,8 +29,10 @@ extension ManagedObjectContext {
         var attempts = 0
         while true {
             do {
-                let written = try coordinator.execute(saveRequest())
-                finishSave(written: written)
+                let (request, written) = saveRequest()
+                let rows = try coordinator.execute(request)
+                for (object, row) in zip(written, rows) { object.snapshot = row }
+                finishSave()
                 return
             } catch let error as StoreError {
                 // Under a merging policy a conflict is resolved and the save tried again; concurrent writers
@@ -53,10 +55,12 @@ extension ManagedObjectContext {
         Array(insertedSet) + Array(deletedSet) + changedSet.filter { $0.hasPersistentChanges && !$0.deletedFlag }
     }
 
+    /// Computes the derived attributes of the objects a save writes (not the deleted ones).
     private func computeDerivedAttributes(of objects: [ManagedObject]) {
+        guard model.entities.contains(where: { !$0.derivedAttributes.isEmpty }) else { return }
         let evaluator = PredicateEvaluator(resolver: ContextResolver(context: self))
-        for object in objects {
-            for attribute in object.entity.attributes {
+        for object in objects where !object.deletedFlag {
+            for attribute in object.entity.derivedAttributes {
                 guard let derivation = attribute.derivation,
                     let value = try? derivation.value(using: evaluator, on: object),
                     let coerced = attribute.type.coerce(value)
@@ -96,7 +100,7 @@ extension ManagedObjectContext {
                 }
                 continue
             }
-            for attribute in entity.attributes where !attribute.isOptional && !attribute.isTransient {
+            for attribute in entity.requiredAttributes {
                 if object.attributeValue(attribute).isNull {
                     fail(
                         attribute.name, .missingValue,
@@ -104,7 +108,7 @@ extension ManagedObjectContext {
                             + Self.missingTransformerNote(attribute))
                 }
             }
-            for attribute in entity.attributes where attribute.hasValueConstraints {
+            for attribute in entity.constrainedAttributes {
                 if let problem = attribute.constraintViolation(of: object.attributeValue(attribute)) {
                     fail(attribute.name, problem.reason, "\(entity.name).\(attribute.name) \(problem.message)")
                 }
@@ -178,23 +182,36 @@ extension ManagedObjectContext {
             if byRoot[ObjectIdentifier(root)] == nil { roots.append(root) }
             byRoot[ObjectIdentifier(root), default: []].append(object)
         }
-        var mapping: [ManagedObjectID: ManagedObjectID] = [:]
-        mapping.reserveCapacity(temporary.count)
+        var replacements: [(object: ManagedObject, id: ManagedObjectID)] = []
+        replacements.reserveCapacity(temporary.count)
         do {
             for root in roots {
                 let group = byRoot[ObjectIdentifier(root)]!
                 let ids = try coordinator.newObjectIDs(for: root, count: group.count)
                 for (object, id) in zip(group, ids) {
-                    mapping[object.objectID] =
-                        object.entity === root
-                        ? id
-                        : ManagedObjectID(
-                            entity: object.entity, storeIdentifier: id.storeIdentifier, primaryKey: id.key)
+                    replacements.append(
+                        (
+                            object,
+                            object.entity === root
+                                ? id
+                                : ManagedObjectID(
+                                    entity: object.entity, storeIdentifier: id.storeIdentifier, primaryKey: id.key)
+                        ))
                 }
             }
         } catch {
             throw ObjectStackError(code: .storeFailed, message: "could not obtain permanent IDs", cause: error)
         }
+        // The old-to-new table is only built for what reads it: children (which may still name the old IDs)
+        // and references between objects. A bulk insert of a relationship-free entity needs neither, and
+        // hashing 100,000 temporary IDs into it was a fifth of obtaining their permanent ones.
+        let hasChildren = children.withLock { !$0.isEmpty }
+        let mayReference = model.entities.contains { !$0.relationships.isEmpty }
+        guard hasChildren || mayReference else {
+            rekey(replacements)
+            return
+        }
+        let mapping = Dictionary(uniqueKeysWithValues: replacements.map { ($0.object.objectID, $0.id) })
         replaceObjectIDs(mapping)
         forwardPermanentIDs(mapping)
     }
@@ -204,13 +221,7 @@ extension ManagedObjectContext {
         // Only children can still name the old IDs (in a later save or fault); without children the map
         // would just grow with every insert.
         if children.withLock({ !$0.isEmpty }) { permanentIDs.merge(mapping) { _, new in new } }
-        registered.reserveCapacity(registered.count + mapping.count)
-        // The row cache has no row of a new ID yet: the save that writes the rows counts this context's hold.
-        for (old, new) in mapping {
-            guard let object = registered.removeValue(forKey: old) else { continue }
-            object.objectID = new
-            registered[new] = object
-        }
+        rekey(mapping.compactMap { old, new in registered[old].map { ($0, new) } })
         // Only changed objects can refer to new objects: an unchanged object's values are all committed.
         func remap(_ object: ManagedObject) {
             // Only relationship values can hold IDs: entities without relationships need no pass.
@@ -230,6 +241,18 @@ extension ManagedObjectContext {
         deletedSet.forEach(remap)
     }
 
+    /// Registers objects under new IDs in place of their old ones.
+    private func rekey(_ replacements: [(object: ManagedObject, id: ManagedObjectID)]) {
+        // The row cache has no row of a new ID yet: the save that writes the rows counts this context's hold.
+        // Each object leaves the table before its new ID enters it, so the table never grows: reserving room
+        // for both rehashed every registered object.
+        for (object, id) in replacements {
+            guard registered.removeValue(forKey: object.objectID) != nil else { continue }
+            object.objectID = id
+            registered[id] = object
+        }
+    }
+
     // MARK: - Writing
 
     /// The row values of an object as it is now, by `storedIndex`.
@@ -242,17 +265,22 @@ extension ManagedObjectContext {
         }
     }
 
-    private func saveRequest() -> StoreSaveRequest {
+    /// The store's request for the context's changes, with the objects whose rows it writes: the inserted
+    /// ones, then the updated ones, in the request's order.
+    private func saveRequest() -> (request: StoreSaveRequest, written: [ManagedObject]) {
         var request = StoreSaveRequest()
         // Rows go to the store in primary-key order: a set's order is a hash's, and inserting 100,000 rows at
         // random keys split the table's pages all over instead of appending to the last one, which doubled the
         // SQLite store's time for the writes.
-        request.inserts.reserveCapacity(insertedSet.count)
-        for object in Self.inKeyOrder(insertedSet) {
+        var written = Self.inKeyOrder(insertedSet)
+        request.inserts.reserveCapacity(written.count)
+        for object in written {
             request.inserts.append((object.objectID, rowValues(of: object)))
         }
-        let updated = changedSet.filter { $0.hasPersistentChanges && !$0.deletedFlag && !$0.insertedFlag }
-        for object in Self.inKeyOrder(updated) {
+        let updated = Self.inKeyOrder(
+            changedSet.filter { $0.hasPersistentChanges && !$0.deletedFlag && !$0.insertedFlag })
+        written += updated
+        for object in updated {
             object.fireFault()
             request.updates.append(
                 .init(
@@ -279,7 +307,7 @@ extension ManagedObjectContext {
                 }
             }
         }
-        return request
+        return (request, written)
     }
 
     /// Objects in the order of their IDs' keys, the order the stores keep rows in.
@@ -291,7 +319,9 @@ extension ManagedObjectContext {
         return keyed.map(\.1)
     }
 
-    func finishSave(written: [ManagedObjectID: RowSnapshot]) {
+    /// Makes the saved changes the objects' committed state and posts the save's notifications; each written
+    /// object already holds the row the save wrote.
+    func finishSave() {
         let inserted = insertedSet
         let updated = Set(changedSet.filter { $0.hasPersistentChanges && !$0.deletedFlag && !$0.insertedFlag })
         let deleted = deletedSet
@@ -303,7 +333,6 @@ extension ManagedObjectContext {
                 let current = object.toManyIDs(relationship)
                 object.toMany[index] = ToManyState(committed: current)
             }
-            if let snapshot = written[object.objectID] { object.snapshot = snapshot }
             object.changes = [:]
             object.insertedFlag = false
             object.isFault = false

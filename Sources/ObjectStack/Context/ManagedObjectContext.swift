@@ -389,8 +389,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         registered[object.objectID] = object
         object.insertedFlag = true
         insertedSet.insert(object)
-        for attribute in object.entity.attributes
-        where awake && !attribute.defaultValue.isNull && attribute.derivationExpression == nil {
+        for attribute in object.entity.defaultedAttributes where awake {
             if attribute.isTransient {
                 object.transientValues[attribute.index] = attribute.defaultValue
             } else {

@@ -223,30 +223,35 @@ public final class PersistentStoreCoordinator: Sendable {
     }
 
     /// Saves atomically and updates the row cache with the rows written.
-    func execute(_ request: StoreSaveRequest) throws -> [ManagedObjectID: RowSnapshot] {
-        guard !request.isEmpty else { return [:] }
+    /// - Returns: the row written for each insert, then for each update, in the request's order.
+    func execute(_ request: StoreSaveRequest) throws -> [RowSnapshot] {
+        guard !request.isEmpty else { return [] }
         let anyID =
             request.inserts.first?.objectID ?? request.updates.first?.objectID ?? request.deletes.first?.objectID
             ?? request.insertedLinks.first?.source ?? request.deletedLinks.first?.source
         // A save reaches one store; a request spanning several stores would need two-phase commit.
         let store = try anyID.map { try self.store(for: $0) } ?? persistentStores[0]
         let versions = try withStoreAccess { try store.execute(request) }
-        var written: [ManagedObjectID: RowSnapshot] = [:]
+        // The rows are in the request's order rather than a table by ID: the saving context pairs them with
+        // its objects by position, so no row is hashed on the way back.
+        var written: [RowSnapshot] = []
         written.reserveCapacity(request.inserts.count + request.updates.count)
         for insert in request.inserts {
-            written[insert.objectID] = RowSnapshot(values: insert.values, version: versions[insert.objectID] ?? 1)
+            written.append(RowSnapshot(values: insert.values, version: versions[insert.objectID] ?? 1))
         }
         for update in request.updates {
-            written[update.objectID] = RowSnapshot(values: update.values, version: versions[update.objectID] ?? 1)
+            written.append(RowSnapshot(values: update.values, version: versions[update.objectID] ?? 1))
         }
         rowCache.withLock { cache in
             cache.reserveCapacity(written.count)
             let now = RowCacheInstant.now
             // A new row is held by the saving context, which has its object registered.
-            for insert in request.inserts {
-                cache.store(written[insert.objectID]!, for: insert.objectID, at: now, references: 1)
+            for (insert, row) in zip(request.inserts, written) {
+                cache.store(row, for: insert.objectID, at: now, references: 1)
             }
-            for update in request.updates { cache.store(written[update.objectID]!, for: update.objectID, at: now) }
+            for (update, row) in zip(request.updates, written[request.inserts.count...]) {
+                cache.store(row, for: update.objectID, at: now)
+            }
             for delete in request.deletes { cache.remove(delete.objectID) }
         }
         return written

@@ -59,6 +59,15 @@ public final class EntityDescription: @unchecked Sendable {
     /// Every attribute's name bits with where its value lives, for `@Attribute`'s reads and
     /// `attribute(forKey:)`.
     @exclusivity(unchecked) var attributeSlots: [(bits: NameBits, slot: AttributeSlot)] = []
+    /// The attributes a save requires a value of: stored and not optional. Worked out once, like the lists
+    /// below, so a save of many objects does not test every attribute of every object.
+    @exclusivity(unchecked) var requiredAttributes: [AttributeDescription] = []
+    /// The attributes with a minimum, maximum or regular expression a save validates.
+    @exclusivity(unchecked) var constrainedAttributes: [AttributeDescription] = []
+    /// The derived attributes a save computes.
+    @exclusivity(unchecked) var derivedAttributes: [AttributeDescription] = []
+    /// The attributes an inserted object starts with a default value of (not derived, default not null).
+    @exclusivity(unchecked) var defaultedAttributes: [AttributeDescription] = []
     /// Relationships by name, inherited ones included.
     @exclusivity(unchecked) public internal(set) var relationshipsByName: [String: RelationshipDescription] = [:]
     /// Every property by `index`: the parent's first, then the declared attributes and relationships.

@@ -73,6 +73,14 @@ public final class ManagedObjectModel: Sendable {
         // parent GeographicRegion in Moody 3 used to inherit none).
         for entity in Self.parentsFirst(entities) { try Self.resolveConstraints(of: entity) }
         for entity in entities { try Self.resolveDerivations(of: entity) }
+        for entity in entities {
+            entity.requiredAttributes = entity.attributes.filter { !$0.isOptional && !$0.isTransient }
+            entity.constrainedAttributes = entity.attributes.filter(\.hasValueConstraints)
+            entity.derivedAttributes = entity.attributes.filter { $0.derivation != nil }
+            entity.defaultedAttributes = entity.attributes.filter {
+                !$0.defaultValue.isNull && $0.derivationExpression == nil
+            }
+        }
         for entity in entities { entity.versionHash = Self.versionHash(of: entity) }
         self.entityVersionHashesByName = byName.mapValues(\.versionHash)
     }
