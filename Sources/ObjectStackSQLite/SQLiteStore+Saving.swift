@@ -234,17 +234,25 @@ extension SQLiteStore {
         struct UpdateStatementKey: Hashable {
             let entity: ObjectIdentifier
             let checked: Bool
+            /// The stored indices the statement writes; nil for all of them.
+            let written: [Int]?
         }
         var updateStatements = SaveStatements<UpdateStatementKey>()
         for update in request.updates {
             let id = update.objectID
             guard let old = currentVersions[RowKey(id)] else { continue }
             let checked = update.expectedVersion != nil
+            // As Core Data does, an update at a known version writes only the columns whose values differ from
+            // that version's: rewriting every column rewrote the indexed ones too, and an update of two counters
+            // cost twice raw SQLite's.
+            let written = checked ? update.changedIndices() : nil
             let statement = try updateStatements.statement(
-                UpdateStatementKey(entity: ObjectIdentifier(id.entity), checked: checked), on: db
-            ) { updateSQL(for: id.entity) + (checked ? " AND Z_OPT = ?" : "") }
+                UpdateStatementKey(entity: ObjectIdentifier(id.entity), checked: checked, written: written), on: db
+            ) { updateSQL(for: id.entity, writing: written) + (checked ? " AND Z_OPT = ?" : "") }
             statement.bindInt(old + 1, at: 1)
-            let next = bindRow(update.values, of: id.entity, statement, from: 2)
+            let next =
+                written.map { bindValues(update.values, at: $0, of: id.entity, statement, from: 2) }
+                ?? bindRow(update.values, of: id.entity, statement, from: 2)
             statement.bindInt(id.key, at: next)
             if checked { statement.bindInt(old, at: next + 1) }
             try statement.run()
@@ -288,9 +296,11 @@ extension SQLiteStore {
         return versions
     }
 
-    /// The columns a row of `entity` writes, in `storedIndex` order (a reference's entity code after its key).
-    private func writtenColumns(of entity: EntityDescription) -> [String] {
-        entity.storedProperties.flatMap { property -> [String] in
+    /// The columns a row of `entity` writes, in `storedIndex` order (a reference's entity code after its key);
+    /// only those of the stored indices `written` when given.
+    private func writtenColumns(of entity: EntityDescription, _ written: [Int]? = nil) -> [String] {
+        let properties = written.map { $0.map { entity.storedProperties[$0] } } ?? entity.storedProperties
+        return properties.flatMap { property -> [String] in
             switch property {
             case .attribute(let attribute): return [schema.column(attribute)]
             case .toOne(let relationship):
@@ -306,8 +316,8 @@ extension SQLiteStore {
             + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
     }
 
-    private func updateSQL(for entity: EntityDescription) -> String {
-        let sets = (["Z_OPT"] + writtenColumns(of: entity)).map { "\($0) = ?" }.joined(separator: ", ")
+    private func updateSQL(for entity: EntityDescription, writing written: [Int]?) -> String {
+        let sets = (["Z_OPT"] + writtenColumns(of: entity, written)).map { "\($0) = ?" }.joined(separator: ", ")
         return "UPDATE \(SQLiteSchema.quote(schema.table(for: entity).name)) SET \(sets) WHERE Z_PK = ?"
     }
 
@@ -318,8 +328,18 @@ extension SQLiteStore {
     )
         -> Int32
     {
+        bindValues(values, at: entity.storedProperties.indices, of: entity, statement, from: first)
+    }
+
+    /// Binds the values at the stored indices `positions` from parameter `first` on, as `writtenColumns` lists
+    /// their columns; returns the next free parameter.
+    private func bindValues<Positions: Sequence<Int>>(
+        _ values: [StoreValue], at positions: Positions, of entity: EntityDescription, _ statement: SQLiteStatement,
+        from first: Int32
+    ) -> Int32 {
         var index = first
-        for (position, property) in entity.storedProperties.enumerated() {
+        for position in positions {
+            let property = entity.storedProperties[position]
             let value = position < values.count ? values[position] : .null
             statement.bind(value, at: index)
             index += 1

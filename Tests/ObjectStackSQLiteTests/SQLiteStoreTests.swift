@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import ObjectStack
 import ObjectStackSQLite
@@ -141,6 +142,40 @@ struct SQLiteStoreTests {
         #expect(count == 5, "the valid insert of the failed save was rolled back too")
         #expect(try Data(contentsOf: url) == before.0)
         #expect((try? Data(contentsOf: wal)) == before.1, "nothing of the failed save reached the log")
+    }
+
+    @Test("an update at a known version writes only the columns it changes, as Core Data's does")
+    func updateWritesChangedColumns() throws {
+        let url = try Self.directory().appendingPathComponent("items.sqlite")
+        let model = try Self.model(extra: true)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        _ = try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = coordinator
+        let item = try context.performAndWait {
+            let item = ManagedObject(entity: model.entitiesByName["Item"]!, insertInto: context)
+            try item.setValue("first", forKey: "name")
+            try item.setValue("red", forKey: "colour")
+            try context.save()
+            return item
+        }
+        // Another writer changes the colour without moving the row's version: a save that wrote every column
+        // would put back the red it read.
+        var db: OpaquePointer?
+        #expect(sqlite3_open(url.path, &db) == SQLITE_OK)
+        defer { sqlite3_close(db) }
+        #expect(sqlite3_exec(db, "UPDATE Z_Item SET colour = 'blue'", nil, nil, nil) == SQLITE_OK)
+        try context.performAndWait {
+            try item.setValue("second", forKey: "name")
+            try context.save()
+        }
+        var statement: OpaquePointer?
+        #expect(sqlite3_prepare_v2(db, "SELECT name, colour, Z_OPT FROM Z_Item", -1, &statement, nil) == SQLITE_OK)
+        defer { sqlite3_finalize(statement) }
+        #expect(sqlite3_step(statement) == SQLITE_ROW)
+        #expect(String(cString: sqlite3_column_text(statement, 0)) == "second")
+        #expect(String(cString: sqlite3_column_text(statement, 1)) == "blue")
+        #expect(sqlite3_column_int64(statement, 2) == 2, "the update still moves the version")
     }
 
     @Test("a repeated query reuses its prepared statement")

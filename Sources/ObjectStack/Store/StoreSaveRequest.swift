@@ -23,6 +23,13 @@ public struct StoreSaveRequest: Sendable {
             self.committedValues = committedValues
         }
 
+        /// The stored indices whose values differ from the row at `expectedVersion`: what a store that writes
+        /// single columns must write. All of them when the committed values are not known.
+        public func changedIndices() -> [Int] {
+            guard let committedValues, committedValues.count == values.count else { return Array(values.indices) }
+            return values.indices.filter { values[$0] != committedValues[$0] }
+        }
+
         /// Whether the update leaves the values at `indices` as they were in the row at `expectedVersion`: then
         /// the stored row already held them, so they cannot newly clash (once the version is checked).
         public func keepsCommittedValues(at indices: [Int]) -> Bool {
