@@ -12,6 +12,9 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     let url: URL
     private var cache: [String: SQLiteStatement] = [:]
+    /// Primary-key reads' statements (also in `cache`), by the read's identity; a read outlives none of its
+    /// store's connections, so an identity is never reused while its entry is here.
+    private var readStatements: [ObjectIdentifier: SQLiteStatement] = [:]
     /// How many statements were compiled, and how many uses were served from the cache.
     private(set) var preparedCount = 0
     private(set) var cacheHits = 0
@@ -44,6 +47,7 @@ final class SQLiteConnection {
 
     func close() {
         cache.removeAll()
+        readStatements.removeAll()
         sqlite3_close_v2(handle)
         fileLock?.release()
         fileLock = nil
@@ -61,6 +65,18 @@ final class SQLiteConnection {
         preparedCount += 1
         let statement = SQLiteStatement(handle: pointer, sql: sql, connection: self)
         cache[sql] = statement
+        return statement
+    }
+
+    /// The cached prepared statement of a primary-key read, found by the read's identity rather than by hashing
+    /// its SQL.
+    func statement(_ read: SQLitePrimaryKeyRead) throws -> SQLiteStatement {
+        if let cached = readStatements[ObjectIdentifier(read)] {
+            cacheHits += 1
+            return cached
+        }
+        let statement = try statement(read.sql)
+        readStatements[ObjectIdentifier(read)] = statement
         return statement
     }
 

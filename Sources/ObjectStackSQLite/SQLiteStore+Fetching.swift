@@ -202,12 +202,21 @@ extension SQLiteStore {
 
     /// One object's row: the lookup by ID, with its query built once per table and no tables of results.
     public func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? {
-        guard !id.isTemporaryID, let table = schema.tables[id.entity.rootEntity.name] else { return nil }
+        guard !id.isTemporaryID else { return nil }
+        let known = primaryKeyReads[ObjectIdentifier(id.entity)]
+        // An entity of an equal model built separately is not known by identity: found by name.
+        guard
+            let read = known
+                ?? schema.tables[id.entity.rootEntity.name].map({
+                    SQLitePrimaryKeyRead(sql: $0.selectByPrimaryKey, readers: readers[$0.root.name] ?? [:])
+                })
+        else { return nil }
         return try withConnection { db in
-            let statement = try db.statement(table.selectByPrimaryKey)
+            // Only the store's own reads are cached by identity: a passing one's identity may be reused.
+            let statement = try known.map(db.statement) ?? db.statement(read.sql)
             defer { statement.reset() }
             statement.bindInt(id.key, at: 1)
-            guard try statement.step(), let reader = readers[table.root.name]?[statement.int(1)],
+            guard try statement.step(), let reader = read.readers[statement.int(1)],
                 reader.entity === id.entity || reader.entity.name == id.entity.name
             else { return nil }
             return reader.snapshot(statement, storeIdentifier: identifier)

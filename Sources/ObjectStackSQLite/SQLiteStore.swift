@@ -34,6 +34,8 @@ public final class SQLiteStore: PersistentStore {
     let schema: SQLiteSchema
     /// Row readers by root entity name, then by entity code.
     let readers: [String: [Int64: SQLiteRowReader]]
+    /// The single-row read of each entity's table, by the entity's identity.
+    let primaryKeyReads: [ObjectIdentifier: SQLitePrimaryKeyRead]
     /// The connection; nil once the store is closed.
     private let connection: LockedValue<SQLiteConnection?>
 
@@ -64,6 +66,12 @@ public final class SQLiteStore: PersistentStore {
             }
         }
         self.readers = readers
+        var primaryKeyReads: [ObjectIdentifier: SQLitePrimaryKeyRead] = [:]
+        for (root, table) in schema.tables {
+            let read = SQLitePrimaryKeyRead(sql: table.selectByPrimaryKey, readers: readers[root] ?? [:])
+            for entity in table.entitiesByCode.values { primaryKeyReads[ObjectIdentifier(entity)] = read }
+        }
+        self.primaryKeyReads = primaryKeyReads
         let opened = try SQLiteStoreOpener(request: request, schema: schema).open()
         metadata = opened.metadata
         connection = LockedValue(opened.connection)
