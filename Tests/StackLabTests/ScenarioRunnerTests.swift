@@ -283,6 +283,27 @@ struct ProbeScenarioTests {
         }
     }
 
+    @Test("a read-write mix whose deadline passes before its tasks start still saves, merges and fetches once")
+    @MainActor
+    func mixPastItsDeadline() async throws {
+        // A microsecond: the writer's and reader's tasks start after the deadline, as on a loaded machine.
+        let results = try await run(
+            """
+            name: late-start
+            workload: read-write-mix
+            repetitions: 1
+            parameters: {store: sqlite, objects: 100, readers: 1, reads_per_s: 100, writers: 1, write_rate: 100, batch_size: 10, duration_s: 0.000001}
+            matrix:
+              strategy: [shared-coordinator]
+            """)
+        let result = try #require(results.first)
+        #expect(result.error == nil)
+        #expect(result.metrics[.objects] == 10, "one save of five new pods and five updated ones")
+        #expect(result.metrics[.storedObjects] == 105)
+        #expect((result.metrics[.merges] ?? 0) >= 1)
+        #expect((result.metrics[.fetches] ?? 0) >= 1)
+    }
+
     @Test("strategy latency as read-write-mix cells: both strategies fetch while the writer saves, every pod lands")
     @MainActor
     func strategyLatency() async throws {

@@ -73,12 +73,13 @@ struct ReadWriteMixWorkload: StackWorkload {
                     request.sortDescriptors = [SortKey("name")]
                     request.fetchLimit = 50
                     var offset = reader * 50
-                    while clock.nowMilliseconds() < deadline {
+                    // At least one round, so a loaded machine still gives the run its writes and reads.
+                    repeat {
                         request.fetchOffset = offset % max(seeded, 1)
                         offset += 50 * (reader + 1)
                         session.timedFetch(request, on: main)
                         try await Task.sleep(for: .seconds(readInterval))
-                    }
+                    } while clock.nowMilliseconds() < deadline
                 }
             }
             var written = 0
@@ -181,7 +182,9 @@ struct ReadWriteMixWorkload: StackWorkload {
         var batch = 0
         let clock = stack.clock
         let resets = context !== stack.main
-        while clock.nowMilliseconds() < deadline {
+        // At least one save, as the model-file mix does: a writer whose task starts after the deadline (the
+        // main actor busy on a loaded machine) still writes, so the run always has a save and its merge.
+        repeat {
             let due = clock.nowMilliseconds() + interval * 1_000
             let inserts = (0..<(batchSize + 1) / 2).map { index in
                 PodSpec(
@@ -206,7 +209,7 @@ struct ReadWriteMixWorkload: StackWorkload {
             batch += 1
             let wait = due - clock.nowMilliseconds()
             if wait > 0 { try await Task.sleep(for: .milliseconds(wait)) }
-        }
+        } while clock.nowMilliseconds() < deadline
         return written
     }
 }
