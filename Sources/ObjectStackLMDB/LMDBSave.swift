@@ -149,22 +149,6 @@ struct LMDBSave {
     /// one of its values takes it and the keeper is the one that conflicts, as before.
     private func claimUniqueValues(_ txn: LMDBTransaction, _ key: inout [UInt8], _ keepsKeys: [Bool]) throws {
         var batches: [LMDBKeyBatch] = []
-        // For each constraint's sub-database: the keepers' primary keys, with their update and constraint number.
-        // Built on the first value found taken: a save whose updates all keep their values claims nothing, and
-        // building the table for 10,000 kept rows was a fifth of such a save.
-        var keepersTable: [MDB_dbi: [Int64: (update: Int, constraint: Int)]]?
-        func keepers() -> [MDB_dbi: [Int64: (update: Int, constraint: Int)]] {
-            if let keepersTable { return keepersTable }
-            var table: [MDB_dbi: [Int64: (update: Int, constraint: Int)]] = [:]
-            for (index, update) in request.updates.enumerated() where keepsKeys[index] {
-                guard let layout = schema.layout(of: update.objectID.entity) else { continue }
-                for (number, constraint) in layout.constraints.enumerated() {
-                    table[constraint.dbi, default: [:]][update.objectID.key] = (index, number)
-                }
-            }
-            keepersTable = table
-            return table
-        }
         var position: Int64 = 0
         func gather(_ id: ManagedObjectID, _ values: [StoreValue]) {
             defer { position += 1 }
@@ -202,6 +186,26 @@ struct LMDBSave {
             }
         }
 
+        guard !batches.isEmpty else { return }
+        // For each constraint's sub-database: the keepers' primary keys, with their update and constraint number.
+        // Only a claim can meet a keeper, so a save whose updates all keep their values (no claim) skips this
+        // table: building it for 10,000 kept rows was a fifth of such a save.
+        var keepers: [MDB_dbi: [Int64: (update: Int, constraint: Int)]] = [:]
+        for (index, update) in request.updates.enumerated() where keepsKeys[index] {
+            guard let layout = schema.layout(of: update.objectID.entity) else { continue }
+            for (number, constraint) in layout.constraints.enumerated() {
+                keepers[constraint.dbi, default: [:]][update.objectID.key] = (index, number)
+            }
+        }
+        /// The object and values written at a position of the request: its inserts, then its updates.
+        func written(at position: Int) -> (id: ManagedObjectID, values: [StoreValue]) {
+            position < request.inserts.count
+                ? (request.inserts[position].objectID, request.inserts[position].values)
+                : (
+                    request.updates[position - request.inserts.count].objectID,
+                    request.updates[position - request.inserts.count].values
+                )
+        }
         var conflicts: [(order: Int64, conflict: ConstraintConflict)] = []
         var savedIDs: [String: [Int64: ManagedObjectID]]?
         for index in batches.indices {
@@ -216,15 +220,12 @@ struct LMDBSave {
                 let ownerKey = existing.primaryKey(at: 0)
                 if ownerKey == entry.owner { return }
                 let requestPosition = Int(entry.tag >> 16)
-                if let keeper = keepers()[dbi]?[ownerKey], request.inserts.count + keeper.update > requestPosition {
+                if let keeper = keepers[dbi]?[ownerKey], request.inserts.count + keeper.update > requestPosition {
                     // The keeper's turn is later: this claimant takes the value and the keeper conflicts with it.
                     try withKey(entry.owner) { owner in _ = try txn.put(dbi, uniqueKey, owner, flags: 0) }
-                    keepersTable?[dbi]?[ownerKey] = nil
+                    keepers[dbi]?[ownerKey] = nil
                     let kept = request.updates[keeper.update]
-                    let claimant =
-                        requestPosition < request.inserts.count
-                        ? request.inserts[requestPosition].objectID
-                        : request.updates[requestPosition - request.inserts.count].objectID
+                    let claimant = written(at: requestPosition).id
                     guard let keeperLayout = schema.layout(of: kept.objectID.entity) else { return }
                     let constraint = keeperLayout.constraints[keeper.constraint]
                     conflicts.append(
@@ -238,13 +239,7 @@ struct LMDBSave {
                         ))
                     return
                 }
-                let (id, values) =
-                    requestPosition < request.inserts.count
-                    ? (request.inserts[requestPosition].objectID, request.inserts[requestPosition].values)
-                    : (
-                        request.updates[requestPosition - request.inserts.count].objectID,
-                        request.updates[requestPosition - request.inserts.count].values
-                    )
+                let (id, values) = written(at: requestPosition)
                 guard let layout = schema.layout(of: id.entity) else { return }
                 let constraint = layout.constraints[Int(entry.tag & 0xFFFF)]
                 let combination = constraint.attributes.map { values[$0.storedIndex!] }

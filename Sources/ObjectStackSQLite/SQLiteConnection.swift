@@ -12,8 +12,8 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     let url: URL
     private var cache: [String: SQLiteStatement] = [:]
-    /// Primary-key reads' statements (also in `cache`), by the read's identity; a read outlives none of its
-    /// store's connections, so an identity is never reused while its entry is here.
+    /// Primary-key reads' statements (also in `cache`), by the read's identity. The reads belong to the store,
+    /// which outlives its connection, so an identity is never reused while its entry is here.
     private var readStatements: [ObjectIdentifier: SQLiteStatement] = [:]
     /// How many statements were compiled, and how many uses were served from the cache.
     private(set) var preparedCount = 0

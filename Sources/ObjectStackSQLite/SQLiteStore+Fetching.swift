@@ -203,17 +203,14 @@ extension SQLiteStore {
     /// One object's row: the lookup by ID, with its query built once per table and no tables of results.
     public func snapshot(for id: ManagedObjectID) throws -> RowSnapshot? {
         guard !id.isTemporaryID else { return nil }
-        let known = primaryKeyReads[ObjectIdentifier(id.entity)]
-        // An entity of an equal model built separately is not known by identity: found by name.
+        // An entity of an equal model built separately is not known by identity: its namesake in the store's
+        // model is.
         guard
-            let read = known
-                ?? schema.tables[id.entity.rootEntity.name].map({
-                    SQLitePrimaryKeyRead(sql: $0.selectByPrimaryKey, readers: readers[$0.root.name] ?? [:])
-                })
+            let read = primaryKeyReads[ObjectIdentifier(id.entity)]
+                ?? model.entitiesByName[id.entity.name].flatMap({ primaryKeyReads[ObjectIdentifier($0)] })
         else { return nil }
         return try withConnection { db in
-            // Only the store's own reads are cached by identity: a passing one's identity may be reused.
-            let statement = try known.map(db.statement) ?? db.statement(read.sql)
+            let statement = try db.statement(read)
             defer { statement.reset() }
             statement.bindInt(id.key, at: 1)
             guard try statement.step(), let reader = read.readers[statement.int(1)],

@@ -38,7 +38,7 @@ extension ManagedObjectContext {
     func saveIntoParent(_ parent: ManagedObjectContext) throws {
         var save = ChildSave(policy: mergePolicy)
         for object in insertedSet { save.inserts.append((object.objectID, rowValues(of: object))) }
-        for object in changedSet where object.hasPersistentChanges && !object.deletedFlag && !object.insertedFlag {
+        for object in updatesToSave {
             object.fireFault()
             let changed = object.changes.keys.compactMap(object.entity.storedIndex(ofProperty:))
             save.updates.append(

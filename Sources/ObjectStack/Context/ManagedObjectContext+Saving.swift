@@ -57,7 +57,7 @@ extension ManagedObjectContext {
 
     /// Computes the derived attributes of the objects a save writes (not the deleted ones).
     private func computeDerivedAttributes(of objects: [ManagedObject]) {
-        guard model.entities.contains(where: { !$0.derivedAttributes.isEmpty }) else { return }
+        guard model.hasDerivedAttributes else { return }
         let evaluator = PredicateEvaluator(resolver: ContextResolver(context: self))
         for object in objects where !object.deletedFlag {
             for attribute in object.entity.derivedAttributes {
@@ -204,24 +204,29 @@ extension ManagedObjectContext {
         }
         // The old-to-new table is only built for what reads it: children (which may still name the old IDs)
         // and references between objects. A bulk insert of a relationship-free entity needs neither, and
-        // hashing 100,000 temporary IDs into it was a fifth of obtaining their permanent ones.
-        let hasChildren = children.withLock { !$0.isEmpty }
-        let mayReference = model.entities.contains { !$0.relationships.isEmpty }
-        guard hasChildren || mayReference else {
-            rekey(replacements)
-            return
-        }
-        let mapping = Dictionary(uniqueKeysWithValues: replacements.map { ($0.object.objectID, $0.id) })
-        replaceObjectIDs(mapping)
+        // hashing 100,000 temporary IDs into it was a fifth of obtaining their permanent ones. It is keyed by
+        // the old IDs, so it is built before the objects take their new ones.
+        let mapping =
+            model.hasRelationships || children.withLock({ !$0.isEmpty })
+            ? Dictionary(uniqueKeysWithValues: replacements.map { ($0.object.objectID, $0.id) }) : [:]
+        rekey(replacements)
+        guard !mapping.isEmpty else { return }
+        followNewIDs(mapping)
         forwardPermanentIDs(mapping)
     }
 
     /// Re-keys objects and every reference to them held by changed objects of the context.
     func replaceObjectIDs(_ mapping: [ManagedObjectID: ManagedObjectID]) {
+        rekey(mapping.compactMap { old, new in registered[old].map { ($0, new) } })
+        followNewIDs(mapping)
+    }
+
+    /// Points what still names the old IDs of re-keyed objects at their new ones: changed objects' references,
+    /// and the table a child resolves late references through.
+    private func followNewIDs(_ mapping: [ManagedObjectID: ManagedObjectID]) {
         // Only children can still name the old IDs (in a later save or fault); without children the map
         // would just grow with every insert.
         if children.withLock({ !$0.isEmpty }) { permanentIDs.merge(mapping) { _, new in new } }
-        rekey(mapping.compactMap { old, new in registered[old].map { ($0, new) } })
         // Only changed objects can refer to new objects: an unchanged object's values are all committed.
         func remap(_ object: ManagedObject) {
             // Only relationship values can hold IDs: entities without relationships need no pass.
@@ -277,8 +282,7 @@ extension ManagedObjectContext {
         for object in written {
             request.inserts.append((object.objectID, rowValues(of: object)))
         }
-        let updated = Self.inKeyOrder(
-            changedSet.filter { $0.hasPersistentChanges && !$0.deletedFlag && !$0.insertedFlag })
+        let updated = Self.inKeyOrder(updatesToSave)
         written += updated
         for object in updated {
             object.fireFault()
@@ -310,6 +314,11 @@ extension ManagedObjectContext {
         return (request, written)
     }
 
+    /// The changed objects a save writes as updates: with persistent changes, neither inserted nor deleted.
+    var updatesToSave: Set<ManagedObject> {
+        changedSet.filter { $0.hasPersistentChanges && !$0.deletedFlag && !$0.insertedFlag }
+    }
+
     /// Objects in the order of their IDs' keys, the order the stores keep rows in.
     private static func inKeyOrder<Objects: Sequence<ManagedObject>>(_ objects: Objects) -> [ManagedObject] {
         // Sorting (key, object) pairs compares keys held in the array: comparing through each object's ID was
@@ -323,7 +332,7 @@ extension ManagedObjectContext {
     /// object already holds the row the save wrote.
     func finishSave() {
         let inserted = insertedSet
-        let updated = Set(changedSet.filter { $0.hasPersistentChanges && !$0.deletedFlag && !$0.insertedFlag })
+        let updated = updatesToSave
         let deleted = deletedSet
         // Inserted and updated objects are disjoint (`updated` leaves inserted ones out): each is finished in
         // its own pass rather than copying both into one set.

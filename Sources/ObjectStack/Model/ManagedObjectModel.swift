@@ -23,6 +23,10 @@ public final class ManagedObjectModel: Sendable {
     public let entityVersionHashesByName: [String: String]
     /// Named fetch requests stored with the model, by name (see `fetchRequestFromTemplate(withName:substitutionVariables:)`).
     public let fetchRequestTemplatesByName: [String: FetchRequestTemplate]
+    /// Whether any entity has a relationship: only then can a saved object's values name another object's ID.
+    let hasRelationships: Bool
+    /// Whether any entity has a derived attribute, which a save computes.
+    let hasDerivedAttributes: Bool
 
     /// Builds and checks a model.
     /// - Throws: `ObjectStackError` with code `.invalidModel` naming the entity and property at fault.
@@ -83,6 +87,8 @@ public final class ManagedObjectModel: Sendable {
         }
         for entity in entities { entity.versionHash = Self.versionHash(of: entity) }
         self.entityVersionHashesByName = byName.mapValues(\.versionHash)
+        hasRelationships = entities.contains { !$0.relationships.isEmpty }
+        hasDerivedAttributes = entities.contains { !$0.derivedAttributes.isEmpty }
     }
 
     /// The entity whose objects are instances of `type` (the most specific match).
