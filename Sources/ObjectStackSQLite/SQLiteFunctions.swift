@@ -9,9 +9,11 @@ import ObjectStack
 /// - `os_fold(text, options)`: `ValueComparison.fold` (`[c]`, `[d]`, `[cd]`; options as `PredicateOptions`'
 ///   raw value).
 /// - `os_str(operator, text, pattern, options)`: BEGINSWITH (1), ENDSWITH (2), CONTAINS (3), LIKE (4),
-///   MATCHES (5, an anchored ICU expression through `NSRegularExpression`) and "is a substring of" (6, `IN`
+///   MATCHES (5, ICU's whole-string match through `NSRegularExpression`) and "is a substring of" (6, `IN`
 ///   with a string); 0 or 1, and 0 when either side is not text.
 /// - `os_num(decimal text)`: a decimal's `Double` value, as `StoreValue.numericValue` computes it.
+/// - `os_pow(base, exponent)`: `**`, as `ValueComparison.arithmetic(.power, …)` computes it (NULL for nil or
+///   a result that is not a number).
 /// - collation `OSDECIMAL`: orders decimal text by exact `Decimal` value.
 enum SQLiteFunctions {
     enum StringOperator: Int32 {
@@ -26,6 +28,9 @@ enum SQLiteFunctions {
         }
         if code == SQLITE_OK {
             code = sqlite3_create_function_v2(db, "os_num", 1, flags, nil, numberFunction, nil, nil, nil)
+        }
+        if code == SQLITE_OK {
+            code = sqlite3_create_function_v2(db, "os_pow", 2, flags, nil, powerFunction, nil, nil, nil)
         }
         if code == SQLITE_OK {
             code = sqlite3_create_collation_v2(db, "OSDECIMAL", SQLITE_UTF8, nil, decimalCollation, nil)
@@ -73,17 +78,11 @@ enum SQLiteFunctions {
     /// Compiled expressions by pattern: a statement calls MATCHES once per row with the same pattern.
     private static let regexCache = LockedValue<[RegexKey: NSRegularExpression]>([:])
 
-    /// The anchored expression `PredicateEvaluator` builds for MATCHES.
+    /// The whole-string expression `PredicateEvaluator` uses for MATCHES (`ValueComparison.matchesExpression`).
     static func regex(_ pattern: String, _ options: PredicateOptions) -> NSRegularExpression? {
         let key = RegexKey(pattern: pattern, options: options.rawValue)
         if let cached = regexCache.withLock({ $0[key] }) { return cached }
-        var regexOptions: NSRegularExpression.Options = []
-        if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
-        let folded =
-            options.contains(.diacriticInsensitive) ? ValueComparison.fold(pattern, [.diacriticInsensitive]) : pattern
-        guard let regex = try? NSRegularExpression(pattern: "^(?:\(folded))$", options: regexOptions) else {
-            return nil
-        }
+        guard let regex = try? ValueComparison.matchesExpression(pattern, options) else { return nil }
         regexCache.withLock { cache in
             if cache.count > 256 { cache.removeAll() }
             cache[key] = regex
@@ -136,6 +135,21 @@ private let numberFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutable
     case SQLITE_FLOAT: sqlite3_result_double(context, sqlite3_value_double(arguments[0]))
     default: sqlite3_result_null(context)
     }
+}
+
+private let powerFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, _, arguments in
+    func number(_ value: OpaquePointer?) -> StoreValue {
+        switch sqlite3_value_type(value) {
+        case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
+        case SQLITE_FLOAT: return .double(sqlite3_value_double(value))
+        default: return .null
+        }
+    }
+    guard let arguments,
+        case .double(let result) = ValueComparison.arithmetic(.power, number(arguments[0]), number(arguments[1]))
+    else { return sqlite3_result_null(context) }
+    sqlite3_result_double(context, result)
 }
 
 private let decimalCollation:

@@ -304,8 +304,9 @@ final class SQLitePredicateCompiler {
             else {
                 return .collection(Self.emptyCollection)
             }
+            // The member is the variable's; key paths without a variable stay on the fetched row (NSPredicate's
+            // evaluated object), at any depth.
             var inner = scope
-            inner.row = member
             inner.variables[subquery.variable] = member
             collection.source = collection.source + " AND " + condition(subquery.predicate, inner)
             return .collection(collection)
@@ -326,11 +327,13 @@ final class SQLitePredicateCompiler {
 
     /// SQLite's arithmetic is `ValueComparison.arithmetic`'s: NULL propagates, integers stay integers
     /// (division truncates), a REAL on either side or an overflow gives floating point, division by zero
-    /// gives NULL. Decimals (stored as text) are read as doubles.
+    /// gives NULL. Decimals (stored as text) are read as doubles. SQL has no power operator: `**` calls
+    /// `os_pow`, which is `ValueComparison.arithmetic` itself.
     private func arithmetic(_ op: ArithmeticOperator, _ lhs: Compiled, _ rhs: Compiled) -> Operand {
         guard case .single(let a) = lhs, case .single(let b) = rhs, a.kind != .null, b.kind != .null else {
             return constant(.null)
         }
+        if op == .power { return Operand(fragment: "os_pow(" + number(a) + ", " + number(b) + ")", kind: .number) }
         return Operand(fragment: "(" + number(a) + " \(op.rawValue) " + number(b) + ")", kind: .number)
     }
 

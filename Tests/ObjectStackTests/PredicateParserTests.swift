@@ -317,6 +317,16 @@ private let wellFormed: [PredicateWellFormedCase] = [
     .init(
         "author.rating + $x.y <= 1.5",
         cmp(math(key("author.rating"), .add, .variable("x", ["y"])), .lessThanOrEqual, double(1.5))),
+    // ** before * and /, left to right (NSExpression's 2 ** 3 ** 2 is 64); a minus sign belongs to its operand.
+    .init("a ** 2 == 4", cmp(math(key("a"), .power, int(2)), .equal, int(4))),
+    .init("2 ** 3 ** 2 == 64", cmp(math(math(int(2), .power, int(3)), .power, int(2)), .equal, int(64))),
+    .init(
+        "2 * a ** 2 / b == 1",
+        cmp(math(math(int(2), .multiply, math(key("a"), .power, int(2))), .divide, key("b")), .equal, int(1))),
+    .init("-a ** 2 < 0", cmp(math(.negate(key("a")), .power, int(2)), .lessThan, int(0))),
+    .init("-2 ** -1 < 0", cmp(math(int(-2), .power, int(-1)), .lessThan, int(0))),
+    .init("($a + 1) ** 3 == 27", cmp(math(math(.variable("a", []), .add, int(1)), .power, int(3)), .equal, int(27))),
+    .init("a**b*c == 1", cmp(math(math(key("a"), .power, key("b")), .multiply, key("c")), .equal, int(1))),
     // Subscripts on to-many key paths.
     .init("tags[SIZE] > 2", cmp(.keyPath(["tags", "[SIZE]"]), .greaterThan, int(2))),
     .init("tags[FIRST].name == 'x'", cmp(.keyPath(["tags", "[FIRST]", "name"]), .equal, str("x"))),
@@ -373,7 +383,6 @@ private let malformed: [PredicateMalformedCase] = [
     .init("NOT", at: 3, "expected an expression"),
     .init("a = 1 b = 2", at: 6, "unexpected 'b'"),
     .init("()", at: 1, "unexpected ')', expected an expression"),
-    .init("a ** 2 = 1", at: 2, "exponentiation ('**') is not supported"),
     .init("a + = 1", at: 4, "unexpected '=', expected an expression"),
     .init("a = 1 +", at: 7, "expected an expression"),
     .init("(a + 1 = 2", at: 0, "unbalanced parenthesis"),
@@ -523,6 +532,13 @@ struct PredicateParserTests {
     func printsAsNSPredicate(_ format: String, _ arguments: [any Sendable], _ expected: String) throws {
         let node = try parse(format, arguments.map { $0 as Any })
         #expect(node.predicateFormat == expected)
+    }
+
+    @Test("** prints like the other operators, an arithmetic operand in parentheses, and reads back the same")
+    func printsPower() throws {
+        let node = try parse("2 ** 3 ** 2 == 64 AND a * b ** 2 > -c ** 2")
+        #expect(node.predicateFormat == "(2 ** 3) ** 2 == 64 AND a * (b ** 2) > (-c) ** 2")
+        #expect(try parse(node.predicateFormat) == node)
     }
 
     @Test func substitutesVariablesInsideArithmetic() throws {

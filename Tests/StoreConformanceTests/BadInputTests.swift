@@ -144,16 +144,18 @@ struct BadInputTests {
 @Suite("Bad input: SUBQUERY scope")
 struct SubqueryScopeTests {
     @Test(
-        "inside a SUBQUERY a bare key path belongs to the member, so an outer-only key is unknown",
+        "inside a SUBQUERY a bare key path belongs to the evaluated object, so a member-only key is unknown",
         arguments: StoreKind.allCases)
-    func memberScope(kind: StoreKind) throws {
+    func outerScope(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
             var request = FetchRequest<Author>(entityName: "Author")
-            request.predicate = try FetchPredicate(format: "SUBQUERY(books, $b, name == 'x').@count > 0")
+            request.predicate = try FetchPredicate(format: "SUBQUERY(books, $b, pages > 1).@count > 0")
             let error = try #require(throws: ObjectStackError.self) { try context.fetch(request) }
-            #expect(error.code == .unknownKeyPath && error.message.contains("Book has no property 'name'"))
+            #expect(error.code == .unknownKeyPath && error.message.contains("Author has no property 'pages'"))
+            request.predicate = try FetchPredicate(format: "SUBQUERY(books, $b, name == 'x').@count > 0")
+            #expect(try context.fetch(request).isEmpty, "the author's name: a key of the evaluated object")
         }
     }
 }

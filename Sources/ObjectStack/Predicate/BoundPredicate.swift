@@ -162,11 +162,7 @@ final class RegexBox: @unchecked Sendable {
     let regex: NSRegularExpression
 
     init(pattern: String, options: PredicateOptions) throws {
-        var regexOptions: NSRegularExpression.Options = []
-        if options.contains(.caseInsensitive) { regexOptions.insert(.caseInsensitive) }
-        let folded =
-            options.contains(.diacriticInsensitive) ? ValueComparison.fold(pattern, [.diacriticInsensitive]) : pattern
-        regex = try NSRegularExpression(pattern: "^(?:\(folded))$", options: regexOptions)
+        regex = try ValueComparison.matchesExpression(pattern, options)
     }
 
     func matches(_ text: String) -> Bool {

@@ -200,10 +200,9 @@ struct PredicateBinder {
                     "SUBQUERY needs a to-many relationship as its collection, not '\(collection.predicateFormat)' (entity \(entity.name))"
                 )
             }
-            // Inside a SUBQUERY the evaluated object is the member, as in NSPredicate: plain key paths start
-            // from the member's entity; the outer object is reachable only through outer variables.
-            var inner = PredicateBinder(entity: last.destinationEntity)
-            inner.variables = variables
+            // As in NSPredicate, a key path without a variable inside a SUBQUERY is the evaluated (outermost)
+            // object's, at any depth: the member is reached through the variable only.
+            var inner = self
             inner.variables[variable] = last.destinationEntity
             let subquery = BoundExpression.subquery(
                 BoundSubquery(

@@ -170,7 +170,8 @@ public struct PredicateEvaluator<Resolver: PredicateResolver> {
             var matches: [StoreValue] = []
             for member in members {
                 guard case .objectID(let id) = member, let memberRow = try resolver.row(for: id) else { continue }
-                if try evaluate(subquery.predicate, memberRow, scope + [(subquery.variable, memberRow)]) {
+                // The member is the variable's; key paths without a variable stay on the evaluated object.
+                if try evaluate(subquery.predicate, row, scope + [(subquery.variable, memberRow)]) {
                     matches.append(member)
                 }
             }

@@ -36,7 +36,7 @@ struct PredicateToken {
         case integer(Int64)
         case double(Double)
         case argument(PredicateArgumentKind)
-        /// `+ - * /`; a `-` directly before a digit where no operand ends is a number's sign instead.
+        /// `+ - * / **`; a `-` directly before a digit where no operand ends is a number's sign instead.
         case arithmetic(ArithmeticOperator)
         /// One of `( ) { } [ ] , .`
         case punctuation(Unicode.Scalar)
@@ -235,7 +235,7 @@ struct PredicateLexer {
         case "+": return .arithmetic(.add)
         case "-": return .arithmetic(.subtract)
         case "/": return .arithmetic(.divide)
-        case "*": return skip("*") ? .unsupported("exponentiation ('**')") : .arithmetic(.multiply)
+        case "*": return .arithmetic(skip("*") ? .power : .multiply)
         case "#":
             let name = take(while: Self.isIdentifierContinue)
             guard !name.isEmpty else { throw error("expected a key name after '#'", atScalar: start) }

@@ -3,8 +3,8 @@ import Foundation
 /// Parses an NSPredicate-style format string into a `PredicateNode`, substituting format arguments as it goes.
 ///
 /// Follows Apple's "Predicate Format String Syntax" for comparisons, compounds, quantifiers, aggregates,
-/// variables, `SUBQUERY`, `CAST(…, "NSDate")`, arithmetic (`+ - * /`, unary minus, NSPredicate's precedence)
-/// and subscripts on to-many key paths (`[FIRST]`, `[LAST]`, `[SIZE]`, `[n]`). Functions, `**` and
+/// variables, `SUBQUERY`, `CAST(…, "NSDate")`, arithmetic (`+ - * / **`, unary minus, NSPredicate's
+/// precedence) and subscripts on to-many key paths (`[FIRST]`, `[LAST]`, `[SIZE]`, `[n]`). Functions and
 /// assignments are rejected with an error naming the feature. Surplus format arguments are ignored, as
 /// NSPredicate ignores them. Every error is a `PredicateSyntaxError` at a character offset.
 ///
@@ -164,27 +164,25 @@ struct PredicateParser {
 
     // MARK: - Expressions
 
-    /// `a + b - c…`: one side of a comparison, sums of products (left-associative).
+    /// `a + b - c…`: one side of a comparison, sums of products of powers (left-associative).
     private mutating func parseSum() throws(PredicateSyntaxError) -> PredicateExpression {
-        try parseChain(multiplicative: false)
+        try parseChain(precedence: 1)
     }
 
-    /// `a * b / c…` (left-associative).
-    private mutating func parseProduct() throws(PredicateSyntaxError) -> PredicateExpression {
-        try parseChain(multiplicative: true)
-    }
-
-    /// A left-associative chain of `*` `/` (or `+` `-`) operators. Each operator nests the tree one level
-    /// deeper, so each counts against `maximumDepth`: whoever walks the tree recursively stays on the stack.
-    private mutating func parseChain(multiplicative: Bool) throws(PredicateSyntaxError) -> PredicateExpression {
+    /// A left-associative chain of the operators of one precedence (`+ -`, `* /` or `**`), whose operands are
+    /// chains of the next tighter one (unary expressions for `**`: `-2 ** 2` is 4, as `-2` is a number). Each
+    /// operator nests the tree one level deeper, so each counts against `maximumDepth`: whoever walks the tree
+    /// recursively stays on the stack.
+    private mutating func parseChain(precedence: Int) throws(PredicateSyntaxError) -> PredicateExpression {
         var levels = 0
         defer { depth -= levels }
-        var expression = multiplicative ? try parseUnary() : try parseProduct()
-        while case .arithmetic(let op) = token.kind, op.isMultiplicative == multiplicative {
+        var expression = precedence == 3 ? try parseUnary() : try parseChain(precedence: precedence + 1)
+        while case .arithmetic(let op) = token.kind, op.precedence == precedence {
             try enter()
             levels += 1
             try advance()
-            expression = .arithmetic(op, expression, multiplicative ? try parseUnary() : try parseProduct())
+            expression = .arithmetic(
+                op, expression, precedence == 3 ? try parseUnary() : try parseChain(precedence: precedence + 1))
         }
         return expression
     }

@@ -99,21 +99,30 @@ indirect enum PredicateExpression: Sendable, Hashable {
     case variable(String, [String])
     /// `SUBQUERY(collection, $var, predicate)`, optionally followed by a key path such as `@count`.
     case subquery(collection: PredicateExpression, variable: String, predicate: PredicateNode, path: [String])
-    /// `lhs + rhs`, `lhs - rhs`, `lhs * rhs`, `lhs / rhs`.
+    /// `lhs + rhs`, `lhs - rhs`, `lhs * rhs`, `lhs / rhs`, `lhs ** rhs`.
     case arithmetic(ArithmeticOperator, PredicateExpression, PredicateExpression)
     /// Unary minus: `-price`. A minus before a number literal is part of the literal instead.
     case negate(PredicateExpression)
 }
 
-/// The arithmetic operators of the format-string language; `*` and `/` bind tighter than `+` and `-`.
+/// The arithmetic operators of the format-string language: `**` binds tighter than `*` and `/`, which bind
+/// tighter than `+` and `-`; each groups to the left (`2 ** 3 ** 2` is 64, as NSExpression computes it).
 public enum ArithmeticOperator: String, Sendable, Hashable, CaseIterable {
     case add = "+"
     case subtract = "-"
     case multiply = "*"
     case divide = "/"
+    /// NSExpression's `raise:toPower:`.
+    case power = "**"
 
-    /// Multiplication and division come before addition and subtraction.
-    var isMultiplicative: Bool { self == .multiply || self == .divide }
+    /// How tightly the operator binds: 1 for `+ -`, 2 for `* /`, 3 for `**`.
+    var precedence: Int {
+        switch self {
+        case .add, .subtract: return 1
+        case .multiply, .divide: return 2
+        case .power: return 3
+        }
+    }
 }
 
 /// A subscript on a to-many relationship, as a key-path component spells it (`"[FIRST]"`, `"[3]"`).

@@ -69,7 +69,7 @@ public enum ValueComparison {
     }
 
     /// `BEGINSWITH`, `ENDSWITH`, `CONTAINS` (substring), `LIKE` and `MATCHES` on two strings, under the options;
-    /// `regex` compiles (or looks up) an anchored `MATCHES` pattern. Every store applies string operators
+    /// `regex` compiles (or looks up) a `MATCHES` pattern as `matchesExpression` does. Every store applies string operators
     /// through this one definition.
     public static func stringOperator(
         _ op: PredicateOperator, _ text: String, _ pattern: String, _ options: PredicateOptions,
@@ -168,12 +168,15 @@ public enum ValueComparison {
         return p == glob.count
     }
 
-    /// `a + b`, `a - b`, `a * b`, `a / b` as NSExpression computes them and SQLite does in compiled fetches:
+    /// `a + b`, `a - b`, `a * b`, `a / b`, `a ** b` as NSExpression computes them and SQLite does in compiled
+    /// fetches:
     /// - nil if either side is nil (or not a number);
     /// - integers (and booleans, as 0 and 1) give an integer, division truncating toward zero (`7 / 2` is 3);
     ///   a result that overflows 64 bits is computed in floating point instead;
     /// - with a double or a decimal on either side, floating point (`7 / 2.0` is 3.5; decimals as doubles);
-    /// - division by zero, and a result that is not a number, give nil rather than a trap.
+    /// - a power is always floating point, as NSExpression's `raise:toPower:` (`2 ** 3` is 8.0, so
+    ///   `2 ** 3 / 3` is 2.67);
+    /// - division by zero, and a result that is not a number (`(-8) ** 0.5`), give nil rather than a trap.
     public static func arithmetic(_ op: ArithmeticOperator, _ a: StoreValue, _ b: StoreValue) -> StoreValue {
         func integer(_ value: StoreValue) -> Int64? {
             switch value {
@@ -191,6 +194,8 @@ public enum ValueComparison {
             case .divide:
                 if y == 0 { return .null }
                 result = x.dividedReportingOverflow(by: y)
+            case .power:
+                result = (0, true)  // raise:toPower: computes in floating point, whatever its operands
             }
             if !result.overflow { return .integer(result.partialValue) }
         }
@@ -203,6 +208,8 @@ public enum ValueComparison {
         case .divide:
             if y == 0 { return .null }
             result = x / y
+        case .power:
+            result = Foundation.pow(x, y)
         }
         return result.isNaN ? .null : .double(result)
     }

@@ -73,7 +73,17 @@ struct RandomQuery: CustomStringConvertible {
         }
 
         mutating func itemLeaf(entity: String, using random: inout SeededGenerator) -> String {
-            switch Int.random(in: 0..<13, using: &random) {
+            switch Int.random(in: 0..<14, using: &random) {
+            case 13:
+                // A key path without the variable inside SUBQUERY is the evaluated item's, not the member's.
+                let numeric = numericFields(for: entity).map(\.name)
+                let own = random.pick(["serial"] + numeric)
+                let inner =
+                    "$o.\(random.pick(["serial"] + numericFields(for: "Item").map(\.name))) "
+                    + "\(random.pick(["<", ">", "==", "!="])) \(own)\(random.pick(["", " ** 2", " - 3", " * %@"]))"
+                if inner.hasSuffix("%@") { arguments.append(random.pick([0.5, 2, -1] as [Any])) }
+                let count = Int.random(in: 0...3, using: &random)
+                return "SUBQUERY(group.items, $o, \(inner)).@count \(random.pick([">", "==", "<"])) \(count)"
             case 10, 11:
                 let keys = ["serial", "group.rank"] + numericFields(for: entity).map(\.name)
                 return arithmeticComparison(keys, using: &random)
@@ -98,7 +108,28 @@ struct RandomQuery: CustomStringConvertible {
 
         mutating func groupLeaf(using random: inout SeededGenerator) -> String {
             let field = random.pick(schema.fields.filter { !$0.onSubentity })
-            switch Int.random(in: 0..<11, using: &random) {
+            switch Int.random(in: 0..<13, using: &random) {
+            case 11:
+                // Bare `rank`, `serial` and `name` inside the SUBQUERY are the group's (the evaluated object's).
+                let inner: String
+                if field.type == .string {
+                    inner =
+                        "$i.\(field.name) \(random.pick(["==", "!=", "BEGINSWITH", "CONTAINS"]))"
+                        + "\(random.pick(["", "[c]", "[cd]"])) name"
+                } else if numericFields(for: "Item").contains(where: { $0.name == field.name }) {
+                    inner =
+                        "$i.\(field.name) \(random.pick(["<", ">", "==", ">="])) \(random.pick(["rank", "serial", "rank ** 2"]))"
+                } else {
+                    inner =
+                        "$i.serial \(random.pick(["<", ">", "=="])) \(random.pick(["rank", "serial * 3", "rank - serial"]))"
+                }
+                let count = Int.random(in: 0...2, using: &random)
+                return "SUBQUERY(items, $i, \(inner)).@count \(random.pick([">", "==", ">="])) \(count)"
+            case 12:
+                // Nested: the inner SUBQUERY's bare key is still the group's.
+                let op = random.pick(["<", ">", "=="])
+                return "SUBQUERY(items, $i, SUBQUERY($i.group.items, $j, $j.serial \(op) $i.serial + rank).@count > 0)"
+                    + ".@count \(random.pick([">", "=="])) \(Int.random(in: 0...2, using: &random))"
             case 7:
                 return "items[SIZE] \(random.pick(["==", ">", "<", ">="])) \(Int.random(in: 0...6, using: &random))"
             case 8:
@@ -135,7 +166,7 @@ struct RandomQuery: CustomStringConvertible {
             return fields(for: entity).filter { numeric.contains($0.type) }
         }
 
-        /// `+ - * /` over number keys, literals (zero included, for division by zero) and `%@` arguments,
+        /// `+ - * / **` over number keys, literals (zero included, for division by zero) and `%@` arguments,
         /// compared with a constant, nil or another expression.
         mutating func arithmeticComparison(_ keys: [String], using random: inout SeededGenerator) -> String {
             let lhs = arithmetic(keys, depth: 2, using: &random)
@@ -153,7 +184,7 @@ struct RandomQuery: CustomStringConvertible {
         /// An arithmetic expression of up to `depth` nested operators.
         mutating func arithmetic(_ keys: [String], depth: Int, using random: inout SeededGenerator) -> String {
             let lhs = arithmeticOperand(keys, depth: depth, using: &random)
-            let op = random.pick(["+", "-", "*", "/"])
+            let op = random.pick(["+", "-", "*", "/", "**"])
             return "\(lhs) \(op) \(arithmeticOperand(keys, depth: depth, using: &random))"
         }
 
@@ -196,7 +227,13 @@ struct RandomQuery: CustomStringConvertible {
                     arguments.append(random.pick(["a*", "?b*", "*e*", "*SUM*", "x_y", "*%*", "??"]))
                     return "\(key) LIKE\(modifier) %@"
                 case 1:
-                    arguments.append(random.pick(["a.*", "[a-z]+", ".*e", "(?i)resume", "\\d+", ""]))
+                    arguments.append(
+                        random.pick([
+                            "a.*", "[a-z]+", ".*e", "(?i)resume", "\\d+", "",
+                            // ICU's whole-input match: anchors, line terminators, '.', (?m) and (?s).
+                            ".*^b$", "^a$.*", "a$\nb", "a\n^b", "a.b", "(?s)a.b", "(?m)a$\nb", "(?m)^b$", "a$", "b$",
+                            "ab$", ".*b", "a\\nb", "a\\Rb", "(?s).*", "\\Qa.b", "(?x) a b # comment",
+                        ]))
                     return "\(key) MATCHES\(modifier) %@"
                 case 2:
                     arguments.append([value(&random), value(&random), value(&random)])

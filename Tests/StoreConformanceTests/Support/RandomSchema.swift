@@ -3,7 +3,7 @@ import ObjectStack
 
 /// A random model and data set for differential testing: `Item`s (maybe with a sub-entity) belonging to
 /// `Group`s, with attributes of random types, optionality and indexes, and values drawn from small domains
-/// full of ties, nils, case and diacritic variants — where stores are most likely to disagree.
+/// full of ties, nils, case and diacritic variants, and line terminators — where stores are most likely to disagree.
 struct RandomSchema {
     /// An attribute of `Item` and the values it draws from.
     struct Field {
@@ -23,6 +23,8 @@ struct RandomSchema {
     static let strings = [
         "", "a", "A", "á", "ab", "Ab", "abc", "b", "B", "résumé", "resume", "RESUME", "zeta", "Zeta", "ß", "ss",
         "naïve", "naive", "x_y", "x%y", "10", "9", "Ω", "ω",
+        // Line terminators before, between and after letters, for MATCHES' anchors and '.'.
+        "a\nb", "b\n", "\nb", "a\r\nb", "a\u{2028}",
     ]
     static let integers: [Int64] = [-3, -1, 0, 1, 2, 3, 7, 100]
     static let doubles: [Double] = [-2.5, -1, 0, 0.1, 0.5, 1, 2.5, 1e10]
