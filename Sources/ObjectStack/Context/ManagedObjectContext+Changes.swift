@@ -149,10 +149,15 @@ extension ManagedObjectContext {
         scheduleProcessing()
     }
 
-    /// Turns every registered object without unsaved changes into a fault (as `refresh(_:mergeChanges: false)`).
+    /// Refreshes every registered object as `refresh(_:mergeChanges: true)` does, as Core Data's does: an object
+    /// with unsaved changes takes the newest committed values and keeps its changes on top; one without becomes
+    /// a fault, which reads the newest values when next used (and lets go of the objects it referred to).
+    /// - Complexity: O(n) for n registered objects, plus a store read for each object with unsaved changes.
     public func refreshAllObjects() {
         assertOnQueue("refreshAllObjects()")
-        for object in registered.values where !object.hasChanges { refresh(object, mergeChanges: false) }
+        for object in registered.values where !object.insertedFlag {
+            refresh(object, mergeChanges: object.hasChanges || !object.transientValues.isEmpty)
+        }
     }
 }
 

@@ -1,13 +1,11 @@
 import Foundation
 
-/// A child context's save as its parent receives it: rows by object, the values the child read, links.
+/// A child context's save as its parent receives it: rows by object, what the child changed, links.
 struct ChildSave {
     struct Update {
         var objectID: ManagedObjectID
         /// The object's values now, by `storedIndex`.
         var values: [StoreValue]
-        /// The values the child read from the parent, by `storedIndex` (nil if never read).
-        var cached: [StoreValue]?
         /// The stored indexes the child changed.
         var changed: [Int]
     }
@@ -23,7 +21,6 @@ struct ChildSave {
     var updates: [Update] = []
     var deletes: [ManagedObjectID] = []
     var links: [LinkChange] = []
-    var policy: MergePolicy
 
     var ids: ContextDidSave {
         ContextDidSave(
@@ -36,15 +33,12 @@ extension ManagedObjectContext {
 
     /// Pushes the child's changes into its parent (the store is unchanged until the parent saves).
     func saveIntoParent(_ parent: ManagedObjectContext) throws {
-        var save = ChildSave(policy: mergePolicy)
+        var save = ChildSave()
         for object in insertedSet { save.inserts.append((object.objectID, rowValues(of: object))) }
         for object in updatesToSave {
             object.fireFault()
             let changed = object.changes.keys.compactMap(object.entity.storedIndex(ofProperty:))
-            save.updates.append(
-                .init(
-                    objectID: object.objectID, values: rowValues(of: object),
-                    cached: object.snapshot?.values, changed: changed))
+            save.updates.append(.init(objectID: object.objectID, values: rowValues(of: object), changed: changed))
         }
         save.deletes = deletedSet.map(\.objectID)
         for object in insertedSet.union(changedSet) where !object.deletedFlag {
@@ -58,44 +52,25 @@ extension ManagedObjectContext {
                         added: state.added, removed: Array(state.removed)))
             }
         }
-        let rows = try parent.performAndWait { try parent.applyChildSave(save, from: self) }
+        let rows = parent.performAndWait { parent.applyChildSave(save, from: self) }
         for (id, row) in rows { registered[id]?.snapshot = row }
         finishSave()
     }
 
-    /// Applies a child's save to this context's objects, resolving conflicts with the child's merge policy.
+    /// Applies a child's save to this context's objects.
+    ///
+    /// As in Core Data, no merge policy judges this step (policies act when a context saves to the store): what
+    /// the child changed takes the child's values, whatever this context changed meanwhile, and this context's
+    /// changes to other properties stay. Each inserted object is this context's own new instance: it is
+    /// awakened here (`awakeFromInsert()`, transient defaults) and then takes the child's values.
     /// - Returns: the resulting row of each inserted and updated object, for the child to take as committed.
-    func applyChildSave(_ save: ChildSave, from child: ManagedObjectContext) throws -> [ManagedObjectID: RowSnapshot] {
-        var conflicted: [ManagedObjectID: [StoreValue]] = [:]
-        var conflicts: [MergeConflict] = []
-        for update in save.updates {
-            let object = object(with: update.objectID)
-            object.fireFault()
-            let current = object.isInaccessible || object.deletedFlag ? nil : rowValues(of: object)
-            guard let cached = update.cached, current != cached else { continue }
-            conflicted[update.objectID] = current ?? []
-            let names = object.entity.storedProperties.map(\.name)
-            conflicts.append(
-                MergeConflict(
-                    objectID: update.objectID, cachedVersion: object.snapshot?.version ?? 0,
-                    storeVersion: current == nil ? nil : object.snapshot?.version,
-                    cachedValues: Dictionary(uniqueKeysWithValues: zip(names, cached)),
-                    storeValues: current.map { Dictionary(uniqueKeysWithValues: zip(names, $0)) },
-                    objectValues: Dictionary(uniqueKeysWithValues: zip(names, update.values))))
-        }
-        if !conflicts.isEmpty, save.policy == .error {
-            var error = ObjectStackError(
-                code: .mergeConflict,
-                message: "\(conflicts.count) object(s) changed in the parent context since the child read them: "
-                    + conflicts.map(\.description).joined(separator: "; "))
-            error.mergeConflicts = conflicts
-            throw error
-        }
+    func applyChildSave(_ save: ChildSave, from child: ManagedObjectContext) -> [ManagedObjectID: RowSnapshot] {
         var inserted: [(ManagedObject, [StoreValue])] = []
         for (id, values) in save.inserts {
             let object = id.entity.managedObjectClass.init(entity: id.entity, insertInto: nil)
             object.objectID = id
             insert(object, awake: false)
+            awaken(object)
             for case .attribute(let attribute) in id.entity.storedProperties {
                 object.changes[attribute.index] = values[attribute.storedIndex!]
             }
@@ -103,27 +78,19 @@ extension ManagedObjectContext {
         }
         for (object, values) in inserted {
             for case .toOne(let relationship) in object.entity.storedProperties {
-                if case .objectID(let target) = values[relationship.storedIndex!] {
-                    object.setToOne(relationship, to: resolved(target), maintainInverse: true)
+                // The child's value wins, nil included, over one awakeFromInsert set here.
+                var target: ManagedObjectID?
+                if case .objectID(let id) = values[relationship.storedIndex!] { target = resolved(id) }
+                if object.toOneID(relationship) != target {
+                    object.setToOne(relationship, to: target, maintainInverse: true)
                 }
             }
         }
         for update in save.updates {
             let object = object(with: update.objectID)
-            let indexes: [Int]
-            if let current = conflicted[update.objectID] {
-                switch save.policy {
-                case .error, .mergeByPropertyObjectTrump: indexes = update.changed
-                case .mergeByPropertyStoreTrump:
-                    indexes = update.changed.filter { current.isEmpty || current[$0] == update.cached?[$0] }
-                case .overwrite: indexes = Array(update.values.indices)
-                case .rollback: indexes = []
-                }
-                if current.isEmpty { continue }  // deleted in the parent: nothing to update
-            } else {
-                indexes = update.changed
-            }
-            for index in indexes {
+            object.fireFault()
+            if object.isInaccessible || object.deletedFlag { continue }  // gone or deleted here: nothing to update
+            for index in update.changed {
                 switch object.entity.storedProperties[index] {
                 case .attribute(let attribute): object.setAttribute(attribute, update.values[index])
                 case .toOne(let relationship):
@@ -138,9 +105,7 @@ extension ManagedObjectContext {
             for id in change.added { source.add(object(with: id), to: change.relationship) }
             for id in change.removed { source.remove(object(with: id), from: change.relationship) }
         }
-        for id in save.deletes where !(conflicted[id] != nil && save.policy == .rollback) {
-            delete(object(with: id))
-        }
+        for id in save.deletes { delete(object(with: id)) }
         processPendingChanges()
         var rows: [ManagedObjectID: RowSnapshot] = [:]
         for id in save.inserts.map(\.objectID) + save.updates.map(\.objectID) {

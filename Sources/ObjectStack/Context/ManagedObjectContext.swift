@@ -376,7 +376,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         insert(object, awake: true)
     }
 
-    /// Inserts an object; a copy pushed from a child keeps the child's values and is not awakened again.
+    /// Inserts an object; `awake` gives it its defaults and calls `awakeFromInsert()` (a copy pushed from a
+    /// child is awakened apart, before it takes the child's values).
     func insert(_ object: ManagedObject, awake: Bool) {
         assertOnQueue("insert(_:)")
         if object.managedObjectContext === self, registered[object.objectID] != nil {
@@ -389,16 +390,21 @@ public final class ManagedObjectContext: @unchecked Sendable {
         registered[object.objectID] = object
         object.insertedFlag = true
         insertedSet.insert(object)
-        for attribute in object.entity.defaultedAttributes where awake {
+        pendingNotification.inserted.insert(object)
+        scheduleProcessing()
+        if awake { awaken(object) }
+    }
+
+    /// Gives a newly inserted object its attributes' default values and calls `awakeFromInsert()`.
+    func awaken(_ object: ManagedObject) {
+        for attribute in object.entity.defaultedAttributes {
             if attribute.isTransient {
                 object.transientValues[attribute.index] = attribute.defaultValue
             } else {
                 object.changes[attribute.index] = attribute.defaultValue
             }
         }
-        pendingNotification.inserted.insert(object)
-        scheduleProcessing()
-        if awake { object.awakeFromInsert() }
+        object.awakeFromInsert()
     }
 
     /// Inserts a new object of the named entity.
