@@ -3,12 +3,14 @@ import Foundation
 /// Keeps the results of a fetch current, in sections, and tells a delegate what changed (Core Data's
 /// `NSFetchedResultsController`).
 ///
-/// After `performFetch()` the controller watches its context's `objectsDidChangeNotification` — the
-/// context's own inserts, updates and deletes (unsaved ones included), changes merged by
-/// `mergeChanges(fromContextDidSave:)` or automatic merging, and a child's save — and updates its results in
-/// memory, without fetching again: an object that starts matching the predicate is inserted, one that stops
-/// matching or is deleted is removed, one whose sort keys change moves. The cost of a change follows the
-/// number of changed objects, not the number of results.
+/// After `performFetch()`, while it has a delegate, the controller watches its context's
+/// `objectsDidChangeNotification` — the context's own inserts, updates and deletes (unsaved ones included),
+/// changes merged by `mergeChanges(fromContextDidSave:)` or automatic merging, and a child's save — and updates
+/// its results in memory, without fetching again: an object that starts matching the predicate is inserted, one
+/// that stops matching or is deleted is removed, one whose sort keys change moves. The cost of a change follows
+/// the number of changed objects, not the number of results. As in Core Data, a controller without a delegate
+/// does not track changes, and after the context's `reset()` it reports nothing and waits for the next
+/// `performFetch()`. See <doc:FetchedResultsController> for the delegate protocols.
 ///
 /// For example:
 /// ```swift
@@ -39,11 +41,16 @@ public final class FetchedResultsController<Result: ManagedObject>: FetchedResul
     public let managedObjectContext: ManagedObjectContext
     /// The key path whose value names each object's section; nil for one section holding every object.
     public let sectionNameKeyPath: String?
-    /// Receives the changes.
+    /// Receives the changes. Without a delegate the controller does not track changes, as in Core Data: its
+    /// results stay as the last `performFetch()` left them. A `FetchedResultsControllerSnapshotDelegate` hears
+    /// only the results' snapshots; any other delegate the changes one by one (see the protocols).
     public weak var delegate: (any FetchedResultsControllerDelegate)?
 
     /// The results, from `performFetch()` on.
     var state: FetchedResultsState?
+    /// Whether the context was reset since the last fetch: its objects are invalid, so changes wait for the
+    /// next `performFetch()`.
+    var awaitsFetch = false
     private var observer: (any NSObjectProtocol)?
 
     /// Creates a controller; call `performFetch()` to fetch.
@@ -67,7 +74,8 @@ public final class FetchedResultsController<Result: ManagedObject>: FetchedResul
 
     // MARK: - Fetching
 
-    /// Fetches the results (no delegate calls) and starts watching the context.
+    /// Fetches the results (no delegate calls) and starts watching the context (changes are applied while
+    /// there is a delegate).
     ///
     /// - Complexity: the fetch, plus O(n) to read each result's sort keys.
     /// - Throws: `ObjectStackError` `.invalidArgument` for a request without sort descriptors, with a fetch
@@ -102,6 +110,7 @@ public final class FetchedResultsController<Result: ManagedObject>: FetchedResul
         let kinds = Set(plan.store.candidateEntities.map(ObjectIdentifier.init))
         state = FetchedResultsState(
             order: order, predicate: plan.store.predicate, candidateEntities: kinds, sorted: entries)
+        awaitsFetch = false
         if observer == nil {
             observer = NotificationCenter.default.addObserver(
                 forName: ManagedObjectContext.objectsDidChangeNotification, object: managedObjectContext, queue: nil

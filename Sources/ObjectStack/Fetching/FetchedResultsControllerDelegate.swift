@@ -12,15 +12,17 @@ public protocol FetchedResultsControlling: AnyObject {
     func managedObject(at indexPath: IndexPath) -> ManagedObject
 }
 
-/// Receives a fetched results controller's changes (Core Data's `NSFetchedResultsControllerDelegate`).
+/// Receives a fetched results controller's changes one by one (Core Data's `NSFetchedResultsControllerDelegate`
+/// without its snapshot and difference methods; for those see `FetchedResultsControllerSnapshotDelegate`).
 ///
 /// After each `objectsDidChange` of its context that changes its results, the controller calls, in order:
 /// `controllerWillChangeContent`; `didChange section` for each deleted section (descending pre-change
 /// indexes), then each inserted section (ascending post-change indexes); `didChange object` for each deleted
 /// object (descending pre-change index paths), each inserted object (ascending post-change), each moved
-/// object and each updated object; `didChangeContentWith snapshot`; and `controllerDidChangeContent`. These
-/// follow the table-view batch-update rules: apply deletes at old positions, then inserts at new ones, a move
-/// as a delete and an insert. Every method has a default that does nothing.
+/// object and each updated object; and `controllerDidChangeContent`. These follow the table-view batch-update
+/// rules: apply deletes at old positions, then inserts at new ones, a move as a delete and an insert. Every
+/// method has a default that does nothing. A controller tracks changes only while it has a delegate, and
+/// reports nothing when its context is reset (call `performFetch()` again), as Core Data's does.
 ///
 /// For example:
 /// ```swift
@@ -43,8 +45,6 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     func controller(
         _ controller: any FetchedResultsControlling, didChange object: ManagedObject, at indexPath: IndexPath?,
         for type: FetchedResultsChangeType, newIndexPath: IndexPath?)
-    /// The results after the change, whole, for diffable data sources.
-    func controller(_ controller: any FetchedResultsControlling, didChangeContentWith snapshot: FetchedResultsSnapshot)
     /// The controller has reported every change.
     func controllerDidChangeContent(_ controller: any FetchedResultsControlling)
     /// The index title of a section; nil for the default (the name's first letter, capitalised).
@@ -65,10 +65,6 @@ extension FetchedResultsControllerDelegate {
         for type: FetchedResultsChangeType, newIndexPath: IndexPath?
     ) {}
 
-    public func controller(
-        _ controller: any FetchedResultsControlling, didChangeContentWith snapshot: FetchedResultsSnapshot
-    ) {}
-
     public func controllerDidChangeContent(_ controller: any FetchedResultsControlling) {}
 
     public func controller(
@@ -76,4 +72,29 @@ extension FetchedResultsControllerDelegate {
     ) -> String? {
         nil
     }
+}
+
+/// A delegate that takes a fetched results controller's changes as whole snapshots, for diffable data sources
+/// (Core Data's `controller(_:didChangeContentWith:)`, snapshot form).
+///
+/// Core Data calls no other delegate method once a delegate implements the snapshot callback. Swift cannot see
+/// which protocol methods a type implements, so conforming to this protocol is how a delegate says it does: the
+/// controller then calls `controller(_:didChangeContentWith:)` once per change of its results and none of the
+/// per-change methods (`controllerWillChangeContent`, `didChange section`, `didChange object`,
+/// `controllerDidChangeContent`), even where the delegate implements them. It still asks for section index
+/// titles. A delegate that wants the changes one by one conforms to `FetchedResultsControllerDelegate` only.
+///
+/// For example:
+/// ```swift
+/// final class BookGrid: FetchedResultsControllerSnapshotDelegate {
+///     func controller(_ controller: any FetchedResultsControlling,
+///                     didChangeContentWith snapshot: FetchedResultsSnapshot) {
+///         print(snapshot.numberOfItems)
+///     }
+/// }
+/// ```
+/// - Note: Called on the context's queue, synchronously, while the context posts `objectsDidChange`.
+public protocol FetchedResultsControllerSnapshotDelegate: FetchedResultsControllerDelegate {
+    /// The results after a change, whole.
+    func controller(_ controller: any FetchedResultsControlling, didChangeContentWith snapshot: FetchedResultsSnapshot)
 }

@@ -130,22 +130,4 @@ extension FetchedResultsState {
         }
         return changes
     }
-
-    /// Empties the results (after the context's `reset()`), reporting every object and section as deleted.
-    /// - Complexity: O(n).
-    mutating func removeAll() -> FetchedResultsChanges {
-        var changes = FetchedResultsChanges()
-        for (sectionIndex, section) in sections.enumerated().reversed() {
-            if isSectioned { changes.deletedSections.append((sectionIndex, section)) }
-            for (row, entry) in section.rows.entries.enumerated().reversed() {
-                changes.objects.append(
-                    .init(
-                        object: entry.object, type: .delete, indexPath: IndexPath(indexes: [sectionIndex, row]),
-                        newIndexPath: nil))
-            }
-        }
-        keysByObject = [:]
-        sections = isSectioned ? [] : [FetchedSection(value: .null, name: "", rows: FetchedRows(sorted: []))]
-        return changes
-    }
 }

@@ -130,10 +130,9 @@ extension MergeCostWorkload {
         var all = screen.request()
         all.fetchLimit = 0
         let (inMain, screenRows, listedRows) = try main.performAndWait {
-            let controller = observer as? FetchedResultsController<ManagedObject>
-            return (
+            (
                 try main.count(for: FetchRequest<ManagedObject>(entityName: name)), try main.count(for: all),
-                controller?.fetchedObjects?.count
+                observer?.listedCount
             )
         }
         let store = ManagedObjectContext(concurrencyType: .privateQueue)

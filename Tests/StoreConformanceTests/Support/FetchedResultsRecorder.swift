@@ -21,8 +21,8 @@ enum FetchedResultsEvent: CustomStringConvertible {
     }
 }
 
-/// Records every delegate call, reading the snapshot's identifiers during the call (as a consumer must).
-final class FetchedResultsRecorder: FetchedResultsControllerDelegate {
+/// Records every per-change delegate call.
+class FetchedResultsRecorder: FetchedResultsControllerDelegate {
     var events: [FetchedResultsEvent] = []
 
     /// The events since the last call, and forgets them.
@@ -50,16 +50,20 @@ final class FetchedResultsRecorder: FetchedResultsControllerDelegate {
         events.append(.object(object, indexPath: indexPath, type: type, newIndexPath: newIndexPath))
     }
 
+    func controllerDidChangeContent(_ controller: any FetchedResultsControlling) {
+        events.append(.didChange)
+    }
+}
+
+/// A snapshot delegate: records each snapshot, reading its identifiers during the call (as a consumer must). It
+/// inherits the per-change methods, recording too, so that any call the controller must not make shows.
+final class FetchedResultsSnapshotRecorder: FetchedResultsRecorder, FetchedResultsControllerSnapshotDelegate {
     func controller(_ controller: any FetchedResultsControlling, didChangeContentWith snapshot: FetchedResultsSnapshot)
     {
         events.append(
             .snapshot(
                 sectionIdentifiers: snapshot.sectionIdentifiers,
                 itemIdentifiers: snapshot.sectionIdentifiers.map { snapshot.itemIdentifiers(inSection: $0) }))
-    }
-
-    func controllerDidChangeContent(_ controller: any FetchedResultsControlling) {
-        events.append(.didChange)
     }
 }
 
