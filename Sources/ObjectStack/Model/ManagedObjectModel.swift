@@ -262,14 +262,17 @@ public final class ManagedObjectModel: Sendable {
     private static func resolveDerivations(of entity: EntityDescription) throws {
         for attribute in entity.declaredAttributes {
             guard let text = attribute.derivationExpression else { continue }
+            let derivation: Derivation
             do {
-                attribute.derivation = try Derivation.bind(text, of: attribute, entity: entity)
+                derivation = try Derivation.bind(text, of: attribute, entity: entity)
             } catch {
                 throw ObjectStackError(
                     code: .invalidModel,
                     message: "derived attribute \(entity.name).\(attribute.name) has an invalid derivation '\(text)'",
                     cause: error)
             }
+            try derivation.checkResultType(of: attribute, in: entity)
+            attribute.derivation = derivation
         }
     }
 
