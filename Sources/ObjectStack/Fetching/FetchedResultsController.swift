@@ -10,7 +10,7 @@ import Foundation
 /// that stops matching or is deleted is removed, one whose sort keys change moves. The cost of a change follows
 /// the number of changed objects, not the number of results. As in Core Data, a controller without a delegate
 /// does not track changes, and after the context's `reset()` it reports nothing and waits for the next
-/// `performFetch()`. See <doc:FetchedResultsController> for the delegate protocols.
+/// `performFetch()`. See <doc:FetchedResultsControllers> for the delegate protocols.
 ///
 /// For example:
 /// ```swift
