@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Lab
+import ObjectStack
 
 /// `stacklab model PATH`: describe an Xcode model file, build a store of generated data from it
 /// (`--populate N --out STORE`), or time a store's migration through its version history (`--history`).
@@ -10,7 +11,8 @@ struct ModelCommand: ParsableCommand {
         abstract: "Describe an Xcode model file (.xcdatamodel or .xcdatamodeld), populate a store from it, or migrate "
             + "a store through its version history.",
         discussion: """
-            stacklab model PATH                      versions, entities and migrations between versions
+            stacklab model PATH [--strict]           versions (skipped ones with the reason), entities, warnings and
+                                                     migrations between versions; --strict refuses a warning
             stacklab model PATH --populate N --out STORE [--store sqlite|lmdb] [--version V] [--seed S]
                                                      a new store of generated objects: N per root entity, each
                                                      to-many 0-4 children (--children), every constraint held
@@ -30,6 +32,10 @@ struct ModelCommand: ParsableCommand {
     @Option(help: "The seed: the same seed gives the same store.") var seed: UInt64 = 1
     @Option(help: "Children per to-many, drawn uniformly (for example 0-4, or 2-10).") var children = "0-4"
     @Flag(help: "Migrate a seeded store through the version history and time each step.") var history = false
+    @Flag(help: "Refuse the file at the first attribute or element the reader does not know (otherwise a warning).")
+    var strict = false
+
+    private var options: ModelFileOptions { strict ? .strict : .lenient }
 
     func validate() throws {
         guard let kind = StoreKind(rawValue: store), kind != .memory else {
@@ -55,7 +61,7 @@ struct ModelCommand: ParsableCommand {
             } else if let populate, let out {
                 try runPopulate(populate, out: out)
             } else {
-                let description = try ModelDescription(contentsOf: URL(fileURLWithPath: path))
+                let description = try ModelDescription(contentsOf: URL(fileURLWithPath: path), options: options)
                 print(json ? try description.json() : description.text)
             }
         } catch let error as ExitCode {
@@ -71,7 +77,7 @@ struct ModelCommand: ParsableCommand {
     }
 
     private func runPopulate(_ count: Int, out: String) throws {
-        let selection = try ModelFileSelection(path: path, relativeTo: nil, version: version)
+        let selection = try ModelFileSelection(path: path, relativeTo: nil, version: version, options: options)
         let plan = try PopulationPlan(model: selection.model, spec: spec, seed: seed)
         let result = try ModelPopulator.populateStore(
             plan, store: StoreKind(rawValue: store)!, url: URL(fileURLWithPath: out))
@@ -82,20 +88,19 @@ struct ModelCommand: ParsableCommand {
     }
 
     private func runHistory() throws {
-        let selection = try ModelFileSelection(path: path, relativeTo: nil, version: version)
-        var last = selection.versionIndex
-        // A bundle may name its first version current (CoreDataPlus): its history then runs to the newest.
-        if version == nil, last == 0 { last = selection.versions.count - 1 }
+        let selection = try ModelFileSelection(path: path, relativeTo: nil, version: version, options: options)
+        // The history runs over every version, a skipped one (pre-Xcode-4 layout) reported as unavailable.
+        let entries = selection.list.entries
+        var last = selection.entryIndex
+        // A bundle may name its first version current (CoreDataPlus): its history then runs to the newest readable.
+        if version == nil, last == 0 { last = entries.lastIndex { $0.version != nil } ?? last }
         var first = 0
         if let from {
-            guard
-                let index = selection.versions.firstIndex(where: { $0.name == from || "\($0.name).xcdatamodel" == from }
-                )
-            else {
+            guard let index = entries.firstIndex(where: { $0.name == from || "\($0.name).xcdatamodel" == from }) else {
                 throw LabError(
                     .invalidScenario,
                     "--from: \(selection.url.lastPathComponent) has no version '\(from)'; expected one of "
-                        + selection.versions.map { "'\($0.name)'" }.joined(separator: ", "))
+                        + entries.map { "'\($0.name)'" }.joined(separator: ", "))
             }
             first = index
         }
@@ -103,7 +108,7 @@ struct ModelCommand: ParsableCommand {
             "stacklab-history-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let history = try ModelHistory.run(
-            versions: selection.versions, from: first, to: last, spec: spec, seed: seed,
+            entries: entries, from: first, to: last, spec: spec, seed: seed,
             store: StoreKind(rawValue: store)!, directory: folder)
         print("\(selection.url.lastPathComponent): \(history.versionNames.joined(separator: " -> "))")
         print(history.text)

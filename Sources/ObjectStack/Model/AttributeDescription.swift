@@ -40,6 +40,11 @@ public final class AttributeDescription: @unchecked Sendable {
     public let maximumValue: Double?
     /// A regular expression a string value must match in full at save.
     public let regularExpression: String?
+    /// What a model file says about the attribute that changes no behaviour here (user info, Spotlight,
+    /// CloudKit and code-generation flags), kept as written; set by the model-file reader.
+    @exclusivity(unchecked) public internal(set) var modelFileMetadata = ModelFileMetadata()
+    /// The attribute's `<userInfo>` entries from its model file.
+    public var userInfo: [String: String] { modelFileMetadata.userInfo }
 
     /// The attribute's position in its entity's `properties` (the same in every sub-entity).
     @exclusivity(unchecked) public internal(set) var index: Int = -1

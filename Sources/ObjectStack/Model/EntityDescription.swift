@@ -45,6 +45,11 @@ public final class EntityDescription: @unchecked Sendable {
     /// The class name a model file gives (`representedClassName`), recorded for display: Swift cannot look
     /// a class up by name, so `managedObjectClass` decides what is instantiated.
     public let representedClassName: String?
+    /// What a model file says about the entity that changes no behaviour here (user info, code generation,
+    /// sync flag), kept as written; set by the model-file reader.
+    @exclusivity(unchecked) public internal(set) var modelFileMetadata = ModelFileMetadata()
+    /// The entity's `<userInfo>` entries from its model file.
+    public var userInfo: [String: String] { modelFileMetadata.userInfo }
 
     /// The parent entity, for a sub-entity.
     @exclusivity(unchecked) public internal(set) var superentity: EntityDescription?

@@ -25,6 +25,15 @@ public struct FetchRequestTemplate: Sendable {
     public let returnsObjectsAsFaults: Bool
     /// For dictionary results: whether equal rows are returned once.
     public let returnsDistinctResults: Bool
+    /// The most objects a request returns (0: no limit), Xcode's "Fetch Limit".
+    public let fetchLimit: Int
+    /// How many objects a request materialises at a time (0: all), Xcode's "Batch Size".
+    public let fetchBatchSize: Int
+    /// Xcode's "Include Property Values", kept as written: requests here always fetch the values (a
+    /// dictionary or object result needs them; an ID result ignores them).
+    public let includesPropertyValues: Bool
+    /// What a model file says about the template that changes no behaviour here, kept as written.
+    public var modelFileMetadata = ModelFileMetadata()
 
     /// Creates a template.
     public init(
@@ -35,7 +44,10 @@ public struct FetchRequestTemplate: Sendable {
         includesSubentities: Bool = true,
         includesPendingChanges: Bool = true,
         returnsObjectsAsFaults: Bool = true,
-        returnsDistinctResults: Bool = false
+        returnsDistinctResults: Bool = false,
+        fetchLimit: Int = 0,
+        fetchBatchSize: Int = 0,
+        includesPropertyValues: Bool = true
     ) {
         self.name = name
         self.entityName = entityName
@@ -45,6 +57,9 @@ public struct FetchRequestTemplate: Sendable {
         self.includesPendingChanges = includesPendingChanges
         self.returnsObjectsAsFaults = returnsObjectsAsFaults
         self.returnsDistinctResults = returnsDistinctResults
+        self.fetchLimit = fetchLimit
+        self.fetchBatchSize = fetchBatchSize
+        self.includesPropertyValues = includesPropertyValues
     }
 
     /// A request built from the template, with its `$VARIABLES` replaced by the given values.
@@ -64,6 +79,8 @@ public struct FetchRequestTemplate: Sendable {
         request.includesPendingChanges = includesPendingChanges
         request.returnsObjectsAsFaults = returnsObjectsAsFaults
         request.returnsDistinctResults = returnsDistinctResults
+        request.fetchLimit = fetchLimit
+        request.fetchBatchSize = fetchBatchSize
         return request
     }
 }

@@ -18,6 +18,8 @@ public struct FetchedPropertyDescription: Sendable {
     public let destinationName: String
     /// The filter, which may use `$FETCH_SOURCE` and other variables; nil for every object.
     public let predicate: FetchPredicate?
+    /// What a model file says about the property that changes no behaviour here, kept as written.
+    public var modelFileMetadata = ModelFileMetadata()
 
     /// Creates a fetched property.
     public init(name: String, destinationName: String, predicate: FetchPredicate? = nil) {

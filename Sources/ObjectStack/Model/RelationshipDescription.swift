@@ -37,6 +37,11 @@ public final class RelationshipDescription: @unchecked Sendable {
     public let renamingIdentifier: String?
     /// Changes the version hash without changing the schema.
     public let versionHashModifier: String?
+    /// What a model file says about the relationship that changes no behaviour here, kept as written; set by
+    /// the model-file reader.
+    @exclusivity(unchecked) public internal(set) var modelFileMetadata = ModelFileMetadata()
+    /// The relationship's `<userInfo>` entries from its model file.
+    public var userInfo: [String: String] { modelFileMetadata.userInfo }
 
     /// The position of the relationship in its entity's `properties`.
     @exclusivity(unchecked) public internal(set) var index: Int = -1

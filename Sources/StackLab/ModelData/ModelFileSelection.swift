@@ -12,8 +12,10 @@ import ObjectStack
 public struct ModelFileSelection: Sendable {
     /// The model file (`.xcdatamodeld` or bare `.xcdatamodel`).
     public let url: URL
-    /// Every version, in version order.
+    /// Every readable version, in version order.
     public let versions: [ModelVersion]
+    /// Every version, the skipped ones (pre-Xcode-4 layout, compiled) included with their reasons.
+    public let list: ModelVersionList
     /// The position of the chosen version in `versions`.
     public let versionIndex: Int
 
@@ -21,13 +23,20 @@ public struct ModelFileSelection: Sendable {
     public var version: ModelVersion { versions[versionIndex] }
     /// The chosen version's model.
     public var model: ManagedObjectModel { version.model }
+    /// The position of the chosen version in `list.entries` (which holds the skipped versions too).
+    public var entryIndex: Int {
+        list.entries.firstIndex { $0.version?.url == version.url } ?? versionIndex
+    }
 
     /// Loads the model file at `path` (relative to `base` unless absolute) and chooses `version` by name (with or
     /// without `.xcdatamodel`), the current version when nil.
+    /// - Parameter options: `.strict` refuses a file the reader would load with warnings.
     /// - Throws: `LabError.invalidScenario` saying what is wrong and where: no file at the path, a file the
-    ///   model-file reader refuses (its file, line and reason), or a version the file does not have (listing those
-    ///   it has).
-    public init(path: String, relativeTo base: URL?, version: String? = nil) throws {
+    ///   model-file reader refuses (its file, line and reason), a version the file does not have (listing those
+    ///   it has), or a version the reader skips (saying why, and which versions it reads).
+    public init(path: String, relativeTo base: URL?, version: String? = nil, options: ModelFileOptions = .lenient)
+        throws
+    {
         let url =
             path.hasPrefix("/") || base == nil
             ? URL(fileURLWithPath: path) : base!.appendingPathComponent(path)
@@ -40,17 +49,35 @@ public struct ModelFileSelection: Sendable {
                     + (base != nil && !path.hasPrefix("/") ? " (\(path), relative to \(base!.path))" : ""))
         }
         do {
-            versions = try ManagedObjectModel.versions(contentsOf: self.url)
+            list = try ManagedObjectModel.versionList(contentsOf: self.url, options: options)
         } catch let error as ModelFileError {
             throw LabError(.invalidScenario, "the model file \(self.url.path) does not load: \(error)")
         }
+        versions = list.loaded
+        let readable = versions.map { "'\($0.name)'" }.joined(separator: ", ")
+        guard !versions.isEmpty else {
+            throw LabError(
+                .invalidScenario,
+                "the model file \(self.url.path) has no readable version: "
+                    + list.skipped.map { "\($0.name): \($0.reason)" }.joined(separator: "; "))
+        }
+        let wanted = version.map {
+            $0.hasSuffix(".xcdatamodel") ? String($0.dropLast(".xcdatamodel".count)) : $0
+        }
+        let chosen = list.entries.firstIndex { entry in wanted.map { entry.name == $0 } ?? entry.isCurrent }
+        if let chosen, let reason = list.entries[chosen].skipReason {
+            throw LabError(
+                .invalidScenario,
+                "version '\(list.entries[chosen].name)' of \(self.url.lastPathComponent)"
+                    + (version == nil ? " (its current version)" : "")
+                    + " is skipped: \(reason); name a readable version: \(readable)")
+        }
         if let version {
-            let wanted = version.hasSuffix(".xcdatamodel") ? String(version.dropLast(".xcdatamodel".count)) : version
             guard let index = versions.firstIndex(where: { $0.name == wanted }) else {
                 throw LabError(
                     .invalidScenario,
                     "the model file \(self.url.lastPathComponent) has no version '\(version)'; "
-                        + "expected one of \(versions.map { "'\($0.name)'" }.joined(separator: ", "))")
+                        + "expected one of \(readable)")
             }
             versionIndex = index
         } else {

@@ -16,7 +16,9 @@ import ObjectStack
 /// migrated and timed; a step no lightweight migration covers (Core Data would need a mapping model or a custom
 /// stage) is reported with its reasons, and the trip goes on from a store seeded afresh at that step's
 /// destination version, so the later steps are still measured. A step whose data breaks the new model (a new
-/// uniqueness constraint, a required value missing) is reported as failed, and the trip goes on the same way.
+/// uniqueness constraint, a required value missing) is reported as failed, and the trip goes on the same way. A
+/// step to or from a version the reader skips (the pre-Xcode-4 layout, a compiled `.mom`) is reported as
+/// unavailable, with the reason, and the trip goes on from the next readable version.
 public struct ModelHistory: Sendable {
     /// What happened at one step.
     public enum Verdict: Sendable, Equatable {
@@ -28,14 +30,17 @@ public struct ModelHistory: Sendable {
         case notLightweight(reasons: [String])
         /// The lightweight migration was tried and failed.
         case failed(String)
+        /// Not tried: one of the two versions is skipped by the reader (the text says which and why).
+        case unavailable(String)
 
-        /// `unchanged`, `lightweight`, `not lightweight` or `failed`.
+        /// `unchanged`, `lightweight`, `not lightweight`, `failed` or `unavailable`.
         public var name: String {
             switch self {
             case .unchanged: return "unchanged"
             case .lightweight: return "lightweight"
             case .notLightweight: return "not lightweight"
             case .failed: return "failed"
+            case .unavailable: return "unavailable"
             }
         }
     }
@@ -60,6 +65,8 @@ public struct ModelHistory: Sendable {
     public let store: StoreKind
     /// Objects seeded at the first version.
     public let objects: Int
+    /// The version the store was first seeded at: the first readable one of the trip.
+    public let seededAt: String
     /// How long seeding the first version took.
     public let seedDuration: Duration
     /// The steps, in order.
@@ -83,15 +90,39 @@ public struct ModelHistory: Sendable {
         versions: [ModelVersion], from: Int, to: Int, spec: PopulationSpec, seed: UInt64, store: StoreKind,
         directory: URL
     ) throws -> ModelHistory {
+        try run(
+            entries: versions.map(ModelVersionList.Entry.loaded), from: from, to: to, spec: spec, seed: seed,
+            store: store, directory: directory)
+    }
+
+    /// `run(versions:…)` over every version of a model file, the skipped ones included (`ModelVersionList.entries`):
+    /// the store is seeded at the first readable version from `from`; a step to or from a skipped version is
+    /// `unavailable`, and the trip goes on from a store seeded afresh at the next readable version.
+    /// - Throws: as `run(versions:…)`, and `LabError.unsupported` when `entries[to]` is skipped or no version from
+    ///   `from` to `to` is readable.
+    public static func run(
+        entries: [ModelVersionList.Entry], from: Int, to: Int, spec: PopulationSpec, seed: UInt64, store: StoreKind,
+        directory: URL
+    ) throws -> ModelHistory {
         guard store != .memory else {
             throw LabError(
                 .unsupported, "an in-memory store lives only while it is open; a version history needs sqlite or lmdb")
         }
-        guard versions.indices.contains(from), versions.indices.contains(to), from <= to else {
+        guard entries.indices.contains(from), entries.indices.contains(to), from <= to else {
             throw LabError(
                 .unsupported,
-                "the history runs from an earlier version to a later one; asked for version \(from + 1) to \(to + 1) of \(versions.count)"
+                "the history runs from an earlier version to a later one; asked for version \(from + 1) to \(to + 1) of \(entries.count)"
             )
+        }
+        guard let last = entries[to].version else {
+            throw LabError(
+                .unsupported,
+                "the history's last version \(entries[to].name) is skipped: \(entries[to].skipReason ?? "")")
+        }
+        guard let firstLoaded = (from...to).first(where: { entries[$0].version != nil }),
+            let first = entries[firstLoaded].version
+        else {
+            throw LabError(.unsupported, "no version from \(entries[from].name) to \(entries[to].name) is readable")
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent("history.\(store.rawValue)")
@@ -106,12 +137,24 @@ public struct ModelHistory: Sendable {
             return (clock.now - started, result.objects)
         }
 
-        let (seedDuration, objects) = try seedStore(versions[from])
+        let (seedDuration, objects) = try seedStore(first)
         var steps: [Step] = []
-        var allLightweight = true
+        var allLightweight = firstLoaded == from
         for index in from..<to {
-            let source = versions[index]
-            let destination = versions[index + 1]
+            guard let source = entries[index].version, let destination = entries[index + 1].version else {
+                allLightweight = false
+                let skipped = entries[index].version == nil ? entries[index] : entries[index + 1]
+                var reseed: Duration?
+                if let destination = entries[index + 1].version, index + 1 > firstLoaded {
+                    (reseed, _) = try seedStore(destination)
+                }
+                steps.append(
+                    Step(
+                        from: entries[index].name, to: entries[index + 1].name,
+                        verdict: .unavailable("\(skipped.name) is skipped: \(skipped.skipReason ?? "")"),
+                        duration: nil, changes: [], reseeded: reseed))
+                continue
+            }
             let difference = ModelDifference(from: source.model, to: destination.model)
             let changes = difference.changes.map(\.description)
             if difference.differingEntityNames.isEmpty {
@@ -153,28 +196,28 @@ public struct ModelHistory: Sendable {
         }
 
         let opened = clock.now
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: versions[to].model)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: last.model)
         let handle = try coordinator.addPersistentStore(type: store.storeType, at: url)
         let openDuration = clock.now - opened
         try coordinator.remove(handle)
 
         var launchDuration: Duration?
         if allLightweight, to > from {
-            _ = try seedStore(versions[from])
+            _ = try seedStore(first)
+            let models = entries[from..<to].compactMap { $0.version?.model }
             let manager = StagedMigrationManager([
-                LightweightMigrationStage(
-                    versions[from..<to].map(\.model), label: "\(versions[from].name) to \(versions[to].name)")
+                LightweightMigrationStage(models, label: "\(first.name) to \(last.name)")
             ])
             let started = clock.now
-            try manager.migrateStore(type: store.storeType, at: url, to: versions[to].model)
-            let launch = PersistentStoreCoordinator(managedObjectModel: versions[to].model)
+            try manager.migrateStore(type: store.storeType, at: url, to: last.model)
+            let launch = PersistentStoreCoordinator(managedObjectModel: last.model)
             let store = try launch.addPersistentStore(type: store.storeType, at: url)
             launchDuration = clock.now - started
             try launch.remove(store)
         }
         try? store.storeType.destroyStore(at: url)
         return ModelHistory(
-            versionNames: versions[from...to].map(\.name), store: store, objects: objects,
+            versionNames: entries[from...to].map(\.name), store: store, objects: objects, seededAt: first.name,
             seedDuration: seedDuration, steps: steps, openDuration: openDuration, launchDuration: launchDuration)
     }
 
@@ -183,13 +226,13 @@ public struct ModelHistory: Sendable {
     public var text: String {
         func ms(_ duration: Duration?) -> String { duration.map { String(format: "%.1f ms", $0.milliseconds) } ?? "-" }
         var lines = [
-            "\(store.rawValue): seeded \(objects) objects at \(versionNames.first ?? "?") in \(ms(seedDuration))"
+            "\(store.rawValue): seeded \(objects) objects at \(seededAt) in \(ms(seedDuration))"
         ]
         for step in steps {
             lines.append("  \(step.from) -> \(step.to): \(step.verdict.name), \(ms(step.duration))")
             switch step.verdict {
             case .notLightweight(let reasons): lines += reasons.map { "      - \($0)" }
-            case .failed(let message): lines.append("      - \(message)")
+            case .failed(let message), .unavailable(let message): lines.append("      - \(message)")
             default: break
             }
             if let reseeded = step.reseeded {

@@ -14,36 +14,48 @@ import ObjectStack
 public struct ModelDescription: Sendable {
     /// The model file.
     public let url: URL
-    /// The versions, in version order.
+    /// The readable versions, in version order.
     public let versions: [ModelVersion]
+    /// Every version, the skipped ones with their reasons.
+    public let list: ModelVersionList
 
-    /// Loads every version of the model at `url`.
+    /// Loads every version of the model at `url`; a version the reader does not read is listed as skipped.
+    /// - Parameter options: `.strict` refuses what would otherwise be a warning.
     /// - Throws: `ModelFileError` naming the file, element and line of the first problem.
-    public init(contentsOf url: URL) throws {
+    public init(contentsOf url: URL, options: ModelFileOptions = .lenient) throws {
         self.url = url
-        self.versions = try ManagedObjectModel.versions(contentsOf: url)
+        self.list = try ManagedObjectModel.versionList(contentsOf: url, options: options)
+        self.versions = list.loaded
     }
 
     // MARK: - JSON
 
-    /// One version in the JSON output: its name, whether it is current, and the elements its XML declares.
+    /// One version in the JSON output: its name, whether it is current, and the elements its XML declares; for a
+    /// skipped version, why instead of counts.
     struct VersionSummary: Encodable {
         let name: String
         let current: Bool
-        let entities, attributes, relationships, fetchedProperties, fetchIndexes, uniquenessConstraints: Int
+        var entities, attributes, relationships, fetchedProperties, fetchIndexes, uniquenessConstraints: Int?
+        var warnings: Int?
+        var skipped: String?
     }
 
     /// `{"versions": [{"name", "current", "entities", "attributes", "relationships", "fetchedProperties",
-    /// "fetchIndexes", "uniquenessConstraints"}]}`, the counts being the elements each version's XML declares
-    /// (a sub-entity's inherited properties are not counted again).
+    /// "fetchIndexes", "uniquenessConstraints", "warnings"}]}`, the counts being the elements each version's XML
+    /// declares (a sub-entity's inherited properties are not counted again); a skipped version has `"skipped"`
+    /// with the reason instead.
     public func json() throws -> String {
-        let summaries = versions.map { version in
+        let summaries = list.entries.map { entry in
+            guard let version = entry.version else {
+                return VersionSummary(name: entry.name, current: entry.isCurrent, skipped: entry.skipReason)
+            }
             let counts = version.declaredCounts
             return VersionSummary(
                 name: version.name, current: version.isCurrent, entities: counts.entities,
                 attributes: counts.attributes, relationships: counts.relationships,
                 fetchedProperties: counts.fetchedProperties, fetchIndexes: counts.fetchIndexes,
-                uniquenessConstraints: counts.uniquenessConstraints)
+                uniquenessConstraints: counts.uniquenessConstraints,
+                warnings: version.warnings.isEmpty ? nil : version.warnings.count)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -55,10 +67,16 @@ public struct ModelDescription: Sendable {
     /// The description for people: per version (the current one marked), each entity with its declared
     /// properties, indexes and constraints, then the migration from the previous version.
     public var text: String {
+        let count = list.entries.count
         var lines = [
-            "\(url.lastPathComponent): \(versions.count) version\(versions.count == 1 ? "" : "s")"
-                + (versions.first(where: \.isCurrent).map { ", current: \($0.name)" } ?? "")
+            "\(url.lastPathComponent): \(count) version\(count == 1 ? "" : "s")"
+                + (list.entries.first(where: \.isCurrent).map { ", current: \($0.name)" } ?? "")
+                + (list.skipped.isEmpty ? "" : ", \(list.skipped.count) skipped")
         ]
+        for skipped in list.skipped {
+            lines.append("")
+            lines.append("== \(skipped.name)\(skipped.isCurrent ? " (current)" : ""): skipped, \(skipped.reason)")
+        }
         for (position, version) in versions.enumerated() {
             lines.append("")
             lines.append("== \(version.name)\(version.isCurrent ? " (current)" : "")")
@@ -76,7 +94,9 @@ public struct ModelDescription: Sendable {
             for (name, members) in version.model.configurations.sorted(by: { $0.key < $1.key }) {
                 lines.append("  configuration \(name): \(members.joined(separator: ", "))")
             }
-            for warning in version.warnings { lines.append("  warning: line \(warning.line): \(warning.message)") }
+            for warning in version.warnings {
+                lines.append("  warning: line \(warning.line): <\(warning.element)>: \(warning.message)")
+            }
             lines.append(contentsOf: Self.migration(to: version, from: position > 0 ? versions[position - 1] : nil))
         }
         return lines.joined(separator: "\n")

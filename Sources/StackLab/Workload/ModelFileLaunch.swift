@@ -48,6 +48,7 @@ struct ModelFileLaunch {
                 case .notLightweight(let reasons):
                     return "\(step.from) -> \(step.to) is not lightweight: \(reasons.joined(separator: "; "))"
                 case .failed(let message): return "\(step.from) -> \(step.to) failed: \(message)"
+                case .unavailable(let message): return "\(step.from) -> \(step.to) is unavailable: \(message)"
                 default: return nil
                 }
             }

@@ -3,12 +3,15 @@ import Foundation
 extension ModelContentsReader {
     // MARK: - Attributes
 
-    private static let attributeAttributes: Set<String> = [
-        "name", "attributeType", "optional", "transient", "defaultValueString", "defaultDateTimeInterval",
-        "usesScalarValueType", "indexed", "elementID", "renamingID", "versionHashModifier", "minValueString",
-        "maxValueString", "regularExpressionString", "valueTransformerName", "customClassName",
-        "preserveAfterDeletion", "derived", "derivationExpression", "syncable", "spotlightIndexingEnabled",
-        "allowsExternalBinaryDataStorage", "allowsCloudEncryption",
+    private static let attributeHonoured: Set<String> = [
+        "name", "attributeType", "optional", "transient", "defaultValueString", "defaultDateTimeInterval", "indexed",
+        "elementID", "renamingID", "versionHashModifier", "minValueString", "maxValueString", "minDateTimeInterval",
+        "maxDateTimeInterval", "regularExpressionString", "valueTransformerName", "derived", "derivationExpression",
+        "composite",
+    ]
+    private static let attributeKept: Set<String> = [
+        "usesScalarValueType", "customClassName", "preserveAfterDeletion", "syncable", "spotlightIndexingEnabled",
+        "storedInTruthFile", "allowsExternalBinaryDataStorage", "allowsCloudEncryption",
     ]
 
     /// Xcode's attribute type names.
@@ -18,21 +21,39 @@ extension ModelContentsReader {
         "Binary": .binaryData, "UUID": .uuid, "URI": .uri, "Transformable": .transformable,
     ]
 
+    /// Types Xcode writes that ObjectStack has no attribute type for: such an attribute is warned of and not loaded.
+    private static let unloadedTypes: [String: String] = [
+        "Undefined": "Core Data allows it on transient attributes only, for values the app computes",
+        "Object ID": "Core Data uses it for expression results, not stored attributes",
+        "ObjectID": "Core Data uses it for expression results, not stored attributes",
+        "Composite": "ObjectStack's stores have no composite columns (Core Data keeps composites in SQLite only)",
+    ]
+
     /// The transformer Core Data uses for a transformable attribute that names none.
     static let defaultValueTransformerName = "NSKeyedUnarchiveFromData"
 
-    mutating func readAttribute(_ element: ModelXMLElement, entity: String) throws -> AttributeDescription {
-        try check(element, known: Self.attributeAttributes)
+    /// An attribute, or nil for one of a type ObjectStack cannot load (warned of).
+    mutating func readAttribute(_ element: ModelXMLElement, entity: String) throws -> AttributeDescription? {
+        let metadata = try keep(element, honoured: Self.attributeHonoured, kept: Self.attributeKept)
         let name = try required(element, "name")
         let typeName = try required(element, "attributeType")
+        for child in element.children where child.name != "userInfo" {
+            try warnUnknown(child, in: "attribute \(entity).\(name)")
+        }
         guard let type = Self.attributeTypes[typeName] else {
+            if let why = Self.unloadedTypes[typeName] {
+                var what = "attribute \(entity).\(name) has type \(typeName)"
+                if typeName == "Composite" {
+                    let composite = element.attributes["composite"] ?? ""
+                    what += compositeElements[composite] != nil ? " (composite \(composite))" : " (no such composite)"
+                }
+                try warn(element, "\(what), which ObjectStack has no attribute type for (\(why)): not loaded")
+                return nil
+            }
             throw error(
                 element,
                 "attribute \(entity).\(name) has type '\(typeName)', which ObjectStack does not support "
                     + "(supported: \(Self.attributeTypes.keys.sorted().joined(separator: ", ")))")
-        }
-        for child in element.children where child.name != "userInfo" {
-            throw error(child, "unknown element <\(child.name)> in attribute \(entity).\(name)")
         }
         var derivation: String?
         if try bool(element, "derived") {
@@ -47,7 +68,7 @@ extension ModelContentsReader {
                 element.attributes["valueTransformerName"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? Self.defaultValueTransformerName
         }
-        return AttributeDescription(
+        let attribute = AttributeDescription(
             name: name,
             type: type,
             isOptional: try bool(element, "optional"),
@@ -58,9 +79,18 @@ extension ModelContentsReader {
             renamingIdentifier: renamingIdentifier(element),
             versionHashModifier: element.attributes["versionHashModifier"],
             isIndexed: try bool(element, "indexed"),
-            minimumValue: try bound(element, "minValueString", type: type),
-            maximumValue: try bound(element, "maxValueString", type: type),
+            minimumValue: try bound(element, minimum: true, type: type),
+            maximumValue: try bound(element, minimum: false, type: type),
             regularExpression: try pattern(element, type: type))
+        var kept = metadata
+        // A date's range is honoured from the seconds; the strings beside them are how Xcode shows the dates.
+        if type == .date {
+            for key in ["minValueString", "maxValueString", "defaultValueString"] {
+                if let text = element.attributes[key] { kept.attributes[key] = text }
+            }
+        }
+        attribute.modelFileMetadata = kept
+        return attribute
     }
 
     private func defaultValue(_ element: ModelXMLElement, type: AttributeType, owner: String) throws -> StoreValue {
@@ -85,7 +115,10 @@ extension ModelContentsReader {
             default: value = nil
             }
         case .string: value = .string(text)
-        case .date: value = Double(text).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+        case .date:
+            // Xcode writes defaultDateTimeInterval (read above) beside a date string for display: a string alone
+            // is read as seconds when it is a number.
+            value = Double(text).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
         case .uuid: value = UUID(uuidString: text).map(StoreValue.uuid)
         case .uri: value = URL(string: text).map(StoreValue.uri)
         case .binaryData, .transformable:
@@ -99,8 +132,12 @@ extension ModelContentsReader {
         return value
     }
 
-    /// A minimum or maximum: of the value for numbers, of the length for strings and data, seconds for dates.
-    private func bound(_ element: ModelXMLElement, _ name: String, type: AttributeType) throws -> Double? {
+    /// A minimum or maximum: of the value for numbers, of the length for strings and data, and for dates the
+    /// seconds since 2001 of `minDateTimeInterval`/`maxDateTimeInterval` (Xcode's date range, validated at save as
+    /// Core Data does).
+    private func bound(_ element: ModelXMLElement, minimum: Bool, type: AttributeType) throws -> Double? {
+        let name = type == .date
+            ? (minimum ? "minDateTimeInterval" : "maxDateTimeInterval") : (minimum ? "minValueString" : "maxValueString")
         guard let text = element.attributes[name] else { return nil }
         guard type != .boolean, type != .uuid, type != .uri, type != .transformable else {
             throw error(element, "\(name) on a \(type.rawValue) attribute is not supported")
@@ -122,23 +159,26 @@ extension ModelContentsReader {
 
     // MARK: - Relationships
 
-    private static let relationshipAttributes: Set<String> = [
+    private static let relationshipHonoured: Set<String> = [
         "name", "destinationEntity", "inverseName", "inverseEntity", "toMany", "ordered", "optional", "minCount",
-        "maxCount", "deletionRule", "transient", "elementID", "renamingID", "versionHashModifier", "indexed",
-        "syncable",
+        "maxCount", "deletionRule", "transient", "elementID", "renamingID", "versionHashModifier",
+    ]
+    /// `indexed="YES"` needs nothing more: stores index every to-one reference.
+    private static let relationshipKept: Set<String> = [
+        "indexed", "syncable", "spotlightIndexingEnabled", "storedInTruthFile",
     ]
 
     private static let deleteRules: [String: DeleteRule] = [
         "Nullify": .nullify, "Cascade": .cascade, "Deny": .deny, "No Action": .noAction,
     ]
 
-    /// A relationship; `indexed="YES"` needs nothing more, as stores index every to-one reference.
+    /// A relationship.
     mutating func readRelationship(_ element: ModelXMLElement, entity: String) throws -> RelationshipDescription {
-        try check(element, known: Self.relationshipAttributes)
+        let metadata = try keep(element, honoured: Self.relationshipHonoured, kept: Self.relationshipKept)
         let name = try required(element, "name")
         let owner = "relationship \(entity).\(name)"
         for child in element.children where child.name != "userInfo" {
-            throw error(child, "unknown element <\(child.name)> in \(owner)")
+            try warnUnknown(child, in: owner)
         }
         let destination = try required(element, "destinationEntity")
         guard entityElements[destination] != nil else {
@@ -177,7 +217,7 @@ extension ModelContentsReader {
         }
         let isToMany = try bool(element, "toMany")
         let isOrdered = try bool(element, "ordered")
-        return RelationshipDescription(
+        let relationship = RelationshipDescription(
             name: name,
             destination: destination,
             inverse: inverseName,
@@ -192,6 +232,8 @@ extension ModelContentsReader {
             isTransient: try bool(element, "transient"),
             renamingIdentifier: renamingIdentifier(element),
             versionHashModifier: element.attributes["versionHashModifier"])
+        relationship.modelFileMetadata = metadata
+        return relationship
     }
 
     /// The element declaring a property of an entity or one of its ancestors.
@@ -212,59 +254,75 @@ extension ModelContentsReader {
     // MARK: - Fetched properties
 
     mutating func readFetchedProperty(_ element: ModelXMLElement, entity: String) throws -> FetchedPropertyDescription {
-        try check(element, known: ["name", "optional", "elementID", "renamingID", "versionHashModifier", "syncable"])
+        let metadata = try keep(
+            element, honoured: ["name"],
+            kept: ["optional", "transient", "elementID", "renamingID", "versionHashModifier", "syncable"])
         let name = try required(element, "name")
         let requests = element.children.filter { $0.name == "fetchRequest" }
         for child in element.children where child.name != "fetchRequest" && child.name != "userInfo" {
-            throw error(child, "unknown element <\(child.name)> in fetched property \(entity).\(name)")
+            try warnUnknown(child, in: "fetched property \(entity).\(name)")
         }
         guard requests.count == 1, let request = requests.first else {
             throw error(
                 element, "fetched property \(entity).\(name) needs exactly one <fetchRequest>, has \(requests.count)")
         }
-        try check(request, known: ["name", "entity", "predicateString"])
-        let template = try readFetchRequest(request)
-        return FetchedPropertyDescription(
+        let template = try readFetchRequest(request, template: false)
+        var property = FetchedPropertyDescription(
             name: name, destinationName: template.entityName, predicate: template.predicate)
+        property.modelFileMetadata = metadata
+        return property
     }
 
     // MARK: - Indexes and constraints
 
+    /// A `<fetchIndex>`: an index over its property elements, nil when none is an attribute. The sort order is read
+    /// but not kept (stores scan an index either way; results are the same).
     mutating func readFetchIndex(_ element: ModelXMLElement, entity: String) throws -> IndexDescription? {
         try check(element, known: ["name"])
         let name = try required(element, "name")
+        let owner = "fetch index \(entity).\(name)"
         var attributeNames: [String] = []
         for child in element.children {
             guard child.name == "fetchIndexElement" else {
-                throw error(child, "unknown element <\(child.name)> in fetch index \(entity).\(name)")
+                try warnUnknown(child, in: owner)
+                continue
             }
-            try check(child, known: ["property", "type", "order"])
-            let propertyName = try required(child, "property")
+            try check(child, known: ["property", "expression", "expressionType", "type", "order"])
             let label = child.label
             let type = child.attributes["type"] ?? "Binary"
-            guard type == "Binary" else {
+            switch type {
+            case "Binary": break
+            case "RTree":
+                try warn(child, "\(owner) has an R-tree element: indexed as a binary index (the same results)")
+            default:
                 throw ModelFileError(
                     file: file, line: child.line, element: label,
-                    reason:
-                        "fetch index \(entity).\(name) has a \(type) element; ObjectStack supports Binary indexes only")
+                    reason: "\(owner) has an index element of unknown type '\(type)' (known: Binary, RTree)")
             }
             let order = child.attributes["order"] ?? "ascending"
             guard order == "ascending" || order == "descending" else {
                 throw ModelFileError(
                     file: file, line: child.line, element: label, reason: "unknown index order '\(order)'")
             }
+            if let expression = child.attributes["expression"], child.attributes["property"] == nil {
+                try warn(
+                    child,
+                    "\(owner) has an expression element (\(expression)); ObjectStack indexes properties only, so the "
+                        + "index covers its property elements")
+                continue
+            }
+            let propertyName = try required(child, "property")
             switch property(propertyName, in: entity)?.name {
             case "attribute"?: attributeNames.append(propertyName)
             case "relationship"?:
-                warnings.append(
-                    ModelFileWarning(
-                        file: file, line: child.line, element: label,
-                        message: "fetch index \(entity).\(name) names relationship \(propertyName); stores index every "
-                            + "to-one reference on their own, so the index covers its attributes only"))
+                try warn(
+                    child,
+                    "\(owner) names relationship \(propertyName); stores index every to-one reference on their own, "
+                        + "so the index covers its attributes only")
             default:
                 throw ModelFileError(
                     file: file, line: child.line, element: label,
-                    reason: "fetch index \(entity).\(name) names \(propertyName), which is not a property of \(entity)")
+                    reason: "\(owner) names \(propertyName), which is not a property of \(entity)")
             }
         }
         guard !attributeNames.isEmpty else { return nil }
@@ -273,41 +331,49 @@ extension ModelContentsReader {
 
     /// The legacy `<compoundIndexes>`: each `<compoundIndex>` becomes an index, as Core Data turns them into
     /// fetch indexes.
-    func readCompoundIndexes(_ element: ModelXMLElement, entity: String) throws -> [IndexDescription] {
-        try element.children.map { compound in
+    mutating func readCompoundIndexes(_ element: ModelXMLElement, entity: String) throws -> [IndexDescription] {
+        try check(element, known: [])
+        var indexes: [IndexDescription] = []
+        for compound in element.children {
             guard compound.name == "compoundIndex" else {
-                throw error(compound, "unknown element <\(compound.name)> in <compoundIndexes> of \(entity)")
+                try warnUnknown(compound, in: "<compoundIndexes> of \(entity)")
+                continue
             }
             let names = try attributeList(compound, itemElement: "index", entity: entity, what: "compound index")
-            return IndexDescription(name: "compound_" + names.joined(separator: "_"), attributeNames: names)
+            indexes.append(IndexDescription(name: "compound_" + names.joined(separator: "_"), attributeNames: names))
         }
+        return indexes
     }
 
-    func readUniquenessConstraints(_ element: ModelXMLElement, entity: String) throws -> [[String]] {
-        try element.children.map { constraint in
+    mutating func readUniquenessConstraints(_ element: ModelXMLElement, entity: String) throws -> [[String]] {
+        try check(element, known: [])
+        var constraints: [[String]] = []
+        for constraint in element.children {
             guard constraint.name == "uniquenessConstraint" else {
-                throw error(constraint, "unknown element <\(constraint.name)> in <uniquenessConstraints> of \(entity)")
+                try warnUnknown(constraint, in: "<uniquenessConstraints> of \(entity)")
+                continue
             }
-            return try attributeList(
-                constraint, itemElement: "constraint", entity: entity, what: "uniqueness constraint")
+            constraints.append(
+                try attributeList(constraint, itemElement: "constraint", entity: entity, what: "uniqueness constraint"))
         }
+        return constraints
     }
 
     /// The attribute names of a compound index or a uniqueness constraint: `<index value=…>` or `<constraint value=…>`.
-    private func attributeList(
+    private mutating func attributeList(
         _ element: ModelXMLElement, itemElement: String, entity: String, what: String
-    ) throws
-        -> [String]
-    {
+    ) throws -> [String] {
         try check(element, known: [])
-        let names = try element.children.map { item in
+        var names: [String] = []
+        for item in element.children {
             guard item.name == itemElement else {
-                throw error(item, "unknown element <\(item.name)> in <\(element.name)> of \(entity)")
+                try warnUnknown(item, in: "<\(element.name)> of \(entity)")
+                continue
             }
             try check(item, known: ["value"])
             let name = try required(item, "value")
             switch property(name, in: entity)?.name {
-            case "attribute"?: return name
+            case "attribute"?: names.append(name)
             case "relationship"?:
                 throw error(
                     item, "\(what) of \(entity) names relationship \(name); ObjectStack supports attributes only")

@@ -2,17 +2,20 @@ import Foundation
 
 /// Reads one model version's XML `contents` file into the parts of a `ManagedObjectModel`.
 ///
-/// Every element and attribute Xcode writes is recognised; one the reader does not know, a value it cannot
-/// read, a reference to an entity or property that does not exist, and a feature the stack does not support
-/// throw a `ModelFileError` naming the file, the element and its line. What carries no model meaning is
-/// read and left: diagram layout (`<elements>`), `<userInfo>`, `syncable`, `codeGenerationType`,
-/// `usesScalarValueType`, `customClassName`, `preserveAfterDeletion` and the tool versions on `<model>`.
-/// A fetch index's sort order is read but not kept (stores scan an index either way; results are the same).
+/// The reader knows the vocabulary Xcode writes (surveyed from real models; the DocC article "Model files" lists
+/// it). What changes behaviour is honoured; what does not — `<userInfo>`, Spotlight, CloudKit, sync and
+/// code-generation flags, tool versions — is kept as written in `ModelFileMetadata`; diagram layout
+/// (`<elements>`) is skipped. An XML attribute or element it does not know, and a feature it loads only in part,
+/// is a `ModelFileWarning` (strict reading: a `ModelFileError`). A value it cannot read, a reference to an entity
+/// or property that does not exist, and a feature the stack cannot load at all throw a `ModelFileError` naming
+/// the file, the element and its line.
 struct ModelContentsReader {
     /// The `contents` file, as errors name it.
     let file: String
     /// Classes for entities by entity name; the others get `ManagedObject`.
     let classes: [String: ManagedObject.Type]
+    /// Whether a warning refuses the file.
+    let options: ModelFileOptions
 
     var counts = ModelElementCounts()
     var warnings: [ModelFileWarning] = []
@@ -21,23 +24,46 @@ struct ModelContentsReader {
     private var declarations: [String: (line: Int, label: String)] = [:]
     /// The entities' elements by name, read before any entity so references can be checked in any order.
     var entityElements: [String: ModelXMLElement] = [:]
+    /// The model's `<composite>` declarations by name (Xcode 15's composite attributes).
+    var compositeElements: [String: ModelXMLElement] = [:]
 
-    init(file: String, classes: [String: ManagedObject.Type]) {
+    init(file: String, classes: [String: ManagedObject.Type], options: ModelFileOptions = .lenient) {
         self.file = file
         self.classes = classes
+        self.options = options
     }
 
-    /// What a version declares, ready for `ManagedObjectModel.init(entities:configurations:fetchRequestTemplates:)`.
+    /// What a version declares, ready for `ManagedObjectModel.init(entities:configurations:fetchRequestTemplates:)`,
+    /// and what the `<model>` element says besides.
     struct Contents {
         var entities: [EntityDescription] = []
         var configurations: [String: [String]] = [:]
         var fetchRequestTemplates: [FetchRequestTemplate] = []
+        /// `userDefinedModelVersionIdentifier`, when not empty.
+        var versionIdentifier: String?
+        /// The `<model>` element's other attributes (tool versions, language, CloudKit and SwiftData flags).
+        var modelMetadata = ModelFileMetadata()
+        /// Each configuration's attributes (`usedWithCloudKit`), by configuration name.
+        var configurationMetadata: [String: ModelFileMetadata] = [:]
     }
+
+    // MARK: - Vocabulary
+
+    static let modelAttributes: Set<String> = [
+        "type", "documentVersion", "lastSavedToolsVersion", "systemVersion", "minimumToolsVersion", "sourceLanguage",
+        "macOSVersion", "iOSVersion", "name", "usedWithCloudKit", "usedWithSwiftData",
+    ]
 
     /// Reads a parsed `contents` document.
     mutating func read(_ root: ModelXMLElement) throws -> Contents {
         guard root.name == "model" else {
             throw error(root, "the root element is <\(root.name)>, not <model>: not a Core Data model file")
+        }
+        var contents = Contents()
+        contents.modelMetadata = try keep(
+            root, honoured: ["userDefinedModelVersionIdentifier"], kept: Self.modelAttributes)
+        contents.versionIdentifier = root.attributes["userDefinedModelVersionIdentifier"].flatMap {
+            $0.isEmpty ? nil : $0
         }
         for child in root.children where child.name == "entity" {
             let name = try required(child, "name")
@@ -45,22 +71,25 @@ struct ModelContentsReader {
                 throw error(child, "entity \(name) is declared twice")
             }
         }
-        var contents = Contents()
+        for child in root.children where child.name == "composite" {
+            compositeElements[try required(child, "name")] = child
+        }
         for child in root.children {
             switch child.name {
             case "entity": contents.entities.append(try readEntity(child))
             case "fetchRequest":
-                try check(child, known: Self.fetchRequestAttributes)
-                contents.fetchRequestTemplates.append(try readFetchRequest(child))
+                contents.fetchRequestTemplates.append(try readFetchRequest(child, template: true))
                 counts.fetchRequests += 1
             case "configuration":
-                let (name, members) = try readConfiguration(child)
+                let (name, members, metadata) = try readConfiguration(child)
                 guard contents.configurations.updateValue(members, forKey: name) == nil else {
                     throw error(child, "configuration \(name) is declared twice")
                 }
+                if !metadata.isEmpty { contents.configurationMetadata[name] = metadata }
                 counts.configurations += 1
+            case "composite": try readComposite(child)
             case "elements": continue  // diagram layout
-            default: throw error(child, "unknown element <\(child.name)> in <model>")
+            default: try warnUnknown(child, in: "<model>")
             }
         }
         return contents
@@ -68,13 +97,13 @@ struct ModelContentsReader {
 
     // MARK: - Entities
 
-    private static let entityAttributes: Set<String> = [
-        "name", "representedClassName", "parentEntity", "isAbstract", "elementID", "renamingID",
-        "versionHashModifier", "codeGenerationType", "syncable",
+    private static let entityHonoured: Set<String> = [
+        "name", "representedClassName", "parentEntity", "isAbstract", "elementID", "renamingID", "versionHashModifier",
     ]
+    private static let entityKept: Set<String> = ["codeGenerationType", "syncable"]
 
     private mutating func readEntity(_ element: ModelXMLElement) throws -> EntityDescription {
-        try check(element, known: Self.entityAttributes)
+        let metadata = try keep(element, honoured: Self.entityHonoured, kept: Self.entityKept)
         let name = try required(element, "name")
         declarations[name] = (element.line, element.label)
         let parent = element.attributes["parentEntity"]
@@ -96,8 +125,8 @@ struct ModelContentsReader {
             switch child.name {
             case "attribute":
                 declarations[key] = (child.line, child.label)
-                attributes.append(try readAttribute(child, entity: name))
                 counts.attributes += 1
+                if let attribute = try readAttribute(child, entity: name) { attributes.append(attribute) }
             case "relationship":
                 declarations[key] = (child.line, child.label)
                 relationships.append(try readRelationship(child, entity: name))
@@ -115,13 +144,12 @@ struct ModelContentsReader {
                 let read = try readUniquenessConstraints(child, entity: name)
                 constraints += read
                 counts.uniquenessConstraints += read.count
-            case "userInfo":
-                try checkUserInfo(child)
+            case "userInfo": continue  // read by keep(_:honoured:kept:)
             default:
-                throw error(child, "unknown element <\(child.name)> in entity \(name)")
+                try warnUnknown(child, in: "entity \(name)")
             }
         }
-        return EntityDescription(
+        let entity = EntityDescription(
             name: name,
             managedObjectClass: classes[name] ?? ManagedObject.self,
             parent: parent,
@@ -134,15 +162,20 @@ struct ModelContentsReader {
             versionHashModifier: element.attributes["versionHashModifier"],
             fetchedProperties: fetchedProperties,
             representedClassName: element.attributes["representedClassName"])
+        entity.modelFileMetadata = metadata
+        return entity
     }
 
-    private mutating func readConfiguration(_ element: ModelXMLElement) throws -> (String, [String]) {
-        try check(element, known: ["name"])
+    private mutating func readConfiguration(
+        _ element: ModelXMLElement
+    ) throws -> (String, [String], ModelFileMetadata) {
+        let metadata = try keep(element, honoured: ["name"], kept: ["usedWithCloudKit"])
         let name = try required(element, "name")
         var members: [String] = []
         for child in element.children {
             guard child.name == "memberEntity" else {
-                throw error(child, "unknown element <\(child.name)> in configuration \(name)")
+                try warnUnknown(child, in: "configuration \(name)")
+                continue
             }
             try check(child, known: ["name"])
             let member = try required(child, "name")
@@ -151,27 +184,40 @@ struct ModelContentsReader {
             }
             members.append(member)
         }
-        return (name, members)
+        return (name, members, metadata)
+    }
+
+    /// A `<composite>`: the attributes a composite attribute groups. Checked for the vocabulary only: an entity's
+    /// composite attribute is not loaded (see `readAttribute`).
+    private mutating func readComposite(_ element: ModelXMLElement) throws {
+        try check(element, known: ["name"])
+        for child in element.children where child.name != "attribute" && child.name != "userInfo" {
+            try warnUnknown(child, in: "composite \(element.attributes["name"] ?? "")")
+        }
     }
 
     // MARK: - Fetch requests
 
-    static let fetchRequestAttributes: Set<String> = [
-        "name", "entity", "predicateString", "resultType", "includeSubentities", "includePropertyValues",
-        "includesPendingChanges", "returnObjectsAsFaults", "returnDistinctResults",
+    private static let templateHonoured: Set<String> = [
+        "name", "entity", "predicateString", "resultType", "includeSubentities", "includesPendingChanges",
+        "returnObjectsAsFaults", "returnDistinctResults", "fetchLimit", "fetchBatchSize", "includePropertyValues",
     ]
 
-    /// A `<fetchRequest>`: a template under `<model>`, or the request of a fetched property.
+    /// A `<fetchRequest>`: a template under `<model>`, or (`template` false) the request of a fetched property,
+    /// which Xcode writes with a name, an entity and a predicate only.
     ///
-    /// Absent flags take NSFetchRequest's defaults (sub-entities, pending changes and faults included).
-    mutating func readFetchRequest(_ element: ModelXMLElement) throws -> FetchRequestTemplate {
+    /// Absent flags take NSFetchRequest's defaults (sub-entities, pending changes, property values and faults
+    /// included; no limit, no batches).
+    mutating func readFetchRequest(_ element: ModelXMLElement, template: Bool) throws -> FetchRequestTemplate {
+        let metadata = try keep(
+            element, honoured: template ? Self.templateHonoured : ["name", "entity", "predicateString"], kept: [])
         let name = try required(element, "name")
         let entity = try required(element, "entity")
         guard entityElements[entity] != nil else {
             throw error(element, "fetch request \(name) names unknown entity \(entity)")
         }
         for child in element.children where child.name != "userInfo" {
-            throw error(child, "unknown element <\(child.name)> in fetch request \(name)")
+            try warnUnknown(child, in: "fetch request \(name)")
         }
         let resultType: FetchResultType
         switch element.attributes["resultType"] ?? "0" {
@@ -181,7 +227,7 @@ struct ModelContentsReader {
         case "4": resultType = .count
         case let other: throw error(element, "fetch request \(name) has unknown resultType '\(other)'")
         }
-        return FetchRequestTemplate(
+        var request = FetchRequestTemplate(
             name: name,
             entityName: entity,
             predicate: try predicate(element, owner: "fetch request \(name)"),
@@ -189,7 +235,12 @@ struct ModelContentsReader {
             includesSubentities: try bool(element, "includeSubentities", default: true),
             includesPendingChanges: try bool(element, "includesPendingChanges", default: true),
             returnsObjectsAsFaults: try bool(element, "returnObjectsAsFaults", default: true),
-            returnsDistinctResults: try bool(element, "returnDistinctResults"))
+            returnsDistinctResults: try bool(element, "returnDistinctResults"),
+            fetchLimit: try integer(element, "fetchLimit"),
+            fetchBatchSize: try integer(element, "fetchBatchSize"),
+            includesPropertyValues: try bool(element, "includePropertyValues", default: true))
+        request.modelFileMetadata = metadata
+        return request
     }
 
     func predicate(_ element: ModelXMLElement, owner: String) throws -> FetchPredicate? {
@@ -228,11 +279,50 @@ struct ModelContentsReader {
         ModelFileError(file: file, line: element.line, element: element.label, reason: reason)
     }
 
-    /// Rejects an XML attribute the reader does not know, so nothing is silently dropped.
-    func check(_ element: ModelXMLElement, known: Set<String>) throws {
-        for name in element.attributes.keys.sorted() where !known.contains(name) {
-            throw error(element, "unknown attribute \(name)=\"\(element.attributes[name] ?? "")\" on <\(element.name)>")
+    /// Warns of (strict: refuses) an XML attribute outside `known`.
+    mutating func check(_ element: ModelXMLElement, known: Set<String>) throws {
+        _ = try keep(element, honoured: known, kept: [])
+    }
+
+    /// The element's `kept` attributes and its `<userInfo>` entries; every attribute outside `honoured` and
+    /// `kept` is warned of (strict: refused) and kept too, so nothing written is lost.
+    mutating func keep(
+        _ element: ModelXMLElement, honoured: Set<String>, kept: Set<String>
+    ) throws -> ModelFileMetadata {
+        var metadata = ModelFileMetadata()
+        for name in element.attributes.keys.sorted() where !honoured.contains(name) {
+            let value = element.attributes[name] ?? ""
+            if !kept.contains(name) {
+                try warn(element, "unknown attribute \(name)=\"\(value)\" on <\(element.name)>: not read, kept as written")
+            }
+            metadata.attributes[name] = value
         }
+        for userInfo in element.children where userInfo.name == "userInfo" {
+            try check(userInfo, known: [])
+            for entry in userInfo.children {
+                guard entry.name == "entry" else {
+                    try warnUnknown(entry, in: "<userInfo>")
+                    continue
+                }
+                try check(entry, known: ["key", "value"])
+                if let key = entry.attributes["key"] { metadata.userInfo[key] = entry.attributes["value"] ?? "" }
+            }
+        }
+        return metadata
+    }
+
+    /// A warning on an element: collected, or under strict reading thrown as a `ModelFileError`.
+    mutating func warn(_ element: ModelXMLElement, _ message: String) throws {
+        guard !options.isStrict else {
+            throw ModelFileError(
+                file: file, line: element.line, element: element.label, reason: message + " (strict reading)")
+        }
+        warnings.append(ModelFileWarning(file: file, line: element.line, element: element.label, message: message))
+    }
+
+    /// Warns of (strict: refuses) an element the reader does not know, which is skipped.
+    mutating func warnUnknown(_ element: ModelXMLElement, in owner: String) throws {
+        try warn(element, "unknown element <\(element.name)> in \(owner): skipped")
     }
 
     func required(_ element: ModelXMLElement, _ name: String) throws -> String {
@@ -263,12 +353,5 @@ struct ModelContentsReader {
     /// accepted too, in case a tool writes Core Data's property name).
     func renamingIdentifier(_ element: ModelXMLElement) -> String? {
         element.attributes["renamingID"] ?? element.attributes["elementID"]
-    }
-
-    func checkUserInfo(_ element: ModelXMLElement) throws {
-        for entry in element.children {
-            guard entry.name == "entry" else { throw error(entry, "unknown element <\(entry.name)> in <userInfo>") }
-            try check(entry, known: ["key", "value"])
-        }
     }
 }

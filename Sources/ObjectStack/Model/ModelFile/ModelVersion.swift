@@ -21,11 +21,20 @@ public struct ModelVersion: Sendable {
     public let declaredCounts: ModelElementCounts
     /// What loaded, but not exactly as written.
     public let warnings: [ModelFileWarning]
+    /// The `<model>` element's `userDefinedModelVersionIdentifier` (Core Data's `versionIdentifiers`), when set.
+    public let versionIdentifier: String?
+    /// The `<model>` element's other attributes, kept as written: tool versions, `sourceLanguage`,
+    /// `usedWithCloudKit`, `usedWithSwiftData`.
+    public let modelFileMetadata: ModelFileMetadata
+    /// Each configuration's attributes (`usedWithCloudKit`), by configuration name.
+    public let configurationMetadata: [String: ModelFileMetadata]
 
     /// Creates a version.
     public init(
         name: String, url: URL, isCurrent: Bool, model: ManagedObjectModel, declaredCounts: ModelElementCounts,
-        warnings: [ModelFileWarning] = []
+        warnings: [ModelFileWarning] = [], versionIdentifier: String? = nil,
+        modelFileMetadata: ModelFileMetadata = ModelFileMetadata(),
+        configurationMetadata: [String: ModelFileMetadata] = [:]
     ) {
         self.name = name
         self.url = url
@@ -33,5 +42,8 @@ public struct ModelVersion: Sendable {
         self.model = model
         self.declaredCounts = declaredCounts
         self.warnings = warnings
+        self.versionIdentifier = versionIdentifier
+        self.modelFileMetadata = modelFileMetadata
+        self.configurationMetadata = configurationMetadata
     }
 }
