@@ -24,14 +24,6 @@ struct ModelFileErrorTests {
                 </entity>
                 """, line: 4, element: "attribute name=\"ref\"", reason: "'Objectid'"),
         Case(
-            name: "unsupported attribute type Undefined",
-            body: """
-                <entity name="A">
-                    <attribute name="x" optional="YES" attributeType="String"/>
-                    <attribute name="loose" optional="YES" transient="YES" attributeType="Undefined"/>
-                </entity>
-                """, line: 5, element: "attribute name=\"loose\"", reason: "'Undefined'"),
-        Case(
             name: "unknown delete rule",
             body: """
                 <entity name="A">
@@ -80,22 +72,6 @@ struct ModelFileErrorTests {
                 <entity name="A" parentEntity="Ghost"/>
                 """, line: 3, element: "entity name=\"A\"", reason: "unknown parent entity Ghost"),
         Case(
-            name: "unknown element",
-            body: """
-                <entity name="A">
-                    <attribute name="x" optional="YES" attributeType="String"/>
-                    <compositeAttribute name="address"/>
-                </entity>
-                """, line: 5, element: "compositeAttribute name=\"address\"",
-            reason: "unknown element <compositeAttribute>"),
-        Case(
-            name: "unknown XML attribute",
-            body: """
-                <entity name="A">
-                    <attribute name="x" optional="YES" attributeType="String" encryptedAtRest="YES"/>
-                </entity>
-                """, line: 4, element: "attribute name=\"x\"", reason: "unknown attribute encryptedAtRest"),
-        Case(
             name: "default value of the wrong type",
             body: """
                 <entity name="A">
@@ -139,16 +115,6 @@ struct ModelFileErrorTests {
                 </entity>
                 """, line: 6, element: "fetchIndexElement property=\"y\"",
             reason: "names y, which is not a property of A"),
-        Case(
-            name: "R-tree fetch index",
-            body: """
-                <entity name="A">
-                    <attribute name="x" optional="YES" attributeType="Double"/>
-                    <fetchIndex name="spatial">
-                        <fetchIndexElement property="x" type="RTree" order="ascending"/>
-                    </fetchIndex>
-                </entity>
-                """, line: 6, element: "fetchIndexElement property=\"x\"", reason: "RTree"),
         Case(
             name: "derivation that does not bind",
             body: """
