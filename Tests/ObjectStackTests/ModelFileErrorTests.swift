@@ -50,16 +50,6 @@ struct ModelFileErrorTests {
                 </entity>
                 """, line: 4, element: "relationship name=\"b\"", reason: "unknown inverse relationship B.a"),
         Case(
-            name: "one-sided inverse",
-            body: """
-                <entity name="A">
-                    <relationship name="b" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="B" inverseName="a" inverseEntity="B"/>
-                </entity>
-                <entity name="B">
-                    <relationship name="a" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="A"/>
-                </entity>
-                """, line: 4, element: "relationship name=\"b\"", reason: "whose inverse is not set"),
-        Case(
             name: "unknown destination entity",
             body: """
                 <entity name="A">

@@ -33,6 +33,16 @@ struct ModelFileVocabularyTests {
                 </entity>
                 """, line: 5, element: "queryGeneration name=\"g\"", message: "unknown element <queryGeneration>"),
         Case(
+            name: "one-sided inverse (Xcode's 'Misconfigured Inverse')",
+            body: """
+                <entity name="A">
+                    <relationship name="b" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="B" inverseName="a" inverseEntity="B"/>
+                </entity>
+                <entity name="B">
+                    <relationship name="a" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="A"/>
+                </entity>
+                """, line: 4, element: "relationship name=\"b\"", message: "whose inverse is not set, not b"),
+        Case(
             name: "transient attribute of type Undefined",
             body: """
                 <entity name="A">
@@ -98,7 +108,9 @@ struct ModelFileVocabularyTests {
     func whatWarningsLeave() throws {
         let files = try TemporaryModelFile()
         defer { files.remove() }
-        let composite = try files.model(TemporaryModelFile.xml(Self.warningCases[3].body), name: "Composite")
+        let composite = try files.model(
+            TemporaryModelFile.xml(try #require(Self.warningCases.first { $0.name == "composite attribute" }).body),
+            name: "Composite")
         let quake = try #require(try ManagedObjectModel(contentsOf: composite).entitiesByName["Quake"])
         #expect(quake.attributes.map(\.name) == ["place"])
         let unknown = try files.model(TemporaryModelFile.xml(Self.warningCases[0].body), name: "Unknown")

@@ -201,20 +201,35 @@ extension ModelContentsReader {
                 throw error(element, "\(owner) names an inverse entity but no inverseName")
             }
         }
-        if let inverseName {
+        if let named = inverseName {
+            let inverseName = named
             guard element.attributes["inverseEntity"] != nil else {
                 throw error(element, "\(owner) names inverse \(inverseName) but no inverseEntity")
             }
             guard let inverse = property(inverseName, in: destination), inverse.name == "relationship" else {
                 throw error(element, "\(owner) names unknown inverse relationship \(destination).\(inverseName)")
             }
-            guard inverse.attributes["inverseName"] == name else {
-                throw error(
+            // Xcode saves an inverse that does not reciprocate with only a build warning ("Misconfigured Inverse"),
+            // and real models carry one (artsy's ArtsyFolio): the relationship loads without an inverse.
+            if inverse.attributes["inverseName"] != name {
+                try warn(
                     element,
                     "\(owner) has inverse \(destination).\(inverseName), whose inverse is "
-                        + (inverse.attributes["inverseName"].map { "\($0)" } ?? "not set") + ", not \(name)")
+                        + (inverse.attributes["inverseName"].map { "\($0)" } ?? "not set")
+                        + ", not \(name): a misconfigured inverse, loaded without one")
+                // The other side keeps its own inverse; this one loads without.
+                return try relationship(element, entity: entity, inverse: nil, rule: rule, metadata: metadata)
             }
         }
+        return try relationship(element, entity: entity, inverse: inverseName, rule: rule, metadata: metadata)
+    }
+
+    private func relationship(
+        _ element: ModelXMLElement, entity: String, inverse inverseName: String?, rule: DeleteRule,
+        metadata: ModelFileMetadata
+    ) throws -> RelationshipDescription {
+        let name = try required(element, "name")
+        let destination = try required(element, "destinationEntity")
         let isToMany = try bool(element, "toMany")
         let isOrdered = try bool(element, "ordered")
         let relationship = RelationshipDescription(
