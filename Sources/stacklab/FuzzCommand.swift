@@ -12,7 +12,8 @@ struct FuzzCommand: ParsableCommand {
             + "a crash leaves its input in --last-input.")
     @Argument(help: "The target: \(FuzzTarget.all(workloads: .lab).map(\.name).joined(separator: ", ")).")
     var target: String
-    @Option(help: "A folder of seed inputs.") var corpus: String?
+    @Option(help: "A folder of seed inputs (default: the target's own seeds; for model-file, built-in models and the real models of shared/model-corpus and shared/models).")
+    var corpus: String?
     @Option(help: "How long to fuzz, in seconds.") var seconds = 60.0
     @Option(help: "Seed of the mutations.") var seed: UInt64 = 1
     @Option(help: "Where each input is written before it runs.") var lastInput = "fuzz-last-input"
@@ -22,7 +23,7 @@ struct FuzzCommand: ParsableCommand {
         guard let fuzzTarget = targets.first(where: { $0.name == target }) else {
             throw ValidationError("no fuzz target '\(target)'; targets: \(targets.map(\.name).joined(separator: ", "))")
         }
-        let seeds = try corpus.map { try Fuzzer.corpus(at: URL(fileURLWithPath: $0)) } ?? []
+        let seeds = try corpus.map { try Fuzzer.corpus(at: URL(fileURLWithPath: $0)) } ?? fuzzTarget.defaultCorpus()
         let fuzzer = Fuzzer(target: fuzzTarget, seed: seed, lastInputFile: URL(fileURLWithPath: lastInput))
         let report = try fuzzer.run(corpus: seeds, seconds: seconds)
         print(report.summary(target: target, corpusCount: seeds.count, seed: seed))

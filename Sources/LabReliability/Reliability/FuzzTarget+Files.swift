@@ -3,7 +3,8 @@ import ObjectStack
 import StackLab
 
 extension FuzzTarget {
-    /// The Xcode model reader: each input is the `contents` XML of a bare `.xcdatamodel`, loaded and built.
+    /// The Xcode model reader: each input is the `contents` XML of a bare `.xcdatamodel`, loaded and built (warnings
+    /// allowed). Seeded by default with `ModelFileSeeds`; inputs up to 64 KiB, so mutants of a real model stay whole.
     public static let modelFile = FuzzTarget(
         name: "model-file",
         dictionary: [
@@ -20,7 +21,18 @@ extension FuzzTarget {
             "<configuration name=\"C\"><memberEntity name=\"E\"/></configuration>", "renamingID=\"x\" ",
             "elementID=\"x\" ",
             "derived=\"YES\" derivationExpression=\"r.@count\" ", "&amp;", "&#0;", "<![CDATA[", "]]>", "<!--", "-->",
+            "minDateTimeInterval=\"0\" ", "maxDateTimeInterval=\"86400\" ", "storedInTruthFile=\"YES\" ",
+            "spotlightIndexingEnabled=\"YES\" ", "allowsCloudEncryption=\"YES\" ", "preserveAfterDeletion=\"YES\" ",
+            "allowsExternalBinaryDataStorage=\"YES\" ", "usesScalarValueType=\"YES\" ", "customClassName=\"C\" ",
+            "versionHashModifier=\"v\" ", "indexed=\"YES\" ", "ordered=\"YES\" ", "transient=\"YES\" ",
+            "<userInfo><entry key=\"k\" value=\"v\"/></userInfo>",
+            "<fetchRequest name=\"t\" entity=\"E\" fetchLimit=\"2\" fetchBatchSize=\"5\" resultType=\"2\"/>",
+            "attributeType=\"Composite\" composite=\"C\" ", "<composite name=\"C\"><attribute name=\"x\" attributeType=\"Double\"/></composite>",
+            "<fetchIndexElement expression=\"1\" expressionType=\"String\" type=\"Binary\" order=\"ascending\"/>",
+            "type=\"RTree\" ", "usedWithCloudKit=\"YES\" ", "attributeType=\"Undefined\" ",
         ],
+        maxInputSize: 65_536,
+        defaultCorpus: { ModelFileSeeds.all() },
         execute: { data in
             do {
                 let folder = FileManager.default.temporaryDirectory

@@ -20,11 +20,21 @@ public struct FuzzTarget: Sendable {
     public let dictionary: [String]
     /// Runs one input.
     public let execute: @Sendable (Data) -> Outcome
+    /// The seeds `stacklab fuzz` starts from when given no `--corpus`.
+    public let defaultCorpus: @Sendable () -> [Data]
+    /// The longest input a mutation makes, in bytes: long enough to keep a real input whole.
+    public let maxInputSize: Int
 
-    /// A target called `name` that runs inputs with `execute`.
-    public init(name: String, dictionary: [String], execute: @escaping @Sendable (Data) -> Outcome) {
+    /// A target called `name` that runs inputs with `execute`, seeded by `defaultCorpus` when given no corpus.
+    public init(
+        name: String, dictionary: [String], maxInputSize: Int = 4_096,
+        defaultCorpus: @escaping @Sendable () -> [Data] = { [] },
+        execute: @escaping @Sendable (Data) -> Outcome
+    ) {
         self.name = name
         self.dictionary = dictionary
+        self.maxInputSize = maxInputSize
+        self.defaultCorpus = defaultCorpus
         self.execute = execute
     }
 

@@ -122,7 +122,7 @@ public struct Fuzzer: Sendable {
             }
         }
         // Bounded inputs keep each run short; length is not where these readers break.
-        return Data(bytes.prefix(4_096))
+        return Data(bytes.prefix(target.maxInputSize))
     }
 }
 
