@@ -60,9 +60,9 @@ struct ModelFileFeatureTests {
         let index = try #require(entry.indexes.first { $0.name == "byListAndDeletedLocallyIndex" })
         #expect(index.attributeNames == ["isDeletedLocally"])
         #expect(
-            current.warnings.map(\.element).sorted()
+            current.notes.map(\.element).sorted()
                 == ["fetchIndexElement property=\"list\"", "fetchIndexElement property=\"readingLists\""])
-        #expect(current.warnings.allSatisfy { $0.file.hasSuffix("Wikipedia 6.xcdatamodel/contents") && $0.line > 0 })
+        #expect(current.notes.allSatisfy { $0.file.hasSuffix("Wikipedia 6.xcdatamodel/contents") && $0.line > 0 })
     }
 
     @Test("attribute types, defaults and a transformable without a transformer name (SwiftGen, mogenerator)")

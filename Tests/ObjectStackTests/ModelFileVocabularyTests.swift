@@ -61,6 +61,10 @@ struct ModelFileVocabularyTests {
                     <attribute name="richter" optional="YES" attributeType="Double" usesScalarValueType="YES"/>
                 </composite>
                 """, line: 4, element: "attribute name=\"magnitude\"", message: "type Composite (composite Magnitude)"),
+    ]
+
+    /// Indexes loaded in part: a note, which strict reading does not refuse (speed differs, results do not).
+    static let noteCases: [Case] = [
         Case(
             name: "R-tree fetch index",
             body: """
@@ -82,6 +86,18 @@ struct ModelFileVocabularyTests {
                 </entity>
                 """, line: 6, element: "fetchIndexElement", message: "expression element (length:(x))"),
     ]
+
+    @Test("an index loaded in part is a note, not a warning: strict reading loads it", arguments: noteCases)
+    func note(_ example: Case) throws {
+        let files = try TemporaryModelFile()
+        defer { files.remove() }
+        let url = try files.model(TemporaryModelFile.xml(example.body))
+        let version = try #require(try ManagedObjectModel.versions(contentsOf: url, options: .strict).first)
+        #expect(version.warnings.isEmpty && version.notes.count == 1, "\(version.notes)")
+        let note = try #require(version.notes.first)
+        #expect(note.line == example.line && note.element == example.element)
+        #expect(note.message.contains(example.message), "\(note.message)")
+    }
 
     @Test("an unknown or partly loaded part is a warning with its line; strict reading refuses it", arguments: warningCases)
     func warning(_ example: Case) throws {
@@ -297,45 +313,11 @@ struct ModelFileVocabularyTests {
 
     // MARK: - Skipped versions
 
-    /// A bundle of five versions: `Notes` in the pre-Xcode-4 layout (binary `elements` and `layout`), `Notes 2`
-    /// and `Notes 4` readable, `Notes 3` a binary `contents`, and a compiled `Notes 5.mom`; current `Notes 4`.
-    static func partialBundle(in files: TemporaryModelFile) throws -> URL {
-        let bundle = files.folder.appendingPathComponent("Notes.xcdatamodeld", isDirectory: true)
-        func version(_ name: String) throws -> URL {
-            let url = bundle.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-            return url
-        }
-        let old = try version("Notes")
-        try Data("bplist00\u{1}archived entities".utf8).write(to: old.appendingPathComponent("elements"))
-        try Data("bplist00\u{1}diagram".utf8).write(to: old.appendingPathComponent("layout"))
-        try Data(TemporaryModelFile.xml("<entity name=\"Note\"/>").utf8).write(
-            to: try version("Notes 2").appendingPathComponent("contents"))
-        try Data("bplist00\u{0}\u{1}".utf8).write(to: try version("Notes 3").appendingPathComponent("contents"))
-        try Data(
-            TemporaryModelFile.xml(
-                "<entity name=\"Note\"><attribute name=\"title\" optional=\"YES\" attributeType=\"String\"/></entity>"
-            ).utf8
-        ).write(to: try version("Notes 4").appendingPathComponent("contents"))
-        try Data("bplist00 compiled".utf8).write(to: bundle.appendingPathComponent("Notes 5.mom"))
-        try Data(Self.currentVersion("Notes 4.xcdatamodel").utf8).write(
-            to: bundle.appendingPathComponent(".xccurrentversion"))
-        return bundle
-    }
-
-    static func currentVersion(_ name: String) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-        <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>\(name)</string></dict></plist>
-        """
-    }
-
     @Test("a bundle loads its readable versions and lists the others as skipped, with the reason")
     func partialBundle() throws {
         let files = try TemporaryModelFile()
         defer { files.remove() }
-        let bundle = try Self.partialBundle(in: files)
+        let bundle = try files.partialBundle()
         let list = try ManagedObjectModel.versionList(contentsOf: bundle, options: .strict)
         #expect(list.entries.map(\.name) == ["Notes", "Notes 2", "Notes 3", "Notes 4", "Notes 5"])
         #expect(list.loaded.map(\.name) == ["Notes 2", "Notes 4"])
@@ -350,7 +332,7 @@ struct ModelFileVocabularyTests {
         #expect(current.entitiesByName["Note"]?.attributesByName["title"] != nil)
 
         // A skipped current version is an error naming it, its reason and the readable versions.
-        try Data(Self.currentVersion("Notes.xcdatamodel").utf8).write(
+        try Data(TemporaryModelFile.currentVersion("Notes.xcdatamodel").utf8).write(
             to: bundle.appendingPathComponent(".xccurrentversion"))
         let refused = try #require(throws: ModelFileError.self) { try ManagedObjectModel(contentsOf: bundle) }
         #expect(refused.reason.contains("pre-Xcode-4") && refused.reason.contains("Notes 2, Notes 4"), "\(refused)")

@@ -44,4 +44,38 @@ public struct TemporaryModelFile {
         </model>
         """
     }
+
+    /// A bundle of five versions: `Notes` in the pre-Xcode-4 layout (binary `elements` and `layout`), `Notes 2`
+    /// and `Notes 4` readable, `Notes 3` a binary `contents`, and a compiled `Notes 5.mom`; current `Notes 4`.
+    public func partialBundle() throws -> URL {
+        let bundle = folder.appendingPathComponent("Notes.xcdatamodeld", isDirectory: true)
+        func version(_ name: String) throws -> URL {
+            let url = bundle.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            return url
+        }
+        let old = try version("Notes")
+        try Data("bplist00\u{1}archived entities".utf8).write(to: old.appendingPathComponent("elements"))
+        try Data("bplist00\u{1}diagram".utf8).write(to: old.appendingPathComponent("layout"))
+        try Data(TemporaryModelFile.xml("<entity name=\"Note\"/>").utf8).write(
+            to: try version("Notes 2").appendingPathComponent("contents"))
+        try Data("bplist00\u{0}\u{1}".utf8).write(to: try version("Notes 3").appendingPathComponent("contents"))
+        try Data(
+            TemporaryModelFile.xml(
+                "<entity name=\"Note\"><attribute name=\"title\" optional=\"YES\" attributeType=\"String\"/></entity>"
+            ).utf8
+        ).write(to: try version("Notes 4").appendingPathComponent("contents"))
+        try Data("bplist00 compiled".utf8).write(to: bundle.appendingPathComponent("Notes 5.mom"))
+        try Data(Self.currentVersion("Notes 4.xcdatamodel").utf8).write(
+            to: bundle.appendingPathComponent(".xccurrentversion"))
+        return bundle
+    }
+
+    public static func currentVersion(_ name: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>\(name)</string></dict></plist>
+        """
+    }
 }

@@ -97,6 +97,7 @@ public struct ModelDescription: Sendable {
             for warning in version.warnings {
                 lines.append("  warning: line \(warning.line): <\(warning.element)>: \(warning.message)")
             }
+            for note in version.notes { lines.append("  note: line \(note.line): <\(note.element)>: \(note.message)") }
             lines.append(contentsOf: Self.migration(to: version, from: position > 0 ? versions[position - 1] : nil))
         }
         return lines.joined(separator: "\n")

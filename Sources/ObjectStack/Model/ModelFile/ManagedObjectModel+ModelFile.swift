@@ -93,7 +93,7 @@ extension ManagedObjectModel {
                     name: entry.name, url: entry.url, isCurrent: isCurrent, model: model,
                     declaredCounts: reader.counts, warnings: reader.warnings,
                     versionIdentifier: contents.versionIdentifier, modelFileMetadata: contents.modelMetadata,
-                    configurationMetadata: contents.configurationMetadata))
+                    configurationMetadata: contents.configurationMetadata, notes: reader.notes))
         }
         return ModelVersionList(url: url, entries: entries)
     }

@@ -308,7 +308,7 @@ extension ModelContentsReader {
             switch type {
             case "Binary": break
             case "RTree":
-                try warn(child, "\(owner) has an R-tree element: indexed as a binary index (the same results)")
+                note(child, "\(owner) has an R-tree element: indexed as a binary index (the same results)")
             default:
                 throw ModelFileError(
                     file: file, line: child.line, element: label,
@@ -320,7 +320,7 @@ extension ModelContentsReader {
                     file: file, line: child.line, element: label, reason: "unknown index order '\(order)'")
             }
             if let expression = child.attributes["expression"], child.attributes["property"] == nil {
-                try warn(
+                note(
                     child,
                     "\(owner) has an expression element (\(expression)); ObjectStack indexes properties only, so the "
                         + "index covers its property elements")
@@ -330,7 +330,7 @@ extension ModelContentsReader {
             switch property(propertyName, in: entity)?.name {
             case "attribute"?: attributeNames.append(propertyName)
             case "relationship"?:
-                try warn(
+                note(
                     child,
                     "\(owner) names relationship \(propertyName); stores index every to-one reference on their own, "
                         + "so the index covers its attributes only")

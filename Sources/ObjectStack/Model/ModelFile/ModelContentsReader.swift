@@ -19,6 +19,8 @@ struct ModelContentsReader {
 
     var counts = ModelElementCounts()
     var warnings: [ModelFileWarning] = []
+    /// Index approximations that change speed, not results: never refused, even under strict reading.
+    var notes: [ModelFileWarning] = []
     /// Where each entity ("Entity") and property ("Entity.property") is declared, to put a line on errors
     /// that only building the model finds (an invalid derivation, say).
     private var declarations: [String: (line: Int, label: String)] = [:]
@@ -318,6 +320,12 @@ struct ModelContentsReader {
                 file: file, line: element.line, element: element.label, reason: message + " (strict reading)")
         }
         warnings.append(ModelFileWarning(file: file, line: element.line, element: element.label, message: message))
+    }
+
+    /// A note on an element: an index loaded in part (a relationship, expression or R-tree element), which changes
+    /// how fast a fetch runs, never what it returns; strict reading does not refuse it.
+    mutating func note(_ element: ModelXMLElement, _ message: String) {
+        notes.append(ModelFileWarning(file: file, line: element.line, element: element.label, message: message))
     }
 
     /// Warns of (strict: refuses) an element the reader does not know, which is skipped.

@@ -1,7 +1,10 @@
 /// Something in a model file that loads, but not exactly as written, with where it is and what was done.
 ///
-/// The one case today: a fetch index element naming a relationship. Stores index every to-one reference on
-/// their own and a to-many has no column to index, so the index keeps its attribute elements only.
+/// A warning (`ModelVersion.warnings`): an XML attribute or element the reader does not know (kept in
+/// `ModelFileMetadata` or skipped), an attribute of a type ObjectStack cannot load (composite, `Undefined`), an
+/// inverse that does not reciprocate. `ModelFileOptions.strict` refuses these. A note (`ModelVersion.notes`): an
+/// index loaded in part — an element naming a relationship (stores index every to-one reference on their own), an
+/// expression, an R-tree element — which changes a fetch's speed, not its result.
 public struct ModelFileWarning: Sendable, Hashable, CustomStringConvertible {
     /// The version's `contents` file.
     public let file: String

@@ -19,8 +19,11 @@ public struct ModelVersion: Sendable {
     public let model: ManagedObjectModel
     /// The elements the version's XML declares (inherited properties not counted again).
     public let declaredCounts: ModelElementCounts
-    /// What loaded, but not exactly as written.
+    /// What loaded, but not exactly as written (strict reading refuses these instead).
     public let warnings: [ModelFileWarning]
+    /// Indexes loaded in part (an element naming a relationship or an expression, an R-tree element): a fetch's
+    /// speed differs from Core Data's, never its result, so strict reading loads them too.
+    public let notes: [ModelFileWarning]
     /// The `<model>` element's `userDefinedModelVersionIdentifier` (Core Data's `versionIdentifiers`), when set.
     public let versionIdentifier: String?
     /// The `<model>` element's other attributes, kept as written: tool versions, `sourceLanguage`,
@@ -34,7 +37,7 @@ public struct ModelVersion: Sendable {
         name: String, url: URL, isCurrent: Bool, model: ManagedObjectModel, declaredCounts: ModelElementCounts,
         warnings: [ModelFileWarning] = [], versionIdentifier: String? = nil,
         modelFileMetadata: ModelFileMetadata = ModelFileMetadata(),
-        configurationMetadata: [String: ModelFileMetadata] = [:]
+        configurationMetadata: [String: ModelFileMetadata] = [:], notes: [ModelFileWarning] = []
     ) {
         self.name = name
         self.url = url
@@ -45,5 +48,6 @@ public struct ModelVersion: Sendable {
         self.versionIdentifier = versionIdentifier
         self.modelFileMetadata = modelFileMetadata
         self.configurationMetadata = configurationMetadata
+        self.notes = notes
     }
 }

@@ -69,4 +69,7 @@ public struct ModelVersionList: Sendable {
 
     /// What the loaded versions' files say that loaded, but not exactly as written.
     public var warnings: [ModelFileWarning] { loaded.flatMap(\.warnings) }
+
+    /// The loaded versions' index notes (see `ModelVersion.notes`).
+    public var notes: [ModelFileWarning] { loaded.flatMap(\.notes) }
 }
