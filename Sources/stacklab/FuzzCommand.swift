@@ -12,7 +12,10 @@ struct FuzzCommand: ParsableCommand {
             + "a crash leaves its input in --last-input.")
     @Argument(help: "The target: \(FuzzTarget.all(workloads: .lab).map(\.name).joined(separator: ", ")).")
     var target: String
-    @Option(help: "A folder of seed inputs (default: the target's own seeds; for model-file, built-in models and the real models of shared/model-corpus and shared/models).")
+    @Option(
+        help:
+            "A folder of seed inputs (default: the target's own seeds; for model-file, built-in models and the real models of shared/model-corpus and shared/models)."
+    )
     var corpus: String?
     @Option(help: "How long to fuzz, in seconds.") var seconds = 60.0
     @Option(help: "Seed of the mutations.") var seed: UInt64 = 1

@@ -99,7 +99,9 @@ struct ModelFileVocabularyTests {
         #expect(note.message.contains(example.message), "\(note.message)")
     }
 
-    @Test("an unknown or partly loaded part is a warning with its line; strict reading refuses it", arguments: warningCases)
+    @Test(
+        "an unknown or partly loaded part is a warning with its line; strict reading refuses it",
+        arguments: warningCases)
     func warning(_ example: Case) throws {
         let files = try TemporaryModelFile()
         defer { files.remove() }
@@ -211,7 +213,8 @@ struct ModelFileVocabularyTests {
         #expect(version.warnings.isEmpty, "\(version.warnings)")
         #expect(version.versionIdentifier == "v7")
         #expect(version.modelFileMetadata.attributes["sourceLanguage"] == "Swift")
-        #expect(version.modelFileMetadata.flag("usedWithSwiftData") && version.modelFileMetadata.flag("usedWithCloudKit"))
+        #expect(
+            version.modelFileMetadata.flag("usedWithSwiftData") && version.modelFileMetadata.flag("usedWithCloudKit"))
         #expect(version.configurationMetadata["Cloud"]?.flag("usedWithCloudKit") == true)
         #expect(version.configurationMetadata["Local"] == nil)
         #expect(
@@ -305,7 +308,8 @@ struct ModelFileVocabularyTests {
 
     static func context(_ model: ManagedObjectModel) throws -> ManagedObjectContext {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: .inMemory, at: URL(string: "memory://vocabulary-\(UUID().uuidString)")!)
+        try coordinator.addPersistentStore(
+            type: .inMemory, at: URL(string: "memory://vocabulary-\(UUID().uuidString)")!)
         let context = ManagedObjectContext(concurrencyType: .privateQueue)
         context.persistentStoreCoordinator = coordinator
         return context

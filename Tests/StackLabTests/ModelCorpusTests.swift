@@ -1,6 +1,7 @@
 import Foundation
 import Lab
 import ObjectStack
+import Synchronization
 import Testing
 
 #if canImport(FoundationXML)
@@ -21,6 +22,16 @@ struct ModelCorpusTests {
     static let manifestCorpus: ModelCorpus? = try? ModelCorpus.located(
         from: URL(fileURLWithPath: #filePath).deletingLastPathComponent())
 
+    /// Each bundle's versions, loaded strictly once for both tests.
+    private static let loaded = Mutex<[String: ModelVersionList]>([:])
+
+    static func versionList(_ entry: ModelCorpus.Entry) throws -> ModelVersionList {
+        if let list = loaded.withLock({ $0[entry.name] }) { return list }
+        let list = try ManagedObjectModel.versionList(contentsOf: try #require(entry.url), options: .strict)
+        loaded.withLock { $0[entry.name] = list }
+        return list
+    }
+
     @Test("the shared models are found, so the corpus test never runs on nothing")
     func found() {
         #expect(Self.entries.count >= 13, "\(Self.locations.map(\.path))")
@@ -29,14 +40,16 @@ struct ModelCorpusTests {
     @Test("every version loads under strict reading with the counts an XMLParser pass finds", arguments: entries)
     func loads(_ entry: ModelCorpus.Entry) throws {
         let url = try #require(entry.url)
-        let list = try ManagedObjectModel.versionList(contentsOf: url, options: .strict)
+        let list = try Self.versionList(entry)
         #expect(list.warnings.isEmpty, "\(list.warnings)")
         for item in list.entries {
-            let folder = url.pathExtension == "xcdatamodel" ? url : url.appendingPathComponent("\(item.name).xcdatamodel")
+            let folder =
+                url.pathExtension == "xcdatamodel" ? url : url.appendingPathComponent("\(item.name).xcdatamodel")
             let contents = folder.appendingPathComponent("contents")
             guard let version = item.version else {
                 // Skipped only when there is no XML contents to read.
-                #expect(!FileManager.default.fileExists(atPath: contents.path), "\(item.name): \(item.skipReason ?? "")")
+                #expect(
+                    !FileManager.default.fileExists(atPath: contents.path), "\(item.name): \(item.skipReason ?? "")")
                 continue
             }
             let counted = try XMLCount(contentsOf: contents)
@@ -51,10 +64,22 @@ struct ModelCorpusTests {
             #expect(model.configurations.count == counted.counts.configurations)
             #expect(model.fetchRequestTemplatesByName.count == counted.counts.fetchRequests)
             // A fetch index names at least one attribute in these files, so each is an index of its entity.
-            #expect(model.entities.map { $0.indexes.filter { !$0.name.hasPrefix("compound_") }.count }.reduce(0, +)
-                == counted.counts.fetchIndexes)
+            #expect(
+                model.entities.map { $0.indexes.filter { !$0.name.hasPrefix("compound_") }.count }.reduce(0, +)
+                    == counted.counts.fetchIndexes)
         }
         #expect(list.entries.filter(\.isCurrent).count == 1)
+    }
+
+    @Test("the model-file fuzzer's default seeds are the built-in models and every readable version found; all load")
+    func fuzzerSeeds() throws {
+        let seeds = FuzzTarget.modelFile.defaultCorpus()
+        let versions = try Self.entries.map { try Self.versionList($0).loaded.count }.reduce(0, +)
+        #expect(seeds.count == 3 + versions, "\(seeds.count) seeds, \(versions) versions")
+        #expect(seeds.allSatisfy { FuzzTarget.modelFile.execute($0) == .accepted })
+        let report = try Fuzzer(target: .modelFile, seed: 7).run(
+            corpus: seeds, seconds: 60, maxExecutions: seeds.count + 300)
+        #expect(report.unexpected.isEmpty && report.accepted > seeds.count, "\(report.accepted) accepted")
     }
 
     @Test(
@@ -71,9 +96,7 @@ struct ModelCorpusTests {
             #expect(FileManager.default.fileExists(atPath: license.path), "\(license.path)")
         }
         // Variety: versioned bundles, inheritance, constraints, fetched properties, templates, configurations.
-        let versions = try corpus.entries.map {
-            try ManagedObjectModel.versionList(contentsOf: try #require($0.url)).loaded
-        }
+        let versions = try corpus.entries.map { try Self.versionList($0).loaded }
         #expect(versions.contains { $0.count >= 10 })
         let counts = versions.joined().map(\.declaredCounts)
         #expect(counts.contains { $0.subentities > 0 } && counts.contains { $0.uniquenessConstraints > 0 })

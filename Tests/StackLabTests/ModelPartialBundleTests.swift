@@ -2,6 +2,7 @@ import Foundation
 import Lab
 import ObjectStack
 import Testing
+
 import struct TestSupport.TemporaryModelFile
 
 /// A bundle with a version the reader skips (the pre-Xcode-4 layout, a binary contents, a compiled `.mom`) works in
@@ -22,13 +23,16 @@ struct ModelPartialBundleTests {
         let skipped = try #require(throws: LabError.self) {
             try ModelFileSelection(path: bundle.path, relativeTo: nil, version: "Notes")
         }
-        #expect(skipped.message.contains("pre-Xcode-4") && skipped.message.contains("'Notes 2', 'Notes 4'"), "\(skipped)")
+        #expect(
+            skipped.message.contains("pre-Xcode-4") && skipped.message.contains("'Notes 2', 'Notes 4'"), "\(skipped)")
         let description = try ModelDescription(contentsOf: bundle)
         #expect(description.text.contains("== Notes 5: skipped, a compiled model"))
         #expect(try description.json().contains("\"skipped\""))
     }
 
-    @Test("a history step to or from a skipped version is unavailable; the readable steps still run", arguments: [Lab.StoreKind.sqlite, .lmdb])
+    @Test(
+        "a history step to or from a skipped version is unavailable; the readable steps still run",
+        arguments: [Lab.StoreKind.sqlite, .lmdb])
     func history(store: Lab.StoreKind) throws {
         let files = try TemporaryModelFile()
         defer { files.remove() }

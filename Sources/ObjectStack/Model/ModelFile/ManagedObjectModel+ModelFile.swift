@@ -77,7 +77,8 @@ extension ManagedObjectModel {
         let entries = try bundle.entries.enumerated().map { position, entry -> ModelVersionList.Entry in
             let isCurrent = position == bundle.currentIndex
             if let reason = entry.skipReason {
-                return .skipped(SkippedModelVersion(name: entry.name, url: entry.url, isCurrent: isCurrent, reason: reason))
+                return .skipped(
+                    SkippedModelVersion(name: entry.name, url: entry.url, isCurrent: isCurrent, reason: reason))
             }
             let (reader, contents) = try read(version: entry.url, classes: managedObjectClasses, options: options)
             let model: ManagedObjectModel

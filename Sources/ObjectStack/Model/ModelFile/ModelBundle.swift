@@ -72,7 +72,9 @@ struct ModelBundle {
                         ? "the compiled bundle holds no .mom version" : "the bundle holds no .xcdatamodel version")
             }
             let sorted = names.sorted { Self.versionOrder($0, $1) }
-            entries = sorted.map { Self.entry(url.appendingPathComponent($0, isDirectory: $0.hasSuffix(".xcdatamodel"))) }
+            entries = sorted.map {
+                Self.entry(url.appendingPathComponent($0, isDirectory: $0.hasSuffix(".xcdatamodel")))
+            }
             let marker = url.appendingPathComponent(
                 url.pathExtension == "momd" ? "VersionInfo.plist" : ".xccurrentversion")
             let key = url.pathExtension == "momd" ? "NSManagedObjectModel_CurrentVersionName" : "_XCCurrentVersionName"

@@ -136,8 +136,10 @@ extension ModelContentsReader {
     /// seconds since 2001 of `minDateTimeInterval`/`maxDateTimeInterval` (Xcode's date range, validated at save as
     /// Core Data does).
     private func bound(_ element: ModelXMLElement, minimum: Bool, type: AttributeType) throws -> Double? {
-        let name = type == .date
-            ? (minimum ? "minDateTimeInterval" : "maxDateTimeInterval") : (minimum ? "minValueString" : "maxValueString")
+        let name =
+            type == .date
+            ? (minimum ? "minDateTimeInterval" : "maxDateTimeInterval")
+            : (minimum ? "minValueString" : "maxValueString")
         guard let text = element.attributes[name] else { return nil }
         guard type != .boolean, type != .uuid, type != .uri, type != .transformable else {
             throw error(element, "\(name) on a \(type.rawValue) attribute is not supported")

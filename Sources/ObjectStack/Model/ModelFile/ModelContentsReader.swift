@@ -295,7 +295,8 @@ struct ModelContentsReader {
         for name in element.attributes.keys.sorted() where !honoured.contains(name) {
             let value = element.attributes[name] ?? ""
             if !kept.contains(name) {
-                try warn(element, "unknown attribute \(name)=\"\(value)\" on <\(element.name)>: not read, kept as written")
+                try warn(
+                    element, "unknown attribute \(name)=\"\(value)\" on <\(element.name)>: not read, kept as written")
             }
             metadata.attributes[name] = value
         }
