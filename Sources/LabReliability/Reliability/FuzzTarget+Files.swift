@@ -36,9 +36,12 @@ extension FuzzTarget {
         defaultCorpus: { ModelFileSeeds.all() },
         execute: { data in
             do {
+                // One folder per thread: two sessions in one process (parallel tests) must not share the file.
                 let folder = FileManager.default.temporaryDirectory
                     .appendingPathComponent(
-                        "stacklab-fuzz-model-\(ProcessInfo.processInfo.processIdentifier)/Fuzz.xcdatamodel")
+                        "stacklab-fuzz-model-\(ProcessInfo.processInfo.processIdentifier)-\(pthread_self())"
+                    )
+                    .appendingPathComponent("Fuzz.xcdatamodel")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 try data.write(to: folder.appendingPathComponent("contents"))
                 _ = try ManagedObjectModel(contentsOf: folder)
