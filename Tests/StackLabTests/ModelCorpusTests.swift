@@ -76,10 +76,13 @@ struct ModelCorpusTests {
         let seeds = FuzzTarget.modelFile.defaultCorpus()
         let versions = try Self.entries.map { try Self.versionList($0).loaded.count }.reduce(0, +)
         #expect(seeds.count == 3 + versions, "\(seeds.count) seeds, \(versions) versions")
-        #expect(seeds.allSatisfy { FuzzTarget.modelFile.execute($0) == .accepted })
-        let report = try Fuzzer(target: .modelFile, seed: 7).run(
-            corpus: seeds, seconds: 60, maxExecutions: seeds.count + 300)
-        #expect(report.unexpected.isEmpty && report.accepted > seeds.count, "\(report.accepted) accepted")
+        // Every seed loads (the corpus run first, one execution each).
+        let seeded = try Fuzzer(target: .modelFile, seed: 7).run(corpus: seeds, seconds: 60, maxExecutions: seeds.count)
+        #expect(seeded.accepted == seeds.count && seeded.unexpected.isEmpty)
+        // Mutants of the small built-in seeds still load now and then: the seeds reach past the XML parser.
+        let builtIn = Array(seeds.prefix(3))
+        let mutated = try Fuzzer(target: .modelFile, seed: 7).run(corpus: builtIn, seconds: 60, maxExecutions: 150)
+        #expect(mutated.unexpected.isEmpty && mutated.accepted > builtIn.count, "\(mutated.accepted) accepted")
     }
 
     @Test(
