@@ -14,8 +14,8 @@ struct BadInputTests {
         #expect(error.message.contains("position 9"))
     }
 
-    @Test("unknown key paths, sort keys, entities and mismatched types name the culprit", arguments: StoreKind.allCases)
-    func fetchErrors(kind: StoreKind) throws {
+    @Test("unknown key paths, sort keys, entities and mismatched types name the culprit", arguments: StoreType.allCases)
+    func fetchErrors(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -61,8 +61,8 @@ struct BadInputTests {
         }
     }
 
-    @Test("a wrong value type or unknown key throws naming the entity and key", arguments: StoreKind.allCases)
-    func valueErrors(kind: StoreKind) throws {
+    @Test("a wrong value type or unknown key throws naming the entity and key", arguments: StoreType.allCases)
+    func valueErrors(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -145,8 +145,8 @@ struct BadInputTests {
 struct SubqueryScopeTests {
     @Test(
         "inside a SUBQUERY a bare key path belongs to the evaluated object, so a member-only key is unknown",
-        arguments: StoreKind.allCases)
-    func outerScope(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func outerScope(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in

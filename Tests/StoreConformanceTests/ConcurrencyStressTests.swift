@@ -41,8 +41,8 @@ struct ConcurrencyStressTests {
 
     @Test(
         "concurrent transfers on shared and separate stacks lose no update and keep every inverse",
-        arguments: StoreKind.allCases)
-    func transfers(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func transfers(kind: StoreType) throws {
         let base = try TestStack(kind, model: Self.model())
         let setup = base.newContext()
         try setup.performAndWait {

@@ -35,8 +35,8 @@ struct ContextSemanticsTests {
     /// values and keeps its own changes on top.
     @Test(
         "refreshAllObjects refreshes objects with unsaved changes too, keeping those changes on top of newer values",
-        arguments: StoreKind.allCases)
-    func refreshAllObjectsMergesChanges(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func refreshAllObjectsMergesChanges(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         let (editedID, cleanID) = try savedBooks(context)
@@ -80,8 +80,8 @@ struct ContextSemanticsTests {
     /// policies act when the parent saves to the store.
     @Test(
         "a child's save pushes its values into the parent under every merge policy; policies act at the store",
-        arguments: StoreKind.allCases)
-    func childSaveIsNotAConflict(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func childSaveIsNotAConflict(kind: StoreType) throws {
         for policy in [
             MergePolicy.error, .mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite, .rollback,
         ] {
@@ -136,8 +136,8 @@ struct ContextSemanticsTests {
     /// takes the child's values; transient values, which a save does not carry, are the parent's own.
     @Test(
         "awakeFromInsert runs once in each context an insert reaches; the child's saved values win",
-        arguments: StoreKind.allCases)
-    func awakeFromInsertInEachContext(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func awakeFromInsertInEachContext(kind: StoreType) throws {
         let stack = try TestStack(kind, model: AwakeningNote.makeModel())
         let root = stack.newContext()
         root.name = "root"

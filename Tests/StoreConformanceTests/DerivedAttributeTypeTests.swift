@@ -88,8 +88,8 @@ struct DerivedAttributeTypeTests {
         }
     }
 
-    @Test("derivations that fit their attribute's type load and are computed at save", arguments: StoreKind.allCases)
-    func fittingDerivationsWork(kind: StoreKind) throws {
+    @Test("derivations that fit their attribute's type load and are computed at save", arguments: StoreType.allCases)
+    func fittingDerivationsWork(kind: StoreType) throws {
         let derived: [(String, AttributeType, String)] = [
             ("double", .double, "pages * 2"),
             ("decimal", .decimal, "pages / 4"),

@@ -36,8 +36,8 @@ struct DifferentialTests {
     @Test("random fetches return the same objects in the same order on every store", arguments: modelSeeds)
     func storesAgree(seed: UInt64) throws {
         let schema = try RandomSchema(seed: seed)
-        var contexts: [(StoreKind, ManagedObjectContext)] = []
-        for kind in StoreKind.allCases {
+        var contexts: [(StoreType, ManagedObjectContext)] = []
+        for kind in StoreType.allCases {
             let stack = try TestStack(kind, model: schema.model)
             let context = stack.newContext()
             try context.performAndWait { try schema.populate(context) }

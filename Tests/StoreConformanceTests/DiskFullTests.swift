@@ -11,11 +11,11 @@ import Testing
     "Disk full",
     .enabled(if: SmallFileSystem.canMount, "cannot mount a tmpfs here (needs root); disk-full test skipped"))
 struct DiskFullTests {
-    @Test("saves into a filling file system fail cleanly and lose nothing", arguments: [StoreKind.sqlite, .lmdb])
-    func fillUp(kind: StoreKind) throws {
+    @Test("saves into a filling file system fail cleanly and lose nothing", arguments: [StoreType.sqlite, .lmdb])
+    func fillUp(kind: StoreType) throws {
         let volume = try SmallFileSystem(megabytes: 4)
         defer { volume.unmount() }
-        let url = volume.url.appendingPathComponent("store.\(kind.rawValue)")
+        let url = volume.url.appendingPathComponent("store.\(kind.fileExtension)")
         let payload = String(repeating: "p", count: 2_000)
         var savedBatches = 0
         var failure: Error?

@@ -6,7 +6,7 @@ import Testing
 @Suite("Fetching")
 struct FetchTests {
     /// Saves books with the given titles (pages = position) and returns the stack.
-    private func stack(_ kind: StoreKind, titles: [String?]) throws -> TestStack {
+    private func stack(_ kind: StoreType, titles: [String?]) throws -> TestStack {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -26,8 +26,8 @@ struct FetchTests {
 
     @Test(
         "a fetch with unsaved changes, inserts and deletes answers, window by window, what the store answers once they are saved",
-        arguments: StoreKind.allCases, [1, 2, 3] as [UInt64])
-    func pendingChangesMatchSaved(kind: StoreKind, seed: UInt64) throws {
+        arguments: StoreType.allCases, [1, 2, 3] as [UInt64])
+    func pendingChangesMatchSaved(kind: StoreType, seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let stack = try TestStack(kind)
         let context = stack.newContext()
@@ -87,8 +87,8 @@ struct FetchTests {
 
     @Test(
         "strings sort by code point, nil first; case-insensitive and descending keys; ties by insertion",
-        arguments: StoreKind.allCases)
-    func sortOrder(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func sortOrder(kind: StoreType) throws {
         let stack = try stack(kind, titles: ["b", "B", nil, "a", "é", "A", "b"])
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -109,8 +109,8 @@ struct FetchTests {
 
     @Test(
         "without sort keys, objects saved together come back in the order they were inserted",
-        arguments: StoreKind.allCases)
-    func insertionOrder(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func insertionOrder(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         let titles = (0..<40).map { "book \(($0 * 17) % 40)" }
@@ -127,8 +127,8 @@ struct FetchTests {
         }
     }
 
-    @Test("limit, offset, count, object IDs and dictionaries", arguments: StoreKind.allCases)
-    func limitsAndResultTypes(kind: StoreKind) throws {
+    @Test("limit, offset, count, object IDs and dictionaries", arguments: StoreType.allCases)
+    func limitsAndResultTypes(kind: StoreType) throws {
         let stack = try stack(kind, titles: ["e", "d", "c", "b", "a"])
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -161,9 +161,9 @@ struct FetchTests {
     }
 
     @Test(
-        "unsaved inserts, updates and deletes show in fetches and counts unless excluded", arguments: StoreKind.allCases
+        "unsaved inserts, updates and deletes show in fetches and counts unless excluded", arguments: StoreType.allCases
     )
-    func pendingChanges(kind: StoreKind) throws {
+    func pendingChanges(kind: StoreType) throws {
         let stack = try stack(kind, titles: ["a", "b", "c"])
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -192,8 +192,8 @@ struct FetchTests {
         }
     }
 
-    @Test("a fetch of an abstract parent returns its sub-entities' objects", arguments: StoreKind.allCases)
-    func subentities(kind: StoreKind) throws {
+    @Test("a fetch of an abstract parent returns its sub-entities' objects", arguments: StoreType.allCases)
+    func subentities(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -221,8 +221,8 @@ struct FetchTests {
 
     @Test(
         "prefetching reads relationship destinations with the results; batch size changes nothing",
-        arguments: StoreKind.allCases)
-    func prefetchingAndBatches(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func prefetchingAndBatches(kind: StoreType) throws {
         let stack = try stack(kind, titles: ["a", "b", "c", "d"])
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -249,8 +249,8 @@ struct FetchTests {
 extension FetchTests {
     @Test(
         "a limit (with an offset) on a sorted fetch returns exactly that window of the full sort, ties by insertion",
-        arguments: StoreKind.allCases)
-    func sortedWindows(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func sortedWindows(kind: StoreType) throws {
         // 300 books over 7 subtitles (and nil): many ties, so the window's edges fall inside runs of equal keys.
         let titles: [String?] = (0..<300).map { $0 % 8 == 0 ? nil : "s\(($0 * 37) % 7)" }
         let stack = try stack(kind, titles: titles)

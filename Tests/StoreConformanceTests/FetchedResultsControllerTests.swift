@@ -12,8 +12,8 @@ struct FetchedResultsControllerTests {
 
     @Test(
         "random inserts, updates, deletes, saves, merges and child saves: equal to a fresh fetch after every step, and the reported changes turn the old results into the new",
-        arguments: StoreKind.allCases)
-    func randomSequence(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func randomSequence(kind: StoreType) throws {
         for seed in Self.seeds {
             let run = try FetchedResultsRandomRun(kind, seed: seed)
             for step in 0..<Self.steps {
@@ -34,7 +34,7 @@ struct FetchedResultsControllerTests {
     // MARK: - Focused cases
 
     /// A context with books titled and paged as given (saved), and a controller on them sectioned by `rank`.
-    private func sectionedByRank(_ kind: StoreKind, _ books: [(String, Int, Int?)]) throws
+    private func sectionedByRank(_ kind: StoreType, _ books: [(String, Int, Int?)]) throws
         -> (TestStack, ManagedObjectContext, FetchedResultsController<Book>, FetchedResultsRecorder)
     {
         let stack = try TestStack(kind)
@@ -77,8 +77,8 @@ struct FetchedResultsControllerTests {
 
     @Test(
         "key paths through relationships stay current: a related object's change moves, inserts and deletes results",
-        arguments: StoreKind.allCases)
-    func relationshipKeyPaths(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func relationshipKeyPaths(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         var request = FetchRequest<Book>(entityName: "Book")
@@ -147,8 +147,8 @@ struct FetchedResultsControllerTests {
 
     @Test(
         "sections, object(at:), indexPath(forObject:) and fetchedObjects after performFetch",
-        arguments: StoreKind.allCases)
-    func performFetch(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func performFetch(kind: StoreType) throws {
         let (_, context, controller, recorder) = try sectionedByRank(
             kind, [("b", 1, 2), ("a", 1, 2), ("c", 1, nil), ("d", 1, 0)])
         try context.performAndWait {
@@ -165,8 +165,8 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("a section is inserted with its first object and deleted with its last", arguments: StoreKind.allCases)
-    func sectionInsertAndDelete(kind: StoreKind) throws {
+    @Test("a section is inserted with its first object and deleted with its last", arguments: StoreType.allCases)
+    func sectionInsertAndDelete(kind: StoreType) throws {
         let (_, context, controller, recorder) = try sectionedByRank(kind, [("a", 1, 1), ("b", 1, 3)])
         try context.performAndWait {
             let book = Book(context: context)
@@ -183,7 +183,7 @@ struct FetchedResultsControllerTests {
     }
 
     /// A context with saved books titled as given, and an unsectioned controller on them sorted by title.
-    private func byTitle(_ kind: StoreKind, _ titles: [String]) throws
+    private func byTitle(_ kind: StoreType, _ titles: [String]) throws
         -> (TestStack, ManagedObjectContext, FetchedResultsController<Book>, FetchedResultsRecorder)
     {
         let stack = try TestStack(kind)
@@ -211,8 +211,8 @@ struct FetchedResultsControllerTests {
 
     @Test(
         "one batch: deletes at old index paths, inserts at new ones, a move from old to new, an update with both",
-        arguments: StoreKind.allCases)
-    func batchIndexPaths(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func batchIndexPaths(kind: StoreType) throws {
         let (_, context, controller, recorder) = try byTitle(kind, ["a", "b", "c", "d", "e"])
         try context.performAndWait {
             let (a, b, d) = (try book(controller, "a"), try book(controller, "b"), try book(controller, "d"))
@@ -233,8 +233,8 @@ struct FetchedResultsControllerTests {
 
     @Test(
         "an object whose section key changes moves across sections; its old section goes, its new one comes",
-        arguments: StoreKind.allCases)
-    func moveAcrossSections(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func moveAcrossSections(kind: StoreType) throws {
         let (_, context, controller, recorder) = try sectionedByRank(kind, [("a", 1, 1), ("b", 1, 2)])
         try context.performAndWait {
             try book(controller, "a").setValue(3, forKey: "rank")
@@ -250,8 +250,8 @@ struct FetchedResultsControllerTests {
 
     @Test(
         "a change of a sort key is a move even in place (as Core Data reports it); other changes are updates",
-        arguments: StoreKind.allCases)
-    func moveInPlaceAndUpdate(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func moveInPlaceAndUpdate(kind: StoreType) throws {
         let (_, context, controller, recorder) = try byTitle(kind, ["a", "m", "z"])
         try context.performAndWait {
             try book(controller, "m").title = "n"
@@ -265,8 +265,8 @@ struct FetchedResultsControllerTests {
 
     @Test(
         "an object that stops matching the predicate is deleted; one that starts matching is inserted",
-        arguments: StoreKind.allCases)
-    func predicateMembership(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func predicateMembership(kind: StoreType) throws {
         let (_, context, controller, recorder) = try byTitle(kind, ["a", "b", "c"])
         try context.performAndWait {
             let b = try book(controller, "b")
@@ -286,8 +286,8 @@ struct FetchedResultsControllerTests {
 
     @Test(
         "unsaved inserts show; an insert changed or deleted before its save moves or goes",
-        arguments: StoreKind.allCases)
-    func unsavedInserts(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func unsavedInserts(kind: StoreType) throws {
         let (_, context, controller, recorder) = try byTitle(kind, ["b", "d"])
         context.performAndWait {
             let fresh = Book(context: context)
@@ -310,8 +310,8 @@ struct FetchedResultsControllerTests {
         }
     }
 
-    @Test("a child context's save into the controller's context shows up", arguments: StoreKind.allCases)
-    func childSave(kind: StoreKind) throws {
+    @Test("a child context's save into the controller's context shows up", arguments: StoreType.allCases)
+    func childSave(kind: StoreType) throws {
         let (_, context, controller, recorder) = try byTitle(kind, ["b", "d"])
         let child = ManagedObjectContext(concurrencyType: .privateQueue)
         child.parent = context
@@ -331,8 +331,8 @@ struct FetchedResultsControllerTests {
 
     @Test(
         "a save merged from another coordinator shows up, and so does an automatic merge into a child",
-        arguments: StoreKind.allCases)
-    func merges(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func merges(kind: StoreType) throws {
         let (stack, context, controller, recorder) = try byTitle(kind, ["b", "d"])
         let other = try stack.separateStack().newContext()
         let saves = NotificationRecorder(other, names: [ManagedObjectContext.didSaveNotification])
@@ -374,8 +374,8 @@ struct FetchedResultsControllerTests {
 
     @Test(
         "after reset nothing is reported (as in Core Data) and the results wait for performFetch",
-        arguments: StoreKind.allCases)
-    func reset(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func reset(kind: StoreType) throws {
         let (_, context, controller, recorder) = try sectionedByRank(kind, [("a", 1, 1), ("b", 1, 2), ("c", 1, 2)])
         try context.performAndWait {
             context.reset()
@@ -387,9 +387,9 @@ struct FetchedResultsControllerTests {
     }
 
     @Test(
-        "requests a controller cannot keep are rejected with an error naming the problem", arguments: StoreKind.allCases
+        "requests a controller cannot keep are rejected with an error naming the problem", arguments: StoreType.allCases
     )
-    func badRequests(kind: StoreKind) throws {
+    func badRequests(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         var unsorted = FetchRequest<Book>(entityName: "Book")

@@ -7,7 +7,7 @@ import Testing
 @Suite("Core Data semantics: fetched results controller tracking")
 struct FetchedResultsTrackingTests {
     /// A context with saved books titled as given, and an unsectioned controller on them by title (fetched).
-    private func controller(_ kind: StoreKind, _ titles: [String], delegate: (any FetchedResultsControllerDelegate)?)
+    private func controller(_ kind: StoreType, _ titles: [String], delegate: (any FetchedResultsControllerDelegate)?)
         throws -> (TestStack, ManagedObjectContext, FetchedResultsController<Book>)
     {
         let stack = try TestStack(kind)
@@ -30,8 +30,8 @@ struct FetchedResultsTrackingTests {
     /// changes to managed objects associated with its managed object context."
     @Test(
         "without a delegate the controller does not track changes: its results stay as performFetch() left them",
-        arguments: StoreKind.allCases)
-    func noDelegateNoTracking(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func noDelegateNoTracking(kind: StoreType) throws {
         let (stack, context, controller) = try controller(kind, ["a", "b", "c"], delegate: nil)
         let fetched = try #require(context.performAndWait { controller.fetchedObjects })
         let other = stack.newContext()
@@ -71,8 +71,8 @@ struct FetchedResultsTrackingTests {
     /// only that all were invalidated); the app fetches again with `performFetch()`.
     @Test(
         "after the context's reset() the controller reports no deletes; performFetch() fetches again",
-        arguments: StoreKind.allCases)
-    func resetReportsNoDeletes(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func resetReportsNoDeletes(kind: StoreType) throws {
         let recorder = FetchedResultsRecorder()
         let (_, context, controller) = try controller(kind, ["a", "b", "c"], delegate: recorder)
         try context.performAndWait {
@@ -98,8 +98,8 @@ struct FetchedResultsTrackingTests {
     /// delegate says it by conforming to `FetchedResultsControllerSnapshotDelegate`.
     @Test(
         "a delegate that implements the snapshot callback hears only snapshots; a per-change delegate no snapshot",
-        arguments: StoreKind.allCases)
-    func snapshotDelegateHearsOnlySnapshots(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func snapshotDelegateHearsOnlySnapshots(kind: StoreType) throws {
         let snapshots = FetchedResultsSnapshotRecorder()  // records per-change calls too, were there any
         let (_, context, controller) = try controller(kind, ["a", "b", "c"], delegate: snapshots)
         let perChange = FetchedResultsRecorder()

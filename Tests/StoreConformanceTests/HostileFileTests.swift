@@ -7,14 +7,14 @@ import Testing
 /// and changes nothing on disk; a stale lock left by a killed process is recovered with the data intact.
 @Suite("Hostile files")
 struct HostileFileTests {
-    static let fileStores: [StoreKind] = [.sqlite, .lmdb]
+    static let fileStores: [StoreType] = [.sqlite, .lmdb]
 
     enum Hostile: String, CaseIterable, CustomTestStringConvertibleShim {
         case truncated, randomBytes, otherEngine, zeroLength, directory, textFile
     }
 
     /// A store of `kind` with 500 books, closed.
-    static func makeStore(_ kind: StoreKind) throws -> URL {
+    static func makeStore(_ kind: StoreType) throws -> URL {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait {
@@ -40,7 +40,7 @@ struct HostileFileTests {
         return files
     }
 
-    static func prepare(_ hostile: Hostile, for kind: StoreKind) throws -> URL {
+    static func prepare(_ hostile: Hostile, for kind: StoreType) throws -> URL {
         let url = kind.newLocation()
         switch hostile {
         case .truncated:
@@ -66,12 +66,12 @@ struct HostileFileTests {
     @Test(
         "a hostile file is refused with a StoreError naming it, and nothing on disk changes",
         arguments: fileStores, Hostile.allCases)
-    func refused(kind: StoreKind, hostile: Hostile) throws {
+    func refused(kind: StoreType, hostile: Hostile) throws {
         let url = try Self.prepare(hostile, for: kind)
         let before = Self.snapshot(url)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try LibraryModel.make())
         let error = try #require(throws: StoreError.self) {
-            try coordinator.addPersistentStore(type: kind.type, at: url)
+            try coordinator.addPersistentStore(type: kind, at: url)
         }
         #expect(error.description.contains(url.path), "\(error)")
         #expect([.notAStore, .corrupt].contains(error.code), "\(error)")
@@ -80,20 +80,20 @@ struct HostileFileTests {
     }
 
     @Test("a new store in a read-only folder is refused as read-only, and nothing is created", arguments: fileStores)
-    func readOnlyFolder(kind: StoreKind) throws {
+    func readOnlyFolder(kind: StoreType) throws {
         let url: URL
         if getuid() == 0 {
             // Root ignores permission bits; the kernel's /proc/sys takes no new files from anyone.
-            url = URL(fileURLWithPath: "/proc/sys/stacklab-\(UUID().uuidString).\(kind.rawValue)")
+            url = URL(fileURLWithPath: "/proc/sys/stacklab-\(UUID().uuidString).\(kind.fileExtension)")
         } else {
-            let folder = StoreKind.runDirectory.appendingPathComponent("read-only-\(UUID().uuidString)")
+            let folder = StoreType.runDirectory.appendingPathComponent("read-only-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
-            url = folder.appendingPathComponent("store.\(kind.rawValue)")
+            url = folder.appendingPathComponent("store.\(kind.fileExtension)")
         }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try LibraryModel.make())
         let error = try #require(throws: StoreError.self) {
-            try coordinator.addPersistentStore(type: kind.type, at: url)
+            try coordinator.addPersistentStore(type: kind, at: url)
         }
         #expect(error.code == .readOnly || error.code == .ioFailure, "\(error)")
         #expect(error.description.contains(url.deletingLastPathComponent().path), "\(error)")
@@ -121,7 +121,7 @@ struct HostileFileTests {
     }
 
     @Test("a stale lock file left by a killed process is recovered and the data is intact", arguments: fileStores)
-    func staleLock(kind: StoreKind) throws {
+    func staleLock(kind: StoreType) throws {
         let url = try Self.makeStore(kind)
         let lock = URL(fileURLWithPath: url.path + (kind == .sqlite ? "-shm" : "-lock"))
         var random = SeededGenerator(seed: 99)

@@ -7,7 +7,7 @@ import Testing
 /// copying migration would have carried them over, on every file store. (In-memory stores are never migrated.)
 @Suite("In-place migration")
 struct InPlaceMigrationTests {
-    static let fileKinds: [StoreKind] = [.sqlite, .lmdb]
+    static let fileKinds: [StoreType] = [.sqlite, .lmdb]
 
     /// Version 1 plus `Book.pages` (default 7; added before Book's to-one `author`, so old rows lack a field in
     /// the middle) and, from version 3, `Book.subtitle` (default "none") and `Author.country` (optional).
@@ -33,7 +33,7 @@ struct InPlaceMigrationTests {
     }
 
     /// A version-1 store with the seed data, closed again.
-    private func versionOneStore(_ kind: StoreKind) throws -> URL {
+    private func versionOneStore(_ kind: StoreType) throws -> URL {
         let stack = try TestStack(kind, model: try MigrationModels.base())
         try MigrationModels.seed(stack.newContext())
         try stack.coordinator.remove(stack.store)
@@ -42,11 +42,11 @@ struct InPlaceMigrationTests {
 
     /// Loads the store with `model`, migrating from `sources`; returns the container and whether a `.migrating`
     /// file (a copying migration's new store) existed at any progress report.
-    private func load(_ kind: StoreKind, _ url: URL, _ model: ManagedObjectModel, from sources: [ManagedObjectModel])
+    private func load(_ kind: StoreType, _ url: URL, _ model: ManagedObjectModel, from sources: [ManagedObjectModel])
         throws -> (PersistentContainer, copied: Bool, reports: [MigrationProgress])
     {
         let container = PersistentContainer(name: "InPlace", managedObjectModel: model)
-        var description = StoreDescription(type: kind.type, url: url)
+        var description = StoreDescription(type: kind, url: url)
         description.sourceModels = sources
         let copied = LockedValue(false)
         let reports = LockedValue<[MigrationProgress]>([])
@@ -101,7 +101,7 @@ struct InPlaceMigrationTests {
     @Test(
         "an added attribute is migrated without a copy: old rows keep every value and read the default",
         arguments: fileKinds)
-    func addAttribute(kind: StoreKind) throws {
+    func addAttribute(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         let (container, copied, reports) = try load(kind, url, try model(2), from: [try MigrationModels.base()])
         #expect(!copied, "the migration copied the rows into a new file")
@@ -144,7 +144,7 @@ struct InPlaceMigrationTests {
     @Test(
         "two in-place migrations in a row, then a copying one, carry every row's values over",
         arguments: fileKinds)
-    func migrationsCompose(kind: StoreKind) throws {
+    func migrationsCompose(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         let (second, copiedSecond, _) = try load(kind, url, try model(2), from: [try MigrationModels.base()])
         #expect(!copiedSecond)
@@ -188,7 +188,7 @@ struct InPlaceMigrationTests {
     @Test(
         "old rows keep the default the attribute had when it was added, as a copy would have written it",
         arguments: fileKinds)
-    func defaultAtMigrationTime(kind: StoreKind) throws {
+    func defaultAtMigrationTime(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         let (container, _, _) = try load(kind, url, try model(2), from: [try MigrationModels.base()])
         try close(container)

@@ -21,8 +21,8 @@ struct MergeTests {
 
     @Test(
         "mergeChanges brings inserts, updates (keeping unsaved changes) and deletes; objectsDidChange reports updates as refreshed",
-        arguments: StoreKind.allCases, [false, true])
-    func mergeChanges(kind: StoreKind, separateCoordinators: Bool) throws {
+        arguments: StoreType.allCases, [false, true])
+    func mergeChanges(kind: StoreType, separateCoordinators: Bool) throws {
         let stack = try TestStack(kind)
         let ids = try seed(stack)
         let receiver = stack.newContext()
@@ -72,8 +72,8 @@ struct MergeTests {
 
     @Test(
         "a context that merges automatically takes other contexts' saves on its coordinator",
-        arguments: StoreKind.allCases)
-    func automaticMergeOnCoordinator(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func automaticMergeOnCoordinator(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let ids = try seed(stack)
         let viewer = stack.newContext()
@@ -101,8 +101,8 @@ struct MergeTests {
 
     @Test(
         "each merge policy resolves a store conflict as Core Data documents",
-        arguments: StoreKind.allCases, policyOutcomes.indices)
-    func mergePolicies(kind: StoreKind, outcome: Int) throws {
+        arguments: StoreType.allCases, policyOutcomes.indices)
+    func mergePolicies(kind: StoreType, outcome: Int) throws {
         let (policy, title, subtitle, pages) = Self.policyOutcomes[outcome]
         let stack = try TestStack(kind)
         let setup = stack.newContext()
@@ -141,8 +141,8 @@ struct MergeTests {
 
     @Test(
         "a delete of a row another stack already deleted: .error throws the conflict, a merging policy saves and reports it",
-        arguments: StoreKind.allCases, MergePolicy.allCases)
-    func deleteOfDeletedRow(kind: StoreKind, policy: MergePolicy) throws {
+        arguments: StoreType.allCases, MergePolicy.allCases)
+    func deleteOfDeletedRow(kind: StoreType, policy: MergePolicy) throws {
         let stack = try TestStack(kind)
         let ids = try seed(stack)
         let mine = try stack.separateStack().newContext()
@@ -185,9 +185,9 @@ struct MergeTests {
 
     @Test(
         "under a merging policy a new duplicate merges into the existing object",
-        arguments: StoreKind.allCases,
+        arguments: StoreType.allCases,
         [MergePolicy.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump, .overwrite, .rollback])
-    func constraintMerge(kind: StoreKind, policy: MergePolicy) throws {
+    func constraintMerge(kind: StoreType, policy: MergePolicy) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         let existingID = try context.performAndWait { () throws in
@@ -220,8 +220,8 @@ struct MergeTests {
 
     @Test(
         "refresh with merging keeps unsaved changes over fresh values; stalenessInterval bounds cached rows",
-        arguments: StoreKind.allCases)
-    func refreshAndStaleness(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func refreshAndStaleness(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let ids = try seed(stack)
         let mine = stack.newContext()

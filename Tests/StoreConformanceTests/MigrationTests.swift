@@ -6,10 +6,10 @@ import Testing
 /// changes that cannot be inferred, progress, and that a failure leaves the old store as it was.
 @Suite("Lightweight migration")
 struct MigrationTests {
-    static let fileKinds: [StoreKind] = [.sqlite, .lmdb]
+    static let fileKinds: [StoreType] = [.sqlite, .lmdb]
 
     /// A version-1 store with the seed data, closed again.
-    private func versionOneStore(_ kind: StoreKind) throws -> URL {
+    private func versionOneStore(_ kind: StoreType) throws -> URL {
         let stack = try TestStack(kind, model: try MigrationModels.base())
         try MigrationModels.seed(stack.newContext())
         try stack.coordinator.remove(stack.store)
@@ -19,11 +19,11 @@ struct MigrationTests {
     /// Loads the store at `url` with `model` through a container (synchronously) and returns the container, or
     /// throws the error the completion handler got.
     private func load(
-        _ kind: StoreKind, _ url: URL, model: ManagedObjectModel, sourceModels: [ManagedObjectModel],
+        _ kind: StoreType, _ url: URL, model: ManagedObjectModel, sourceModels: [ManagedObjectModel],
         configure: (inout StoreDescription) -> Void = { _ in }
     ) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Migration", managedObjectModel: model)
-        var description = StoreDescription(type: kind.type, url: url)
+        var description = StoreDescription(type: kind, url: url)
         description.sourceModels = sourceModels
         configure(&description)
         container.persistentStoreDescriptions = [description]
@@ -55,7 +55,7 @@ struct MigrationTests {
     @Test(
         "adding an entity and an attribute keeps every row and relationship; the attribute takes its default",
         arguments: fileKinds)
-    func addEntityAndAttribute(kind: StoreKind) throws {
+    func addEntityAndAttribute(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         var changes = MigrationModels.Changes()
         changes.authorAttributes = [
@@ -102,7 +102,7 @@ struct MigrationTests {
     @Test(
         "renaming an entity, an attribute and a relationship through renaming identifiers keeps their values",
         arguments: fileKinds)
-    func renames(kind: StoreKind) throws {
+    func renames(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         let before = try TestStack(kind, model: try MigrationModels.base(), location: url)
         let identifier = before.store.identifier
@@ -136,7 +136,7 @@ struct MigrationTests {
     }
 
     @Test("a removed attribute's values are gone: adding it back finds nil everywhere", arguments: fileKinds)
-    func removeAttribute(kind: StoreKind) throws {
+    func removeAttribute(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         func withoutNickname() throws -> ManagedObjectModel {
             var changes = MigrationModels.Changes()
@@ -166,7 +166,7 @@ struct MigrationTests {
     }
 
     @Test("an optional attribute made required with a default gives nil rows the default", arguments: fileKinds)
-    func optionalToRequiredWithDefault(kind: StoreKind) throws {
+    func optionalToRequiredWithDefault(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         var changes = MigrationModels.Changes()
         changes.authorAttributes = [
@@ -183,7 +183,7 @@ struct MigrationTests {
     }
 
     @Test("a new index is built and a new uniqueness constraint is enforced after migration", arguments: fileKinds)
-    func indexAndConstraint(kind: StoreKind) throws {
+    func indexAndConstraint(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         var changes = MigrationModels.Changes()
         changes.bookIndexes = [IndexDescription(name: "byTitle", attributeNames: ["title"])]
@@ -206,7 +206,7 @@ struct MigrationTests {
     }
 
     @Test("the migrated store keeps working: it reopens without migrating and takes new objects", arguments: fileKinds)
-    func reopenAfterMigration(kind: StoreKind) throws {
+    func reopenAfterMigration(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         func withPublisher() throws -> ManagedObjectModel {
             var changes = MigrationModels.Changes()
@@ -239,7 +239,7 @@ struct MigrationTests {
     // MARK: - Progress
 
     @Test("progress is reported in order, never goes back, and ends at 1.0", arguments: fileKinds)
-    func progress(kind: StoreKind) throws {
+    func progress(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         var changes = MigrationModels.Changes()
         changes.bookIndexes = [IndexDescription(name: "byTitle", attributeNames: ["title"])]
@@ -266,7 +266,7 @@ struct MigrationTests {
     @Test(
         "a change that cannot be inferred is refused naming the entity and why; the store is untouched",
         arguments: fileKinds)
-    func nonInferable(kind: StoreKind) throws {
+    func nonInferable(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         let original = try bytes(url)
         var changes = MigrationModels.Changes()
@@ -294,7 +294,7 @@ struct MigrationTests {
     @Test(
         "an attribute made required without a default is refused up front (Core Data's rule); the store stays",
         arguments: fileKinds)
-    func requiredWithoutDefault(kind: StoreKind) throws {
+    func requiredWithoutDefault(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         let original = try bytes(url)
         var changes = MigrationModels.Changes()
@@ -316,7 +316,7 @@ struct MigrationTests {
     }
 
     @Test("rows that break a new uniqueness constraint fail the migration; the old store stays", arguments: fileKinds)
-    func constraintViolatedByData(kind: StoreKind) throws {
+    func constraintViolatedByData(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         let original = try bytes(url)
         var changes = MigrationModels.Changes()
@@ -339,7 +339,7 @@ struct MigrationTests {
     @Test(
         "with automatic migration off, a store of an older model fails to load listing what differs",
         arguments: fileKinds)
-    func migrationOff(kind: StoreKind) throws {
+    func migrationOff(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         var changes = MigrationModels.Changes()
         changes.bookIndexes = [IndexDescription(name: "byTitle", attributeNames: ["title"])]
@@ -358,7 +358,7 @@ struct MigrationTests {
     @Test(
         "a store whose model is not among the source models is refused naming the entities that differ",
         arguments: fileKinds)
-    func noMatchingSourceModel(kind: StoreKind) throws {
+    func noMatchingSourceModel(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         var changes = MigrationModels.Changes()
         changes.dropsTags = true
@@ -372,7 +372,7 @@ struct MigrationTests {
     @Test(
         "a partial .migrating file left by a killed run is discarded and the migration completes",
         arguments: fileKinds)
-    func leftoverPartialFile(kind: StoreKind) throws {
+    func leftoverPartialFile(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         try Data(repeating: 0xAB, count: 10_000).write(to: URL(fileURLWithPath: url.path + ".migrating"))
         var changes = MigrationModels.Changes()

@@ -7,7 +7,7 @@ import Testing
 /// lightweight, and refuses with the difference's reasons otherwise.
 @Suite("Migration verdict")
 struct MigrationVerdictTests {
-    static let fileKinds: [StoreKind] = [.sqlite, .lmdb]
+    static let fileKinds: [StoreType] = [.sqlite, .lmdb]
 
     /// The shared real model files with more than one version, found beside the repository.
     static var sharedModelBundles: [URL] {
@@ -35,11 +35,11 @@ struct MigrationVerdictTests {
     }
 
     /// Runs the migrator on the store at `url` (written with `from`) and says how it went.
-    private func migrate(_ kind: StoreKind, _ url: URL, from: ManagedObjectModel, to: ManagedObjectModel) throws
+    private func migrate(_ kind: StoreType, _ url: URL, from: ManagedObjectModel, to: ManagedObjectModel) throws
         -> Outcome
     {
         do {
-            let migrated = try StoreMigrator(type: kind.type, url: url, destinationModel: to, sourceModels: [from])
+            let migrated = try StoreMigrator(type: kind, url: url, destinationModel: to, sourceModels: [from])
                 .migrateIfNeeded()
             #expect(migrated || ModelDifference(from: from, to: to).differingEntityNames.isEmpty)
             return .migrated
@@ -75,7 +75,7 @@ struct MigrationVerdictTests {
     @Test(
         "each version step of the shared real models: an empty store migrates exactly when lightweight",
         arguments: fileKinds)
-    func sharedModelHistories(kind: StoreKind) throws {
+    func sharedModelHistories(kind: StoreType) throws {
         var steps = 0
         var lightweight = 0
         for bundle in Self.sharedModelBundles {
@@ -102,7 +102,7 @@ struct MigrationVerdictTests {
     }
 
     /// A version-1 library store with the seed data, closed again.
-    private func seededStore(_ kind: StoreKind) throws -> URL {
+    private func seededStore(_ kind: StoreType) throws -> URL {
         let stack = try TestStack(kind, model: try MigrationModels.base())
         try MigrationModels.seed(stack.newContext())
         try stack.coordinator.remove(stack.store)
@@ -178,7 +178,7 @@ struct MigrationVerdictTests {
     @Test(
         "hand-made pairs with data: migrated exactly when the difference says lightweight",
         arguments: fileKinds, variations().keys.sorted())
-    func handMadePairs(kind: StoreKind, variation: String) throws {
+    func handMadePairs(kind: StoreType, variation: String) throws {
         let url = try seededStore(kind)
         let base = try MigrationModels.base()
         let target = try MigrationModels.make(Self.variations()[variation]!)
@@ -193,7 +193,7 @@ struct MigrationVerdictTests {
     }
 
     @Test("a to-one made to-many keeps each object's related object, now as a one-element set", arguments: fileKinds)
-    func toOneToToMany(kind: StoreKind) throws {
+    func toOneToToMany(kind: StoreType) throws {
         let url = try seededStore(kind)
         let target = try MigrationModels.make(Self.variations()["to-one made to-many"]!)
         #expect(try migrate(kind, url, from: try MigrationModels.base(), to: target) == .migrated)
@@ -221,7 +221,7 @@ struct MigrationVerdictTests {
     @Test(
         "a new parent entity: the objects keep their keys and values and are fetched through the parent",
         arguments: fileKinds)
-    func newParentEntity(kind: StoreKind) throws {
+    func newParentEntity(kind: StoreType) throws {
         let url = try seededStore(kind)
         let base = try MigrationModels.base()
         let before = try TestStack(kind, model: base, location: url)
@@ -252,7 +252,7 @@ struct MigrationVerdictTests {
     @Test(
         "a many-to-many whose owning side is new keeps its links, read through the side that was there",
         arguments: fileKinds)
-    func newOwningSide(kind: StoreKind) throws {
+    func newOwningSide(kind: StoreType) throws {
         let url = try seededStore(kind)
         let target = try MigrationModels.make(Self.variations()["a many-to-many whose owning side is new"]!)
         // Book.labels sorts before Tag.books, so it owns the join table; Book.tags it replaces is removed.

@@ -13,8 +13,8 @@ struct NestedContextTests {
         return child
     }
 
-    @Test("a child's save reaches its parent only; the parent's save reaches the store", arguments: StoreKind.allCases)
-    func childSaveStopsAtParent(kind: StoreKind) throws {
+    @Test("a child's save reaches its parent only; the parent's save reaches the store", arguments: StoreType.allCases)
+    func childSaveStopsAtParent(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let parent = stack.newContext()
         let child = child(of: parent)
@@ -37,8 +37,8 @@ struct NestedContextTests {
         }
     }
 
-    @Test("a child fetches through its parent's unsaved inserts, updates and deletes", arguments: StoreKind.allCases)
-    func childSeesParentState(kind: StoreKind) throws {
+    @Test("a child fetches through its parent's unsaved inserts, updates and deletes", arguments: StoreType.allCases)
+    func childSeesParentState(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let parent = stack.newContext()
         try parent.performAndWait { () throws in
@@ -65,8 +65,8 @@ struct NestedContextTests {
 
     @Test(
         "new objects of a child get permanent IDs when the root saves, or from obtainPermanentIDs",
-        arguments: StoreKind.allCases)
-    func permanentIDsReachChildren(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func permanentIDsReachChildren(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let root = stack.newContext()
         let child = child(of: root)
@@ -95,8 +95,8 @@ struct NestedContextTests {
         }
     }
 
-    @Test("a delete in a child reaches the parent, then the store", arguments: StoreKind.allCases)
-    func childDelete(kind: StoreKind) throws {
+    @Test("a delete in a child reaches the parent, then the store", arguments: StoreType.allCases)
+    func childDelete(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let root = stack.newContext()
         let id = try root.performAndWait { () throws in
@@ -123,8 +123,8 @@ struct NestedContextTests {
 
     @Test(
         "a child that merges automatically is refreshed when its parent saves or a sibling saves into it",
-        arguments: StoreKind.allCases)
-    func automaticMergeFromParent(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func automaticMergeFromParent(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let root = stack.newContext()
         let id = try root.performAndWait { () throws in
@@ -151,8 +151,8 @@ struct NestedContextTests {
 
     @Test(
         "a change both the child and the parent made takes the child's value, under .error too; the parent's other changes stay",
-        arguments: StoreKind.allCases)
-    func childWinsOverParent(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func childWinsOverParent(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let root = stack.newContext()
         let id = try root.performAndWait { () throws in
@@ -180,8 +180,8 @@ struct NestedContextTests {
         }
     }
 
-    @Test("a three-level stack (private root, main, background child) saves end to end", arguments: StoreKind.allCases)
-    func threeLevelStack(kind: StoreKind) async throws {
+    @Test("a three-level stack (private root, main, background child) saves end to end", arguments: StoreType.allCases)
+    func threeLevelStack(kind: StoreType) async throws {
         let stack = try TestStack(kind)
         let saving = stack.newContext()
         saving.name = "saving"

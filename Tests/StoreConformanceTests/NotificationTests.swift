@@ -34,8 +34,8 @@ final class NotificationRecorder: @unchecked Sendable {
 struct NotificationTests {
     @Test(
         "objectsDidChange reports inserted, updated and deleted objects when changes are processed",
-        arguments: StoreKind.allCases)
-    func objectsDidChange(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func objectsDidChange(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         let recorder = NotificationRecorder(context, names: [ManagedObjectContext.objectsDidChangeNotification])
@@ -62,8 +62,8 @@ struct NotificationTests {
         }
     }
 
-    @Test("willSave, didSave and didSaveObjectIDs carry what the save wrote", arguments: StoreKind.allCases)
-    func saveNotifications(kind: StoreKind) throws {
+    @Test("willSave, didSave and didSaveObjectIDs carry what the save wrote", arguments: StoreType.allCases)
+    func saveNotifications(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         let recorder = NotificationRecorder(

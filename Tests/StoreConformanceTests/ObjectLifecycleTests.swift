@@ -7,8 +7,8 @@ import Testing
 struct ObjectLifecycleTests {
     @Test(
         "insert gives defaults, awakeFromInsert and a temporary ID; save gives a permanent one",
-        arguments: StoreKind.allCases)
-    func insertAndSave(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func insertAndSave(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -35,8 +35,8 @@ struct ObjectLifecycleTests {
         }
     }
 
-    @Test("every attribute type round-trips through the store", arguments: StoreKind.allCases)
-    func attributeTypesRoundTrip(kind: StoreKind) throws {
+    @Test("every attribute type round-trips through the store", arguments: StoreType.allCases)
+    func attributeTypesRoundTrip(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let writer = stack.newContext()
         let published = Date(timeIntervalSince1970: 1_234_567_890.25)
@@ -79,8 +79,8 @@ struct ObjectLifecycleTests {
         }
     }
 
-    @Test("a transient attribute is never stored", arguments: StoreKind.allCases)
-    func transientNotStored(kind: StoreKind) throws {
+    @Test("a transient attribute is never stored", arguments: StoreType.allCases)
+    func transientNotStored(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -97,8 +97,8 @@ struct ObjectLifecycleTests {
         }
     }
 
-    @Test("a derived attribute is computed at save", arguments: StoreKind.allCases)
-    func derivedAttribute(kind: StoreKind) throws {
+    @Test("a derived attribute is computed at save", arguments: StoreType.allCases)
+    func derivedAttribute(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -115,8 +115,8 @@ struct ObjectLifecycleTests {
         }
     }
 
-    @Test("obtainPermanentIDs, URIs and the coordinator resolve the same object", arguments: StoreKind.allCases)
-    func permanentIDsAndURIs(kind: StoreKind) throws {
+    @Test("obtainPermanentIDs, URIs and the coordinator resolve the same object", arguments: StoreType.allCases)
+    func permanentIDsAndURIs(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -148,8 +148,8 @@ struct ObjectLifecycleTests {
         }
     }
 
-    @Test("changedValues and committedValues", arguments: StoreKind.allCases)
-    func changedAndCommittedValues(kind: StoreKind) throws {
+    @Test("changedValues and committedValues", arguments: StoreType.allCases)
+    func changedAndCommittedValues(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -169,8 +169,8 @@ struct ObjectLifecycleTests {
         }
     }
 
-    @Test("rollback discards inserts, deletes and updates; reset forgets everything", arguments: StoreKind.allCases)
-    func rollbackAndReset(kind: StoreKind) throws {
+    @Test("rollback discards inserts, deletes and updates; reset forgets everything", arguments: StoreType.allCases)
+    func rollbackAndReset(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -197,8 +197,8 @@ struct ObjectLifecycleTests {
 
     @Test(
         "faults fire on first access; refresh without merging turns an object back into a fault",
-        arguments: StoreKind.allCases)
-    func faulting(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func faulting(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let writer = stack.newContext()
         try writer.performAndWait { () throws in
@@ -226,8 +226,8 @@ struct ObjectLifecycleTests {
 
     @Test(
         "a fetched fault fires with the row the coordinator holds when it fires, not the one its fetch read",
-        arguments: StoreKind.allCases)
-    func faultFiresFromCurrentRow(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func faultFiresFromCurrentRow(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let writer = stack.newContext()
         try writer.performAndWait { () throws in
@@ -251,8 +251,8 @@ struct ObjectLifecycleTests {
         }
     }
 
-    @Test("an object deleted elsewhere reads as nil when its fault fires", arguments: StoreKind.allCases)
-    func inaccessibleFault(kind: StoreKind) throws {
+    @Test("an object deleted elsewhere reads as nil when its fault fires", arguments: StoreType.allCases)
+    func inaccessibleFault(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         let id = try context.performAndWait { () throws in

@@ -12,8 +12,8 @@ import Testing
 struct PredicateSelectionTests {
     @Test(
         "each predicate selects exactly its objects from a saved library",
-        arguments: StoreKind.allCases, PredicateCase.all)
-    func savedSelection(kind: StoreKind, testCase: PredicateCase) throws {
+        arguments: StoreType.allCases, PredicateCase.all)
+    func savedSelection(kind: StoreType, testCase: PredicateCase) throws {
         let stack = try PredicateFixture.savedStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -23,8 +23,8 @@ struct PredicateSelectionTests {
 
     @Test(
         "each predicate selects the same objects from unsaved inserts",
-        arguments: StoreKind.allCases, PredicateCase.all)
-    func unsavedSelection(kind: StoreKind, testCase: PredicateCase) throws {
+        arguments: StoreType.allCases, PredicateCase.all)
+    func unsavedSelection(kind: StoreType, testCase: PredicateCase) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -38,8 +38,8 @@ struct PredicateSelectionTests {
 
     @Test(
         "a saved object changed in memory routes fetches through the context, on its unsaved values",
-        arguments: StoreKind.allCases)
-    func changedInMemory(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func changedInMemory(kind: StoreType) throws {
         let stack = try PredicateFixture.savedStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -79,8 +79,8 @@ struct PredicateSelectionTests {
 
     @Test(
         "a predicate with sort keys, limit and offset returns the expected prefix",
-        arguments: StoreKind.allCases, [false, true])
-    func sortedPrefix(kind: StoreKind, unsaved: Bool) throws {
+        arguments: StoreType.allCases, [false, true])
+    func sortedPrefix(kind: StoreType, unsaved: Bool) throws {
         let stack = try unsaved ? TestStack(kind) : PredicateFixture.savedStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -112,8 +112,8 @@ struct PredicateSelectionTests {
 
     @Test(
         "LIKE matches a literal * or ? escaped with a backslash, in the format or in an argument",
-        arguments: StoreKind.allCases, [false, true])
-    func likeEscapes(kind: StoreKind, unsaved: Bool) throws {
+        arguments: StoreType.allCases, [false, true])
+    func likeEscapes(kind: StoreType, unsaved: Bool) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -143,8 +143,8 @@ struct PredicateSelectionTests {
 
     @Test(
         "arithmetic on a collection, or on strings, is a type error naming the expression",
-        arguments: StoreKind.allCases)
-    func arithmeticTypeErrors(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func arithmeticTypeErrors(kind: StoreType) throws {
         let stack = try PredicateFixture.savedStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -765,7 +765,7 @@ enum PredicateFixture {
     }
 
     /// A stack with the library saved; fetch from a new context of it.
-    static func savedStack(_ kind: StoreKind) throws -> TestStack {
+    static func savedStack(_ kind: StoreType) throws -> TestStack {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in

@@ -65,8 +65,8 @@ struct PredicateSemanticsTests {
 
     @Test(
         "MATCHES is ICU's whole-string match: anchors at the input's ends, no line terminator for '.', (?m) and (?s)",
-        arguments: StoreKind.allCases, Mode.allCases)
-    func matches(kind: StoreKind, mode: Mode) throws {
+        arguments: StoreType.allCases, Mode.allCases)
+    func matches(kind: StoreType, mode: Mode) throws {
         try run(Self.matchesCases, kind: kind, mode: mode)
     }
 
@@ -100,8 +100,8 @@ struct PredicateSemanticsTests {
 
     @Test(
         "inside SUBQUERY a key path without the variable is the outer object's, at any depth",
-        arguments: StoreKind.allCases, Mode.allCases)
-    func subqueryOuterKeys(kind: StoreKind, mode: Mode) throws {
+        arguments: StoreType.allCases, Mode.allCases)
+    func subqueryOuterKeys(kind: StoreType, mode: Mode) throws {
         try run(Self.subqueryCases, kind: kind, mode: mode)
     }
 
@@ -133,8 +133,8 @@ struct PredicateSemanticsTests {
     }
 
     @Test(
-        "the exponent operator ** parses and evaluates as NSExpression's", arguments: StoreKind.allCases, Mode.allCases)
-    func exponent(kind: StoreKind, mode: Mode) throws {
+        "the exponent operator ** parses and evaluates as NSExpression's", arguments: StoreType.allCases, Mode.allCases)
+    func exponent(kind: StoreType, mode: Mode) throws {
         try run(Self.exponentCases, kind: kind, mode: mode)
     }
 
@@ -172,7 +172,7 @@ struct PredicateSemanticsTests {
         }
     }
 
-    private func run(_ cases: [Case], kind: StoreKind, mode: Mode) throws {
+    private func run(_ cases: [Case], kind: StoreType, mode: Mode) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait {

@@ -7,7 +7,7 @@ import Testing
 @Suite("Query plans")
 struct QueryPlanTests {
     /// Stores whose plans the context can show (SQLite has its own EXPLAIN QUERY PLAN).
-    static let explaining: [StoreKind] = [.inMemory, .lmdb]
+    static let explaining: [StoreType] = [.inMemory, .lmdb]
 
     /// `Item`: a name (required, indexed by `byName`), a rank with ties (indexed attribute), a note (optional,
     /// not indexed), unique by name.
@@ -28,7 +28,7 @@ struct QueryPlanTests {
 
     /// A stack holding 300 items: names in a scrambled order, rank i % 30 (ten of each), a note on every third,
     /// a weight (not indexed) of i % 7 except on every eleventh, which has none.
-    private static func seeded(_ kind: StoreKind) throws -> (TestStack, ManagedObjectContext) {
+    private static func seeded(_ kind: StoreType) throws -> (TestStack, ManagedObjectContext) {
         let stack = try TestStack(kind, model: model())
         let context = stack.newContext()
         try context.performAndWait {
@@ -64,7 +64,7 @@ struct QueryPlanTests {
     @Test(
         "a sorted, limited fetch walks the index that orders it and reads about offset+limit rows",
         arguments: explaining)
-    func sortedWithLimit(_ kind: StoreKind) throws {
+    func sortedWithLimit(_ kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         try context.performAndWait {
             let all = try Self.names(context, Self.request()).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -83,7 +83,7 @@ struct QueryPlanTests {
 
     @Test(
         "ties on a sort key served by an index come back in primary-key order, both directions", arguments: explaining)
-    func tiesInKeyOrder(_ kind: StoreKind) throws {
+    func tiesInKeyOrder(_ kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         try context.performAndWait {
             let byKey = try context.fetch(Self.request())
@@ -103,7 +103,7 @@ struct QueryPlanTests {
     }
 
     @Test("IN is a set of seeks on the index of its key path", arguments: explaining)
-    func inSeeks(_ kind: StoreKind) throws {
+    func inSeeks(_ kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         try context.performAndWait {
             let wanted = ["item0", "item919", "item838", "nothing"]
@@ -122,7 +122,7 @@ struct QueryPlanTests {
     }
 
     @Test("a count whose predicate an index range decides reads no row", arguments: explaining)
-    func countFromIndex(_ kind: StoreKind) throws {
+    func countFromIndex(_ kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         try context.performAndWait {
             var request = try Self.request("rank BETWEEN {10, 14}")
@@ -143,7 +143,7 @@ struct QueryPlanTests {
     @Test(
         "[c] and other comparisons an index cannot order fall back to a scan with the same results",
         arguments: explaining)
-    func notIndexable(_ kind: StoreKind) throws {
+    func notIndexable(_ kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         try context.performAndWait {
             let request = try Self.request(
@@ -158,9 +158,9 @@ struct QueryPlanTests {
     }
 
     @Test(
-        "counts and fetches of plain attribute tests on unindexed columns match the rows", arguments: StoreKind.allCases
+        "counts and fetches of plain attribute tests on unindexed columns match the rows", arguments: StoreType.allCases
     )
-    func plainTests(_ kind: StoreKind) throws {
+    func plainTests(_ kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         try context.performAndWait {
             let expected = (0..<300).filter { $0 % 3 == 0 && "n\($0)" >= "n5" && "n\($0)" != "n60" }
@@ -174,8 +174,8 @@ struct QueryPlanTests {
         }
     }
 
-    @Test("nil is found on a column whose uniqueness constraint has no entry for it", arguments: StoreKind.allCases)
-    func nilOnUniqueColumn(_ kind: StoreKind) throws {
+    @Test("nil is found on a column whose uniqueness constraint has no entry for it", arguments: StoreType.allCases)
+    func nilOnUniqueColumn(_ kind: StoreType) throws {
         let tag = EntityDescription(
             name: "Tag", attributes: [AttributeDescription(name: "code", type: .string)],
             uniquenessConstraints: [["code"]])
@@ -200,7 +200,7 @@ struct QueryPlanTests {
     @Test(
         "a limited walk of an index whose only column is the sort key reads no row past the last match",
         arguments: explaining)
-    func limitedWalkStopsAtLastMatch(_ kind: StoreKind) throws {
+    func limitedWalkStopsAtLastMatch(_ kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         try context.performAndWait {
             let byKey = try context.fetch(Self.request())
@@ -216,8 +216,8 @@ struct QueryPlanTests {
 
     @Test(
         "a sort on a column no index orders returns the scan's rows in sort order, nil first, ties by key",
-        arguments: StoreKind.allCases)
-    func sortWithoutIndex(_ kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func sortWithoutIndex(_ kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         try context.performAndWait {
             let byKey = try context.fetch(Self.request())
@@ -235,8 +235,8 @@ struct QueryPlanTests {
 
     @Test(
         "counts of integer tests on an unindexed column match the rows, nil and a double constant included",
-        arguments: StoreKind.allCases)
-    func integerTestCounts(_ kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func integerTestCounts(_ kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         try context.performAndWait {
             let weights: [Int64?] = (0..<300).map { $0 % 11 == 0 ? nil : Int64($0 % 7) }

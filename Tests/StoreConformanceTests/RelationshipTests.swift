@@ -7,8 +7,8 @@ import Testing
 struct RelationshipTests {
     @Test(
         "a to-one and its to-many inverse stay consistent both ways, in memory and in the store",
-        arguments: StoreKind.allCases)
-    func oneToMany(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func oneToMany(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -39,8 +39,8 @@ struct RelationshipTests {
         }
     }
 
-    @Test("a many-to-many relationship is kept on both sides and stored", arguments: StoreKind.allCases)
-    func manyToMany(kind: StoreKind) throws {
+    @Test("a many-to-many relationship is kept on both sides and stored", arguments: StoreType.allCases)
+    func manyToMany(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -72,8 +72,8 @@ struct RelationshipTests {
         }
     }
 
-    @Test("a one-to-one takes its new partner from the old one", arguments: StoreKind.allCases)
-    func oneToOne(kind: StoreKind) throws {
+    @Test("a one-to-one takes its new partner from the old one", arguments: StoreType.allCases)
+    func oneToOne(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -98,8 +98,8 @@ struct RelationshipTests {
 
     @Test(
         "cascade deletes the destinations; nullify removes the deleted object from inverses",
-        arguments: StoreKind.allCases)
-    func cascadeAndNullify(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func cascadeAndNullify(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -133,8 +133,8 @@ struct RelationshipTests {
         }
     }
 
-    @Test("nullify clears a to-one pointing at a deleted object", arguments: StoreKind.allCases)
-    func nullifyToOne(kind: StoreKind) throws {
+    @Test("nullify clears a to-one pointing at a deleted object", arguments: StoreType.allCases)
+    func nullifyToOne(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -158,9 +158,9 @@ struct RelationshipTests {
     }
 
     @Test(
-        "deny refuses to delete while the relationship holds objects; nothing is written", arguments: StoreKind.allCases
+        "deny refuses to delete while the relationship holds objects; nothing is written", arguments: StoreType.allCases
     )
-    func deny(kind: StoreKind) throws {
+    func deny(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -188,8 +188,8 @@ struct RelationshipTests {
         }
     }
 
-    @Test("no action leaves the destination pointing at the deleted object", arguments: StoreKind.allCases)
-    func noAction(kind: StoreKind) throws {
+    @Test("no action leaves the destination pointing at the deleted object", arguments: StoreType.allCases)
+    func noAction(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in

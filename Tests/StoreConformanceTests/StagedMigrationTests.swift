@@ -6,7 +6,7 @@ import Testing
 /// the store between versions, progress, and a failed handler leaving the old store as it was.
 @Suite("Staged migration")
 struct StagedMigrationTests {
-    static let fileKinds: [StoreKind] = [.sqlite, .lmdb]
+    static let fileKinds: [StoreType] = [.sqlite, .lmdb]
 
     /// Version 2 adds an optional `initial` to authors; version 3 makes it required, with "?" as the default an
     /// inferred migration gives rows without a value. `strict` leaves the default out, which no lightweight
@@ -27,7 +27,7 @@ struct StagedMigrationTests {
     }
 
     /// A closed version-1 store with the seed data.
-    private func versionOneStore(_ kind: StoreKind) throws -> URL {
+    private func versionOneStore(_ kind: StoreType) throws -> URL {
         let stack = try TestStack(kind, model: try MigrationModels.base())
         try MigrationModels.seed(stack.newContext())
         try stack.coordinator.remove(stack.store)
@@ -36,11 +36,11 @@ struct StagedMigrationTests {
 
     /// Loads `url` at version 3 through a container with `manager`; returns the container or throws its error.
     private func load(
-        _ kind: StoreKind, _ url: URL, _ manager: StagedMigrationManager, model: ManagedObjectModel? = nil,
+        _ kind: StoreType, _ url: URL, _ manager: StagedMigrationManager, model: ManagedObjectModel? = nil,
         progress: (@Sendable (MigrationProgress) -> Void)? = nil
     ) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Staged", managedObjectModel: try model ?? Self.version(3))
-        var description = StoreDescription(type: kind.type, url: url)
+        var description = StoreDescription(type: kind, url: url)
         description.stagedMigrationManager = manager
         description.migrationProgress = progress
         container.persistentStoreDescriptions = [description]
@@ -87,7 +87,7 @@ struct StagedMigrationTests {
     @Test(
         "a custom stage's handlers run on the store between versions and carry it where inference cannot",
         arguments: fileKinds)
-    func customStage(kind: StoreKind) throws {
+    func customStage(kind: StoreType) throws {
         let url = try versionOneStore(kind)
         let log = LockedValue<[String]>([])
         let reports = LockedValue<[MigrationProgress]>([])
@@ -116,7 +116,7 @@ struct StagedMigrationTests {
     }
 
     @Test("a handler that throws, or a step inference cannot do, leaves the old store as it was", arguments: fileKinds)
-    func failureLeavesOldStore(kind: StoreKind) throws {
+    func failureLeavesOldStore(kind: StoreType) throws {
         struct HandlerFailure: Error {}
         let url = try versionOneStore(kind)
         let before = try Data(contentsOf: url)
@@ -144,7 +144,7 @@ struct StagedMigrationTests {
         #expect(error.code == .incompatibleModel)
         #expect(try Data(contentsOf: url) == before, "the old store is untouched")
         #expect(
-            try kind.type.metadataForStore(at: url)?.entitiesDiffering(from: Self.version(1), configuration: nil) == [])
+            try kind.metadataForStore(at: url)?.entitiesDiffering(from: Self.version(1), configuration: nil) == [])
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
             .filter { $0.hasPrefix(url.lastPathComponent + ".") }
         #expect(leftovers.isEmpty, "no working copy left: \(leftovers)")

@@ -5,8 +5,8 @@ import Testing
 /// Several coordinators on one store, optimistic locking, the row cache, and opening stores.
 @Suite("Coordinators and stores")
 struct StoreSharingTests {
-    @Test("separate stacks on one store see each other's saves", arguments: StoreKind.allCases)
-    func separateStacksShareData(kind: StoreKind) throws {
+    @Test("separate stacks on one store see each other's saves", arguments: StoreType.allCases)
+    func separateStacksShareData(kind: StoreType) throws {
         let first = try TestStack(kind)
         let second = try first.separateStack()
         #expect(first.store.identifier == second.store.identifier)
@@ -25,8 +25,8 @@ struct StoreSharingTests {
 
     @Test(
         "a save over a row changed since it was read fails with the merge conflict; nothing is written",
-        arguments: StoreKind.allCases)
-    func optimisticLocking(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func optimisticLocking(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let setup = stack.newContext()
         try setup.performAndWait { () throws in
@@ -64,27 +64,27 @@ struct StoreSharingTests {
         }
     }
 
-    @Test("a store written with another model is refused with the entities that differ", arguments: StoreKind.allCases)
-    func modelMismatch(kind: StoreKind) throws {
+    @Test("a store written with another model is refused with the entities that differ", arguments: StoreType.allCases)
+    func modelMismatch(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let other = try ManagedObjectModel(entities: [
             EntityDescription(name: "Author", attributes: [AttributeDescription(name: "nickname", type: .string)])
         ])
         let coordinator = PersistentStoreCoordinator(managedObjectModel: other)
         let error = try #require(throws: StoreError.self) {
-            try coordinator.addPersistentStore(type: kind.type, at: stack.location)
+            try coordinator.addPersistentStore(type: kind, at: stack.location)
         }
         #expect(error.code == .incompatibleModel)
         #expect(error.message.contains("Author") && error.message.contains("Book"))
         _ = stack
     }
 
-    @Test("a store added asynchronously calls back off the caller's thread", arguments: StoreKind.allCases)
-    func asynchronousAdd(kind: StoreKind) async throws {
+    @Test("a store added asynchronously calls back off the caller's thread", arguments: StoreType.allCases)
+    func asynchronousAdd(kind: StoreType) async throws {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try LibraryModel.make())
         let location = kind.newLocation()
         let store: any PersistentStore = try await withCheckedThrowingContinuation { continuation in
-            coordinator.addPersistentStore(type: kind.type, at: location) { result in
+            coordinator.addPersistentStore(type: kind, at: location) { result in
                 continuation.resume(with: result)
             }
         }
@@ -99,8 +99,8 @@ struct StoreSharingTests {
         }
     }
 
-    @Test("the row cache holds what contexts hold and lets go on reset", arguments: StoreKind.allCases)
-    func rowCacheFollowsContexts(kind: StoreKind) throws {
+    @Test("the row cache holds what contexts hold and lets go on reset", arguments: StoreType.allCases)
+    func rowCacheFollowsContexts(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in

@@ -47,8 +47,8 @@ struct UnsetValueTests {
 
     @Test(
         "nil read through non-optional String, Date, UUID, URL and Data properties gives empty values, new and saved",
-        arguments: StoreKind.allCases)
-    func nilReadsAsEmpty(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func nilReadsAsEmpty(kind: StoreType) throws {
         let stack = try TestStack(kind, model: Self.model())
         let writer = stack.newContext()
         let id = try writer.performAndWait { () throws in
@@ -68,8 +68,8 @@ struct UnsetValueTests {
 
     @Test(
         "a key-path write and a compound assignment to an unset non-optional property store the new value",
-        arguments: StoreKind.allCases)
-    func keyPathWriteToUnset(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func keyPathWriteToUnset(kind: StoreType) throws {
         let stack = try TestStack(kind, model: Self.model())
         let context = stack.newContext()
         let id = try context.performAndWait { () throws in

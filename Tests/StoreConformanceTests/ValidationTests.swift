@@ -5,8 +5,8 @@ import Testing
 /// Validation at save and uniqueness constraints: every failure reported at once, nothing written.
 @Suite("Validation and constraints")
 struct ValidationTests {
-    @Test("one save reports every validation failure together and writes nothing", arguments: StoreKind.allCases)
-    func allFailuresAtOnce(kind: StoreKind) throws {
+    @Test("one save reports every validation failure together and writes nothing", arguments: StoreType.allCases)
+    func allFailuresAtOnce(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -63,8 +63,8 @@ struct ValidationTests {
 
     @Test(
         "an empty optional to-many passes its minimum count; a non-empty one below it and an empty required one fail",
-        arguments: StoreKind.allCases)
-    func minimumCountOfOptionalToMany(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func minimumCountOfOptionalToMany(kind: StoreType) throws {
         let stack = try TestStack(kind, model: Self.boxModel())
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -96,8 +96,8 @@ struct ValidationTests {
 
     @Test(
         "a duplicate under a uniqueness constraint fails the save naming entity, constraint and values",
-        arguments: StoreKind.allCases)
-    func uniquenessAgainstStore(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func uniquenessAgainstStore(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -140,8 +140,8 @@ struct ValidationTests {
 
     @Test(
         "an update that keeps its unique value still owns it; one that loses it to another object of the save clashes",
-        arguments: StoreKind.allCases)
-    func keptUniqueValues(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func keptUniqueValues(kind: StoreType) throws {
         let stack = try TestStack(
             kind, model: Self.itemModel(indexes: [IndexDescription(name: "byCode", attributeNames: ["code", "note"])]))
         let context = stack.newContext()
@@ -182,8 +182,8 @@ struct ValidationTests {
 
     @Test(
         "a store names the same clash whether the update keeping a unique value comes before or after its taker",
-        arguments: StoreKind.allCases)
-    func keptUniqueValueOrder(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func keptUniqueValueOrder(kind: StoreType) throws {
         let stack = try TestStack(kind, model: Self.itemModel())
         let context = stack.newContext()
         let ids = try context.performAndWait { () throws -> [ManagedObjectID] in
@@ -215,8 +215,8 @@ struct ValidationTests {
         #expect(try stack.store.snapshots(for: ids).map { $0?.values } == rows.map(\.values), "nothing was written")
     }
 
-    @Test("two new objects with the same constrained value clash within one save", arguments: StoreKind.allCases)
-    func uniquenessWithinSave(kind: StoreKind) throws {
+    @Test("two new objects with the same constrained value clash within one save", arguments: StoreType.allCases)
+    func uniquenessWithinSave(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -232,8 +232,8 @@ struct ValidationTests {
         try reader.performAndWait { () throws in #expect(try reader.count("Tag") == 0) }
     }
 
-    @Test("renaming frees a value for another object in the same save", arguments: StoreKind.allCases)
-    func uniquenessSwap(kind: StoreKind) throws {
+    @Test("renaming frees a value for another object in the same save", arguments: StoreType.allCases)
+    func uniquenessSwap(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in

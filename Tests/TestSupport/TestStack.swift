@@ -3,7 +3,7 @@ import ObjectStack
 
 /// A coordinator with one store of a kind, and contexts on it, for one test.
 public struct TestStack {
-    public let kind: StoreKind
+    public let kind: StoreType
     public let model: ManagedObjectModel
     public let location: URL
     public let coordinator: PersistentStoreCoordinator
@@ -11,12 +11,12 @@ public struct TestStack {
 
     /// A stack of `kind` on `model`, at `location` or a fresh one. (A suite gives its own model a shorter
     /// initialiser, as the conformance suite does for its library model.)
-    public init(_ kind: StoreKind, model: ManagedObjectModel, location: URL? = nil) throws {
+    public init(_ kind: StoreType, model: ManagedObjectModel, location: URL? = nil) throws {
         self.kind = kind
         self.model = model
         self.location = location ?? kind.newLocation()
         coordinator = PersistentStoreCoordinator(managedObjectModel: self.model)
-        store = try coordinator.addPersistentStore(type: kind.type, at: self.location)
+        store = try coordinator.addPersistentStore(type: kind, at: self.location)
     }
 
     /// A second, separate stack on the same store (its own coordinator and store instance).

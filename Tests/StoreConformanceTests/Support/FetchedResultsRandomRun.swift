@@ -34,7 +34,7 @@ final class FetchedResultsRandomRun {
     /// How many changes of each kind the controllers reported ("object move", "section insert"…).
     private(set) var reported: [String: Int] = [:]
 
-    init(_ kind: StoreKind, seed: UInt64) throws {
+    init(_ kind: StoreType, seed: UInt64) throws {
         stack = try TestStack(kind)
         random = SeededGenerator(seed: seed)
         view = stack.newContext()
