@@ -21,9 +21,10 @@ public struct EngineOverheadWorkload: Workload {
     public let name = "engine-overhead"
     /// Each store has a raw engine: the in-memory store's is plain Swift collections (`SwiftPods`).
     public let stores: [StoreKind] = [.sqlite, .lmdb, .memory]
-    /// No stack design: one context (or none) on one store.
-    public let strategies: [StrategyKind] = []
-    public let summaryMetrics: [Metric] = [.medianMilliseconds, .ratioVsRaw, .bytesPerObject, .peakMemoryMegabytes]
+    /// The operation's objects, its median time, its ratio to the raw engine's and what its results hold. (No
+    /// stack design: one context, or none, on one store.)
+    public let metrics: [Metric] = [.objects, .medianMilliseconds, .ratioVsRaw, .bytesPerObject]
+    public let headlineMetrics: [Metric] = [.medianMilliseconds, .ratioVsRaw, .bytesPerObject, .peakMemoryMegabytes]
     /// `objects` is a metric column of its own (so it is not also a matrix column).
     public let parametersReportedAsMetrics: Set<String> = ["objects"]
 

@@ -10,8 +10,9 @@ struct CompareCommand: ParsableCommand {
         discussion: """
             Per matrix cell and metric: unchanged if the medians differ by less than the threshold; \
             otherwise improved or regressed if a two-sided Mann-Whitney U test on the repetitions gives \
-            p < alpha, inconclusive if not. Each metric says whether lower or higher is better (times and \
-            memory lower, throughput higher); counts have no direction and are not judged. \
+            p < alpha, inconclusive if not. Each metric's declaration in the files' .env.json sidecars says \
+            whether lower or higher is better (times and memory lower, throughput higher); counts have no \
+            direction and are not judged, nor is a column neither sidecar declares (a warning names them). \
             --format markdown prints the verdicts as a GitHub-flavoured table (regressions first, unchanged \
             metrics only counted) for a pull request or $GITHUB_STEP_SUMMARY; --format benchmark-json prints \
             the current medians as the JSON array github-action-benchmark reads, one direction per call: \
@@ -51,6 +52,7 @@ struct CompareCommand: ParsableCommand {
         } catch let error as CompareError {
             throw failure(verb: "compare", "\(error)")
         }
+        for warning in comparison.warnings { warn(verb: "compare", warning) }
         switch format {
         case .text: print(ComparisonReport.table(rows, threshold: comparison.threshold, alpha: comparison.alpha))
         case .markdown:

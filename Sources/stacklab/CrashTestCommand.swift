@@ -7,17 +7,19 @@ struct CrashTestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crash-test",
         abstract: "SIGKILL save loops at random moments and check that no acknowledged save is lost or torn.")
-    @Option(help: "sqlite or lmdb (repeatable; default both).") var store: [FileStore] = StoreKind.fileStores.compactMap
-    {
-        FileStore(argument: $0.rawValue)
-    }
+    @Option(help: ArgumentHelp("A file store (repeatable; default both).", valueName: "sqlite|lmdb"))
+    var store: [StoreKind] = StoreKind.fileStores
     @Option(help: "Kills per store.") var kills = 50
     @Option(help: "Seed of the batch sizes.") var seed: UInt64 = 1
     @Option(help: "Longest run of a child before its kill, in ms.") var maxRunMs = 400
 
+    func validate() throws {
+        for kind in store { try kind.requireFile() }
+    }
+
     func run() throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        for store in store.map(\.kind) {
+        for store in store {
             let campaign = KillCampaign(
                 executable: executable, store: store, kills: kills, seed: seed, maximumRunMilliseconds: maxRunMs)
             let outcome = try campaign.run { kill, state in

@@ -13,3 +13,8 @@ func failure(verb: String? = nil, _ message: String, status: ExitStatus = .badIn
     FileHandle.standardError.write(Data("\(prefix): \(message)\n".utf8))
     return status.code
 }
+
+/// Writes `stacklab VERB: warning: message` to standard error.
+func warn(verb: String, _ message: String) {
+    FileHandle.standardError.write(Data("stacklab \(verb): warning: \(message)\n".utf8))
+}

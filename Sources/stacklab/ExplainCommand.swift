@@ -11,7 +11,7 @@ struct ExplainCommand: ParsableCommand {
             + "--objects generated pods, and prints the plan, as SQLite's EXPLAIN QUERY PLAN does. For example: "
             + "stacklab explain --store lmdb --sort name --limit 50")
 
-    @Option(help: ArgumentHelp("The store.", valueName: "lmdb|memory")) var store = "lmdb"
+    @Option(help: ArgumentHelp("The store.", valueName: "lmdb|memory")) var store = StoreKind.lmdb
     @Option(help: "A pod store file (model version 1) to explain on, instead of a temporary one.") var path: String?
     @Option(help: "Pods in the temporary store.") var objects = 10_000
     @Option(help: "The predicate, in the NSPredicate format language (for example \"name IN {'a', 'b'}\").")
@@ -23,18 +23,18 @@ struct ExplainCommand: ParsableCommand {
     @Flag(help: "Explain count(for:) instead of the fetch.") var count = false
 
     func validate() throws {
-        guard let kind = StoreKind(rawValue: store), kind != .sqlite else {
+        guard store != .sqlite else {
             throw ValidationError("--store must be lmdb or memory (for SQLite, use its EXPLAIN QUERY PLAN)")
         }
         guard objects >= 0, limit >= 0, offset >= 0 else {
             throw ValidationError("--objects, --limit and --offset must be 0 or more")
         }
-        if kind == .memory, path != nil { throw ValidationError("--path names a file; an in-memory store has none") }
+        if store == .memory, path != nil { throw ValidationError("--path names a file; an in-memory store has none") }
     }
 
     func run() throws {
         let probe = FetchPlanProbe(
-            store: StoreKind(rawValue: store)!, path: path, objects: objects,
+            store: store, path: path, objects: objects,
             predicate: predicate, sort: sort, limit: limit, offset: offset, counts: count)
         do {
             print(try probe.run())

@@ -25,7 +25,7 @@ struct ModelCommand: ParsableCommand {
     @Flag(help: "Print per-version counts as JSON.") var json = false
     @Option(help: "Objects per root entity to generate.") var populate: Int?
     @Option(help: "The store file to create (it must not exist).") var out: String?
-    @Option(help: ArgumentHelp("The store kind.", valueName: "sqlite|lmdb")) var store = "sqlite"
+    @Option(help: ArgumentHelp("The store file's engine.", valueName: "sqlite|lmdb")) var store = StoreKind.sqlite
     @Option(help: "The model version to populate, or the last version of --history (default: the current one).")
     var version: String?
     @Option(help: "The first version of --history (default: the first).") var from: String?
@@ -38,9 +38,7 @@ struct ModelCommand: ParsableCommand {
     private var options: ModelFileOptions { strict ? .strict : .lenient }
 
     func validate() throws {
-        guard let kind = StoreKind(rawValue: store), kind != .memory else {
-            throw ValidationError("--store must be sqlite or lmdb")
-        }
+        try store.requireFile()
         if let populate, populate < 0 { throw ValidationError("--populate must be 0 or more") }
         if history {
             if out != nil { throw ValidationError("--history works in a temporary folder; leave out --out") }
@@ -80,7 +78,7 @@ struct ModelCommand: ParsableCommand {
         let selection = try ModelFileSelection(path: path, relativeTo: nil, version: version, options: options)
         let plan = try PopulationPlan(model: selection.model, spec: spec, seed: seed)
         let result = try ModelPopulator.populateStore(
-            plan, store: StoreKind(rawValue: store)!, url: URL(fileURLWithPath: out))
+            plan, store: store, url: URL(fileURLWithPath: out))
         print(
             "\(out): \(store) store of \(selection.url.lastPathComponent), version \(selection.version.name), seed \(seed)"
         )
@@ -109,7 +107,7 @@ struct ModelCommand: ParsableCommand {
         defer { try? FileManager.default.removeItem(at: folder) }
         let history = try ModelHistory.run(
             entries: entries, from: first, to: last, spec: spec, seed: seed,
-            store: StoreKind(rawValue: store)!, directory: folder)
+            store: store, directory: folder)
         print("\(selection.url.lastPathComponent): \(history.versionNames.joined(separator: " -> "))")
         print(history.text)
     }

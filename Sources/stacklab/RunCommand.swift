@@ -10,7 +10,8 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             --shard K/N runs only the cells at positions K, K+N, K+2N… of each expanded matrix (the same cells \
             for the same file on every machine) and records the shard in the .env.json sidecar; `stacklab merge` \
-            joins the N CSVs. \
+            joins the N CSVs. The summary shows each workload's headline metrics in at most 120 columns; --wide \
+            shows every metric. \
             Exit status: 0 every run finished, 1 some run failed (its row has an error cell), 2 bad input.
             """)
     @Argument(help: "Scenario files (YAML).") var files: [String]
@@ -18,6 +19,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Where to write the CSVs and their .env.json sidecars.") var out = "results"
     @Option(help: ArgumentHelp("Run only shard K of N: every N-th cell of the matrix.", valueName: "K/N"))
     var shard: String?
+    @Flag(help: "Show every metric in the summary, not only the workload's headline metrics (wider than 120 columns).")
+    var wide = false
 
     func validate() throws {
         try selection.validate()
@@ -37,7 +40,7 @@ struct RunCommand: AsyncParsableCommand {
         for scenario in scenarios.map(runner.prepared) {
             let results = try await runner.run(scenario)
             failed += results.filter { $0.error != nil }.count
-            print(SummaryTable.text(results, scenario: scenario))
+            print(SummaryTable.text(results, scenario: scenario, wide: wide))
             print("wrote \(runner.csvURL(for: scenario).path)\n")
         }
         if failed > 0 {

@@ -9,7 +9,7 @@ struct SeedStoreCommand: ParsableCommand {
         discussion: "The same seed gives the same pods. Pod model versions: 1 base; 2 adds `stars`; 3 renames "
             + "`summary` to `tagline` (renaming identifier).")
 
-    @Option(help: ArgumentHelp("The store.", valueName: "sqlite|lmdb")) var store: FileStore = .sqlite
+    @Option(help: ArgumentHelp("The store file's engine.", valueName: "sqlite|lmdb")) var store = StoreKind.sqlite
     @Option(help: "Pods to write (10000 to 1000000 are the sizes the startup lab uses).") var objects = 10_000
     @Option(help: "The pod model version (1 to 3).") var modelVersion = 1
     @Option(help: "The store file to create.") var out: String
@@ -18,6 +18,7 @@ struct SeedStoreCommand: ParsableCommand {
     @Flag(help: "Replace an existing store at --out.") var force = false
 
     func validate() throws {
+        try store.requireFile()
         guard objects >= 0, batchSize > 0 else {
             throw ValidationError("--objects must be 0 or more, --batch-size positive")
         }
@@ -28,7 +29,7 @@ struct SeedStoreCommand: ParsableCommand {
 
     func run() throws {
         let seeder = PodStoreSeeder(
-            store: store.kind, objects: objects, modelVersion: modelVersion, url: URL(fileURLWithPath: out), seed: seed,
+            store: store, objects: objects, modelVersion: modelVersion, url: URL(fileURLWithPath: out), seed: seed,
             batchSize: batchSize, replacesExisting: force)
         do {
             print(try seeder.run().summary)

@@ -10,8 +10,8 @@ struct StackLabCommand: AsyncParsableCommand {
         abstract: "Measure and compare Core Data stack designs on ObjectStack (SQLite, LMDB, in-memory).",
         discussion: "Exit status: 0 ok, 1 a regression or failed check, 2 bad input, 3 a hang (fuzz).",
         subcommands: [
-            RunCommand.self, ListCommand.self, CheckCommand.self, CompareCommand.self, MergeCommand.self,
-            ReportCommand.self, ServeCommand.self,
+            RunCommand.self, ListCommand.self, CheckCommand.self, CompareCommand.self, GateCommand.self,
+            MergeCommand.self, ReportCommand.self, DeclareCommand.self, ServeCommand.self,
             SeedStoreCommand.self, ModelCommand.self, VersionsCommand.self, CrashTestCommand.self,
             FuzzCommand.self, ExplainCommand.self, ChildCommand.self,
         ])

@@ -77,6 +77,15 @@ struct CompareTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
         "Fixtures/compare")
 
+    /// `text` as a result table whose sidecar declares `metrics`, as the lab's runs write it.
+    static func table(_ text: String, source: String, declaring metrics: [Metric]) throws -> ResultTable {
+        var table = try ResultTable(text: text, source: source)
+        var record = EnvironmentRecord.reconstructed(for: table, workload: "test", command: [])
+        record.metrics = metrics
+        table.environment = record
+        return table
+    }
+
     func comparison(metrics: [String] = [], threshold: Double = 0.10) throws -> [ResultComparison.Row] {
         try ResultComparison(
             baseline: ResultTable(contentsOf: Self.fixtures.appendingPathComponent("baseline.csv")),
@@ -137,8 +146,10 @@ struct CompareTests {
             "scenario,store,mode,repetition,run_id,timestamp,time_to_first_screen_ms,killed_by_watchdog,error\n"
         let base = header + (1...5).map { "s,sqlite,sync,\($0),b\($0),t,\(100 + $0),false," }.joined(separator: "\n")
         let current = header + (1...5).map { "s,sqlite,sync,\($0),c\($0),t,,true," }.joined(separator: "\n")
+        let declared: [Metric] = [.timeToFirstScreenMilliseconds, .killedByWatchdog]
         let rows = try ResultComparison(
-            baseline: ResultTable(text: base, source: "base"), current: ResultTable(text: current, source: "current")
+            baseline: Self.table(base, source: "base", declaring: declared),
+            current: Self.table(current, source: "current", declaring: declared)
         ).rows()
         let killed = try #require(rows.first { $0.metric == "killed_by_watchdog" })
         #expect(killed.verdict == .regressed)
@@ -146,23 +157,39 @@ struct CompareTests {
         #expect(firstScreen.verdict == .inconclusive && firstScreen.note == "no current values")
     }
 
-    @Test("hitch time per second is lower-is-better; objects per second higher-is-better")
-    func perSecondDirection() throws {
-        #expect(ResultComparison.polarity(of: "objects_per_s") == .higherIsBetter)
-        #expect(ResultComparison.polarity(of: "main_hitch_ms_per_s") == .lowerIsBetter)
-        #expect(ResultComparison.polarity(of: "wall_ms") == .lowerIsBetter)
-        // A column the lab does not write is judged by its name.
-        #expect(ResultComparison.polarity(of: "rows_per_s") == .higherIsBetter)
-        #expect(ResultComparison.polarity(of: "stall_us_per_s") == .lowerIsBetter)
+    @Test("each metric is judged as its declaration says: hitch time per second lower, objects per second higher")
+    func declaredDirection() throws {
+        #expect(Metric.objectsPerSecond.polarity == .higherIsBetter)
+        #expect(Metric.mainHitchMillisecondsPerSecond.polarity == .lowerIsBetter)
         let header = "scenario,store,repetition,run_id,timestamp,main_hitch_ms_per_s,objects_per_s,error\n"
         let base = header + (1...5).map { "s,sqlite,\($0),b\($0),t,\(200 + $0),\(1000 + $0)," }.joined(separator: "\n")
         let current =
             header + (1...5).map { "s,sqlite,\($0),c\($0),t,\(20 + $0),\(2000 + $0)," }.joined(separator: "\n")
-        let rows = try ResultComparison(
-            baseline: ResultTable(text: base, source: "base"), current: ResultTable(text: current, source: "current")
-        ).rows()
+        let declared: [Metric] = [.mainHitchMillisecondsPerSecond, .objectsPerSecond]
+        let comparison = try ResultComparison(
+            baseline: Self.table(base, source: "base", declaring: declared),
+            current: Self.table(current, source: "current", declaring: []))
+        let rows = try comparison.rows()
         #expect(rows.first { $0.metric == "main_hitch_ms_per_s" }?.verdict == .improved)
         #expect(rows.first { $0.metric == "objects_per_s" }?.verdict == .improved)
+        #expect(comparison.warnings.isEmpty, "the baseline's declarations cover the current file's columns")
+    }
+
+    @Test("a column no sidecar declares is judged neutral, with a warning naming it and the files")
+    func undeclaredIsNeutral() throws {
+        let header = "scenario,store,repetition,run_id,timestamp,wall_ms,rows_per_s,error\n"
+        let base = header + (1...5).map { "s,sqlite,\($0),b\($0),t,\(10 + $0),\(1000 + $0)," }.joined(separator: "\n")
+        let current = header + (1...5).map { "s,sqlite,\($0),c\($0),t,\(30 + $0),\(500 + $0)," }.joined(separator: "\n")
+        let comparison = try ResultComparison(
+            baseline: Self.table(base, source: "base.csv", declaring: [.wallMilliseconds]),
+            current: ResultTable(text: current, source: "current.csv"))
+        let rows = try comparison.rows()
+        #expect(rows.first { $0.metric == "wall_ms" }?.verdict == .regressed, "declared by the baseline's sidecar")
+        #expect(rows.first { $0.metric == "rows_per_s" }?.verdict == .changed, "undeclared: neither better nor worse")
+        #expect(comparison.undeclaredMetrics == ["rows_per_s"])
+        let warning = try #require(comparison.warnings.first)
+        #expect(warning.contains("no declaration of rows_per_s") && warning.contains("base.csv or current.csv"))
+        #expect(warning.contains("judged neutral"))
     }
 
     @Test("a count that changed for real is 'changed', neither a regression nor an improvement")
@@ -172,8 +199,10 @@ struct CompareTests {
         let header = "scenario,store,repetition,run_id,timestamp,fetches,wall_ms,error\n"
         let base = header + (1...5).map { "s,sqlite,\($0),b\($0),t,\(100 + $0),\(10 + $0)," }.joined(separator: "\n")
         let current = header + (1...5).map { "s,sqlite,\($0),c\($0),t,\(300 + $0),\(30 + $0)," }.joined(separator: "\n")
+        let declared: [Metric] = [.fetches, .wallMilliseconds]
         let rows = try ResultComparison(
-            baseline: ResultTable(text: base, source: "base"), current: ResultTable(text: current, source: "current")
+            baseline: Self.table(base, source: "base", declaring: declared),
+            current: Self.table(current, source: "current", declaring: declared)
         ).rows()
         #expect(rows.first { $0.metric == "fetches" }?.verdict == .changed)
         #expect(rows.first { $0.metric == "wall_ms" }?.verdict == .regressed)
@@ -186,7 +215,8 @@ struct CompareTests {
             let rows = [1000, 100000].flatMap { size in
                 (1...5).map { "s,sqlite,\(size),\($0),r\($0),t,\((size == 100000 ? slow : 10) + $0),\(size)," }
             }
-            return try ResultTable(text: header + rows.joined(separator: "\n"), source: source)
+            return try Self.table(
+                header + rows.joined(separator: "\n"), source: source, declaring: [.timeToFirstScreenMilliseconds])
         }
         let rows = try ResultComparison(baseline: table(100, "base"), current: table(300, "current")).rows()
         let screens = rows.filter { $0.metric == "time_to_first_screen_ms" }

@@ -68,6 +68,31 @@ struct GoldenOutputTests {
         try check(Self.masked(run.output, out: out.path) + "\ncsv header: " + header + "\n", against: "run-quick.txt")
     }
 
+    @Test("stacklab run Scenarios/quick.yaml --quick: every line of its output fits in 120 columns; --wide shows more")
+    func quickFitsIn120Columns() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("quick-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let scenarios = Self.folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scenarios")
+        let run = try StackLabBinary.run([
+            "run", scenarios.appendingPathComponent("quick.yaml").path, "--quick", "--out", out.path,
+        ])
+        #expect(run.status == 0, "\(run.output)")
+        let lines = run.output.replacingOccurrences(of: out.path, with: "OUT").split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("store   strategy") }, "the summary table is there")
+        for line in lines {
+            #expect(line.count <= 120, "\(line.count) columns: \(line)")
+        }
+        // The headline metrics fit without leaving any out; --wide shows the rest, however wide.
+        #expect(!run.output.contains("left out to fit"))
+        let wide = try StackLabBinary.run([
+            "run", Self.folder.appendingPathComponent("golden.yaml").path, "--quick", "--wide", "--out", out.path,
+        ])
+        #expect(wide.status == 0)
+        let header = try #require(wide.output.split(separator: "\n").first { $0.hasPrefix("store") })
+        #expect(header.contains("fetch_total_ms") && header.contains("stored_objects") && header.count > 120)
+    }
+
     @Test("stacklab compare on the recorded fixtures: the table, the tally and the exit status")
     func compare() throws {
         let folder = Self.fixtures.appendingPathComponent("compare")

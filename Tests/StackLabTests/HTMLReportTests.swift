@@ -46,10 +46,11 @@ struct HTMLReportTests {
         #expect(page.contains("time_to_first_screen_ms median 170.8 (min 168.4, max 173.9, n 5)"), "hover value")
         #expect(page.contains("<tr class=\"regressed\"><td>regressed</td><td class=\"param\">sqlite</td>"))
         #expect(page.contains("<td>+42.2%</td><td>0.008</td>"), "the change and p of the regression")
-        #expect(page.contains("killed 1 of 5"), "the killed launch in the table")
-        #expect(page.contains("killed by the watchdog in 1 of 5 runs"), "and on its bar")
-        #expect(page.contains("Phases of concurrency.csv"))
+        #expect(page.contains("killed_by_watchdog in 1 of 5</span>"), "the killed launch in the table")
+        #expect(page.contains("killed_by_watchdog in 1 of 5 runs"), "and on its bar")
+        #expect(page.contains("aria-label=\"where the wall time went\""), "the import's phases, stacked")
         #expect(Self.count("<rect class=\"phase\"", in: page) >= 12 * 5)
+        #expect(page.contains("No <code>.env.json</code> sidecar beside this CSV"), "the head fixture has none")
     }
 
     /// The `<svg class="line-chart">` elements of `page`, each from its opening to its closing tag.
@@ -59,7 +60,7 @@ struct HTMLReportTests {
         }
     }
 
-    @Test("The charts plot.py draws: launch time against store size per store, stall and throughput against batch size")
+    @Test("The charts the workloads declare: launch time against store size per store, stall and throughput against batch size")
     func chartKinds() throws {
         let page = try Self.render()
         let charts = Self.lineCharts(page)
@@ -69,14 +70,14 @@ struct HTMLReportTests {
         #expect(
             titles == [
                 "sqlite: time_to_first_screen_ms", "lmdb: time_to_first_screen_ms", "memory: time_to_first_screen_ms",
-                "sqlite: main_max_stall_ms", "sqlite: objects_per_s",
+                "main_max_stall_ms", "objects_per_s",
             ])
         let sqlite = try #require(charts.first)
         // One line per mode and file (base solid, head dashed), a point per store size.
         #expect(sqlite.components(separatedBy: "<polyline class=\"line\" data-points=\"3\"").count - 1 == 4)
         #expect(sqlite.contains("<line class=\"rule\" data-value=\"2000.0\""), "the watchdog deadline")
         #expect(Self.count("<path class=\"killed\"", in: sqlite) == 2, "the killed launches, at 10k and 100k")
-        #expect(sqlite.contains("killed by the watchdog in 2 of 5 runs"))
+        #expect(sqlite.contains("killed_by_watchdog in 2 of 5 runs"))
         #expect(Self.count("<path class=\"failed\"", in: sqlite) == 1, "the async run that failed")
         #expect(sqlite.contains("objects in the store (log)") && sqlite.contains("(log)</text>"))
         let stall = try #require(charts.dropFirst(3).first)
@@ -99,6 +100,9 @@ struct HTMLReportTests {
             .split(separator: "\n")
         let csv = folder.appendingPathComponent("one-batch.csv")
         try Data((lines.prefix(5).joined(separator: "\n") + "\n").utf8).write(to: csv)
+        try FileManager.default.copyItem(
+            at: Self.fixtures.appendingPathComponent("concurrency.env.json"),
+            to: folder.appendingPathComponent("one-batch.env.json"))
         let out = folder.appendingPathComponent("report.html")
         let result = try StackLabBinary.run(["report", csv.path, "--html", out.path])
         #expect(result.status == 0, "\(result.output)")
@@ -109,7 +113,8 @@ struct HTMLReportTests {
                 .components(separatedBy: "<h3>").first)
         #expect(charts.contains("main_max_stall_ms (lower is better)"))
         #expect(charts.contains("objects_per_s (higher is better)"))
-        #expect(!charts.contains("wall_ms"), "only those two outside the disclosure, as plot.py's chart")
+        #expect(!charts.contains("wall_ms"), "only those two outside the disclosure, and the phases")
+        #expect(charts.contains("<rect class=\"phase\""), "the import's phases, declared in the sidecar")
     }
 
     @Test("Wide tables scroll inside the page; the page's check fails on an empty chart or a too-wide page")

@@ -83,7 +83,7 @@ struct LineChartTests {
         #expect(abs(y1 - expected) < 0.2, "deadline at y \(y1), expected \(expected)")
         let killed = try #require(svg.components(separatedBy: "<path class=\"killed\"").dropFirst().first)
         #expect(killed.contains("\(String(format: "%.1f", y1 - 5))L"), "the ✕ is centred on the deadline")
-        #expect(svg.contains("killed by the watchdog (1)"), "and in the legend")
+        #expect(svg.contains("killed (1)"), "and in the legend")
     }
 
     @Test("One polyline per series, a point per x, each with its values on hover")

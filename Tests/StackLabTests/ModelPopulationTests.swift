@@ -2,7 +2,7 @@ import Foundation
 import ObjectStack
 import Testing
 
-import enum TestSupport.SharedModels
+import TestSupport
 
 @testable import StackLab
 

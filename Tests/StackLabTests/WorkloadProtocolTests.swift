@@ -5,8 +5,8 @@ import Testing
 /// A workload that only reads the clock it is given: the runner's contract with every workload, with no store.
 private struct TickWorkload: Workload {
     let name = "tick"
-    let strategies: [StrategyKind] = []
-    let summaryMetrics: [Metric] = [.wallMilliseconds]
+    let metrics: [Metric] = [.objects, .merges]
+    let headlineMetrics: [Metric] = [.wallMilliseconds]
     let measuresProcessUsage = false
     let clock: ManualClock
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-import enum TestSupport.SharedModels
+import TestSupport
 
 @testable import StackLab
 

@@ -4,8 +4,8 @@ import Foundation
 /// `{name, unit, value, range, extra}`, one entry per cell and metric.
 ///
 /// That action charts one direction per file (`tool: customSmallerIsBetter` or `customBiggerIsBetter`), so
-/// the entries are split by the metric's polarity and one call writes one side; counts and settings
-/// (`MetricPolarity.neutral`) are left out, since they get neither better nor worse.
+/// the entries are split by the metric's declared polarity and one call writes one side; counts and settings
+/// (`MetricPolarity.neutral`) and undeclared columns are left out, since they get neither better nor worse.
 public enum BenchmarkJSON {
     /// Which of the action's two tools a file is for.
     public enum Direction: String, Sendable, CaseIterable {
@@ -29,30 +29,20 @@ public enum BenchmarkJSON {
     /// The rows of `direction` that have a current value, as a JSON array (keys sorted, so the file diffs well).
     public static func render(_ rows: [ResultComparison.Row], direction: Direction) throws -> String {
         let entries = rows.compactMap { row -> Entry? in
-            guard ResultComparison.polarity(of: row.metric) == direction.polarity, let value = row.currentMedian
+            guard row.polarity == direction.polarity, let value = row.currentMedian
             else { return nil }
             var extra = ["n=\(row.currentCount)", "verdict=\(row.verdict.rawValue)"]
             if let baseline = row.baselineMedian { extra.append("baseline median=\(format(baseline))") }
             if let change = row.relativeChange { extra.append(String(format: "change=%+.1f%%", change * 100)) }
             if let p = row.pValue { extra.append(String(format: "p=%.3f", p)) }
             return Entry(
-                name: "\(row.cellLabel) \(row.metric)", unit: unit(of: row.metric), value: value,
+                name: "\(row.cellLabel) \(row.metric)", unit: row.unit, value: value,
                 range: row.currentRange.map { "\(format($0.lowerBound))..\(format($0.upperBound))" },
                 extra: extra.joined(separator: "; "))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(entries), as: UTF8.self) + "\n"
-    }
-
-    /// The unit the metric's name or definition gives, for the chart's axis.
-    static func unit(of metric: String) -> String {
-        if let known = Metric(rawValue: metric) { return known.unit.rawValue }
-        for (suffix, unit) in [("_per_s", "1/s"), ("_ms", "ms"), ("_us", "us"), ("_ns", "ns"), ("_s", "s")]
-        where metric.hasSuffix(suffix) {
-            return unit
-        }
-        return ""
     }
 
     private static func format(_ value: Double) -> String { String(format: "%.2f", value) }

@@ -14,6 +14,8 @@ public enum CompareError: Error, Equatable, CustomStringConvertible {
     case noCommonCells
     /// The threshold is not a percentage.
     case badThreshold(String)
+    /// The gate found no pair of runs with a value of the metric on both sides.
+    case noPairs(String)
 
     public var description: String {
         switch self {
@@ -27,6 +29,8 @@ public enum CompareError: Error, Equatable, CustomStringConvertible {
             "the files name cells by different columns: baseline \(baseline.joined(separator: ",")), current \(current.joined(separator: ","))"
         case .noCommonCells:
             "no matrix cell appears in both files"
+        case .noPairs(let metric):
+            "no pairs of \(metric) to compare: no cell has a run with a value on both sides"
         case .badThreshold(let text):
             "threshold '\(text)' is not a percentage such as 10% (expected a number from 0 to 1000, '%' optional)"
         }

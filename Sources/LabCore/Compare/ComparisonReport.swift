@@ -30,13 +30,13 @@ public enum ComparisonReport {
     }
 
     /// The rows as CSV, one per cell and metric, with the cell's identifying columns spelled out; `better`
-    /// says which way the metric improves (lower, higher, neutral), so charts need not guess from its name.
+    /// says which way the metric improves (lower, higher, neutral), as its declaration says.
     public static func csv(_ rows: [ResultComparison.Row], cellColumns: [String], threshold: Double) -> String {
         ResultCSV.render(
             [cellColumns + Array(columns.dropFirst()) + ["threshold_pct", "better"]]
                 + rows.map { row in
                     cellColumns.map { row.cell[$0] ?? "" } + Array(cells(row).dropFirst())
-                        + [String(format: "%g", threshold * 100), ResultComparison.polarity(of: row.metric).rawValue]
+                        + [String(format: "%g", threshold * 100), row.polarity.rawValue]
                 })
     }
 }

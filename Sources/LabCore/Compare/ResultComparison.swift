@@ -7,8 +7,9 @@ import Foundation
 /// below `threshold` the metric is *unchanged*. Otherwise a two-sided Mann-Whitney U test decides: with
 /// p < `alpha` it is *improved* or *regressed* by the direction of the change, and *inconclusive* if not
 /// (too few or too noisy repetitions — with 3 against 3 the smallest possible p is 0.1, so use at least 4).
-/// Each metric says which way is better (`Metric.polarity`): times lower, throughput higher; a count that
-/// changed for real is *changed*, neither better nor worse.
+/// Each metric says which way is better (`Metric.polarity`, declared in the files' sidecars: the current's,
+/// else the baseline's): times lower, throughput higher; a count that changed for real is *changed*, neither
+/// better nor worse, and so is a column neither sidecar declares (`undeclaredMetrics`, which the verbs warn of).
 public struct ResultComparison: Sendable {
     /// One metric of one cell, compared.
     public struct Row: Sendable, Equatable {
@@ -30,6 +31,10 @@ public struct ResultComparison: Sendable {
         public let verdict: ComparisonVerdict
         /// Why the verdict is inconclusive, if it is for a reason other than the test.
         public let note: String
+        /// Which way the metric gets better, as declared (neutral when undeclared).
+        public let polarity: MetricPolarity
+        /// What the metric counts, as declared (empty when undeclared).
+        public let unit: String
     }
 
     public let baseline: ResultTable
@@ -68,14 +73,33 @@ public struct ResultComparison: Sendable {
     /// The columns that name a cell, in the baseline's order.
     public var cellColumns: [String] { baseline.cellColumns(metrics: metrics) }
 
-    /// Which way `metric` gets better: the lab's own metrics say (`Metric.polarity`); a column the lab does not
-    /// write (a CSV from elsewhere) is guessed from its name: a count per second (`objects_per_s`) higher, a
-    /// time per second (`hitch_ms_per_s`) or anything else lower.
-    public static func polarity(of metric: String) -> MetricPolarity {
-        if let known = Metric(rawValue: metric) { return known.polarity }
-        guard metric.hasSuffix("_per_s") else { return .lowerIsBetter }
-        let timeUnits = ["_s", "_ms", "_us", "_ns"]
-        return timeUnits.contains { metric.dropLast("_per_s".count).hasSuffix($0) } ? .lowerIsBetter : .higherIsBetter
+    /// The declaration of `metric`: the current file's, else the baseline's; nil when neither declares it.
+    public func declaration(of metric: String) -> Metric? {
+        current.declarations[metric] ?? baseline.declarations[metric]
+    }
+
+    /// Which way `metric` gets better, as declared; neutral for a column neither file declares.
+    public func polarity(of metric: String) -> MetricPolarity {
+        declaration(of: metric)?.polarity ?? .neutral
+    }
+
+    /// The compared metrics neither file declares (files without a sidecar, or from before the lab recorded
+    /// declarations): judged neutral.
+    public var undeclaredMetrics: [String] { metrics.filter { declaration(of: $0) == nil } }
+
+    /// What a verb should say on standard error before its verdicts: undeclared columns, unreadable sidecars.
+    public var warnings: [String] {
+        var warnings = [baseline, current].compactMap(\.sidecarProblem)
+        let undeclared = undeclaredMetrics
+        if !undeclared.isEmpty {
+            let files = [baseline, current].filter { table in undeclared.contains { table.declarations[$0] == nil } }
+            warnings.append(
+                "no declaration of \(undeclared.joined(separator: ", ")) in the sidecar of "
+                    + files.map(\.source).joined(separator: " or ")
+                    + ": judged neutral (changed or unchanged, never improved or regressed); "
+                    + "`stacklab declare` adds the workload's declarations to a sidecar")
+        }
+        return warnings
     }
 
     /// Parses `10%`, `10` or `2.5%` into a fraction (0.10, 0.10, 0.025).
@@ -126,7 +150,7 @@ public struct ResultComparison: Sendable {
             verdict = .unchanged
         } else if let relative, let test {
             if test.pValue < alpha {
-                switch Self.polarity(of: metric) {
+                switch polarity(of: metric) {
                 case .higherIsBetter: verdict = relative > 0 ? .improved : .regressed
                 case .lowerIsBetter: verdict = relative < 0 ? .improved : .regressed
                 case .neutral: verdict = .changed
@@ -145,7 +169,8 @@ public struct ResultComparison: Sendable {
             cell: cell, cellLabel: label, metric: metric, baselineMedian: baselineMedian, currentMedian: currentMedian,
             baselineCount: before.count, currentCount: after.count,
             currentRange: after.min().flatMap { low in after.max().map { low...$0 } }, relativeChange: relative,
-            pValue: test?.pValue, verdict: verdict, note: note)
+            pValue: test?.pValue, verdict: verdict, note: note, polarity: polarity(of: metric),
+            unit: declaration(of: metric)?.unit.rawValue ?? "")
     }
 
     /// Numbers of `metric` in rows without an error; `true`/`false` count as 1/0 (e.g. killed_by_watchdog).

@@ -14,13 +14,29 @@ public struct ResultTable: Sendable {
     public let columns: [String]
     /// Rows as cell strings, each as long as `columns`.
     public let rows: [[String]]
+    /// The `.env.json` sidecar beside the file, when it has one that reads: its environment and the declarations
+    /// of its metrics.
+    public var environment: EnvironmentRecord?
+    /// Why the sidecar beside the file could not be read, when there is one that cannot.
+    public var sidecarProblem: String?
+
+    /// The declarations of the metric columns, by name, from the sidecar; empty when it has none.
+    public var declarations: [String: Metric] {
+        Dictionary((environment?.metrics ?? []).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The metric columns the sidecar does not declare: `compare` judges them neutral.
+    public var undeclaredMetrics: [String] {
+        let declared = declarations
+        return metricColumns.filter { declared[$0] == nil }
+    }
 
     /// Columns that name a run, not a cell: several repetitions of one cell differ only in them.
     public static let runColumns: Set<String> = ["repetition", "run", "run_id", "timestamp"]
     /// Name endings that mark a metric column when a file has no `timestamp` column.
     public static let unitSuffixes = ["_ms", "_us", "_ns", "_s", "_per_s", "_bytes", "_kb", "_mb", "_pct", "_ratio"]
 
-    /// Reads a CSV file with a header row.
+    /// Reads a CSV file with a header row, and the `.env.json` sidecar beside it when there is one.
     public init(contentsOf url: URL) throws {
         let text: String
         do {
@@ -29,6 +45,14 @@ public struct ResultTable: Sendable {
             throw CompareError.unreadable(url.path, reason: error.localizedDescription)
         }
         try self.init(text: text, source: url.path)
+        let sidecar = EnvironmentRecord.sidecar(of: url)
+        if FileManager.default.fileExists(atPath: sidecar.path) {
+            do {
+                environment = try EnvironmentRecord.read(from: sidecar)
+            } catch {
+                sidecarProblem = "\(sidecar.path): not a sidecar the lab wrote: \(error)"
+            }
+        }
     }
 
     /// Reads CSV text with a header row; `source` names it in errors.

@@ -1,101 +1,109 @@
-/// A metric column of the lab's CSV, named with its unit, which way it gets better (`polarity`) and what it
-/// counts (`unit`). `results/README.md` documents each one.
-public enum Metric: String, Sendable, CaseIterable {
-    case wallMilliseconds = "wall_ms"
-    case objects = "objects"
-    case objectsPerSecond = "objects_per_s"
-    case fetches = "fetches"
-    case fetchP50Milliseconds = "fetch_p50_ms"
-    case fetchP90Milliseconds = "fetch_p90_ms"
-    case fetchP99Milliseconds = "fetch_p99_ms"
-    case fetchMaxMilliseconds = "fetch_max_ms"
-    case fetchTotalMilliseconds = "fetch_total_ms"
-    case mainMaxStallMilliseconds = "main_max_stall_ms"
-    case mainHitchMillisecondsPerSecond = "main_hitch_ms_per_s"
-    case merges = "merges"
-    case mergeTotalMilliseconds = "merge_total_ms"
-    case mergeMaxMilliseconds = "merge_max_ms"
-    case serviceWaitMilliseconds = "service_wait_ms"
-    case decodeMilliseconds = "decode_ms"
-    case queueWaitMilliseconds = "queue_wait_ms"
-    case findOrCreateMilliseconds = "find_or_create_ms"
-    case saveMilliseconds = "save_ms"
-    case mergeWaitMilliseconds = "merge_wait_ms"
-    case cpuMilliseconds = "cpu_ms"
-    case cpuShare = "cpu_share"
-    case cpuWaitMilliseconds = "cpu_wait_ms"
-    case peakMemoryMegabytes = "peak_rss_mb"
-    case storeBytes = "store_bytes"
-    case storedObjects = "stored_objects"
-    case timeToMainMilliseconds = "time_to_main_ms"
-    case timeToFirstFrameMilliseconds = "time_to_first_frame_ms"
-    case timeToStoreReadyMilliseconds = "time_to_store_ready_ms"
-    case timeToFirstScreenMilliseconds = "time_to_first_screen_ms"
-    case killedByWatchdog = "killed_by_watchdog"
-    case migrated = "migrated"
-    case deadlineMilliseconds = "deadline_ms"
-    case deadlineCrossingObjects = "deadline_crossing_objects"
-    case crossingFitErrorMilliseconds = "crossing_fit_rmse_ms"
-    case medianMilliseconds = "median_ms"
-    case ratioVsRaw = "ratio_vs_raw"
-    case bytesPerObject = "bytes_per_object"
-    case inserted = "inserted"
-    case deleted = "deleted"
-    case deletesRefused = "deletes_refused"
+import Foundation
 
+/// A metric column of the lab's CSV, as the workload that measures it declares it: its name (with its unit,
+/// `main_max_stall_ms`), what its numbers count, which way it gets better, the group it belongs to and how many
+/// digits the CSV keeps.
+///
+/// The lab core declares only what every run has (`wallMilliseconds`, `cpuMilliseconds`,
+/// `peakMemoryMegabytes`); every other metric is declared by its workload, in the workload's own module, as
+/// package-benchmark's benchmarks declare theirs. The runner writes each declaration into the run's `.env.json`
+/// sidecar, so `compare`, `report` and `gate` judge and label a CSV by what its workload said.
+///
+/// For example, in a workload's module:
+/// ```swift
+/// extension Metric {
+///     static let changeToScreen = Metric(
+///         "change_to_screen_ms", unit: .milliseconds, polarity: .lowerIsBetter, group: "main thread",
+///         about: "from a background save to the first frame that shows it")
+/// }
+/// ```
+/// Two metrics are the same metric when their names are: a name is a CSV column.
+public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The CSV column, named with its unit (`fetch_p99_ms`, `objects_per_s`).
+    public let name: String
+    /// What the numbers count.
+    public let unit: MetricUnit
     /// Which way the metric gets better; `compare` judges a change by it and the charts label it.
-    public var polarity: MetricPolarity {
-        switch self {
-        case .objectsPerSecond, .deadlineCrossingObjects: return .higherIsBetter
-        // Counts and settings of the run, and a busier CPU, which is neither better nor worse: cpu_ms says
-        // what the work cost.
-        case .objects, .fetches, .merges, .storedObjects, .migrated, .deadlineMilliseconds, .cpuShare:
-            return .neutral
-        // What a model file's writes did: counts of the run, set by its data and model.
-        case .inserted, .deleted, .deletesRefused: return .neutral
-        // A worse fit is a less trustworthy crossing, not a slower app.
-        case .crossingFitErrorMilliseconds: return .neutral
-        default: return .lowerIsBetter
-        }
-    }
-
-    /// What the metric's numbers count.
-    public var unit: MetricUnit {
-        switch self {
-        case .objects, .storedObjects, .deadlineCrossingObjects, .inserted, .deleted, .deletesRefused: return .objects
-        case .objectsPerSecond: return .objectsPerSecond
-        case .mainHitchMillisecondsPerSecond: return .millisecondsPerSecond
-        case .fetches, .merges: return .count
-        case .peakMemoryMegabytes: return .megabytes
-        case .storeBytes, .bytesPerObject: return .bytes
-        case .cpuShare, .ratioVsRaw: return .ratio
-        case .killedByWatchdog, .migrated: return .flag
-        default: return .milliseconds
-        }
-    }
-
+    public let polarity: MetricPolarity
+    /// What the metric belongs to (`"main thread"`, `"import phases"`): charts stack a group's metrics, and
+    /// listings keep a group together.
+    public let group: String
     /// Digits after the decimal point in the CSV.
-    var decimals: Int {
-        switch self {
-        case .objects, .fetches, .merges, .storeBytes, .storedObjects, .objectsPerSecond, .deadlineMilliseconds,
-            .bytesPerObject, .deadlineCrossingObjects, .inserted, .deleted, .deletesRefused:
-            return 0
-        case .ratioVsRaw, .cpuShare: return 2
-        case .peakMemoryMegabytes, .cpuMilliseconds, .wallMilliseconds, .fetchTotalMilliseconds,
-            .serviceWaitMilliseconds,
-            .decodeMilliseconds, .queueWaitMilliseconds, .findOrCreateMilliseconds, .saveMilliseconds,
-            .mergeWaitMilliseconds,
-            .cpuWaitMilliseconds:
-            return 1
-        default: return 3
-        }
+    public let decimals: Int
+    /// One line on what the metric measures, for listings and reports.
+    public let about: String
+
+    /// Declares a metric; `decimals` defaults to 3 for times and 0 for counts.
+    public init(
+        _ name: String, unit: MetricUnit, polarity: MetricPolarity, group: String = "", decimals: Int? = nil,
+        about: String = ""
+    ) {
+        self.name = name
+        self.unit = unit
+        self.polarity = polarity
+        self.group = group
+        self.decimals = decimals ?? unit.defaultDecimals
+        self.about = about
     }
+
+    public static func == (lhs: Metric, rhs: Metric) -> Bool { lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    public var description: String { name }
 
     /// Whether the metric is a yes/no fact, written `true`/`false`.
-    var isFlag: Bool { self == .killedByWatchdog || self == .migrated }
+    public var isFlag: Bool { unit == .flag }
 
     /// The value as a CSV cell.
-    func format(_ value: Double) -> String {
+    public func format(_ value: Double) -> String {
         isFlag ? (value != 0 ? "true" : "false") : String(format: "%.\(decimals)f", value)
     }
+
+    /// The label of a chart axis showing the metric: its name and which way is better.
+    public var axisLabel: String {
+        switch polarity {
+        case .lowerIsBetter: return "\(name) — lower is better"
+        case .higherIsBetter: return "\(name) — higher is better"
+        case .neutral: return name
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, unit, group, decimals, about
+        case polarity = "better"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let unit = try container.decode(MetricUnit.self, forKey: .unit)
+        self.init(
+            try container.decode(String.self, forKey: .name), unit: unit,
+            polarity: try container.decode(MetricPolarity.self, forKey: .polarity),
+            group: try container.decodeIfPresent(String.self, forKey: .group) ?? "",
+            decimals: try container.decodeIfPresent(Int.self, forKey: .decimals),
+            about: try container.decodeIfPresent(String.self, forKey: .about) ?? "")
+    }
+}
+
+// MARK: - What every run has
+
+extension Metric {
+    /// The group of the metrics every run has.
+    public static let runGroup = "run"
+
+    /// Wall time of the run's measured phase (the workload says where it starts and ends).
+    public static let wallMilliseconds = Metric(
+        "wall_ms", unit: .milliseconds, polarity: .lowerIsBetter, group: runGroup, decimals: 1,
+        about: "wall time of the measured phase")
+    /// CPU time (user + system) over the run or its measured phase.
+    public static let cpuMilliseconds = Metric(
+        "cpu_ms", unit: .milliseconds, polarity: .lowerIsBetter, group: runGroup, decimals: 1,
+        about: "CPU time, user + system, of the measured work")
+    /// Peak resident memory of the process during the run.
+    public static let peakMemoryMegabytes = Metric(
+        "peak_rss_mb", unit: .megabytes, polarity: .lowerIsBetter, group: runGroup, decimals: 1,
+        about: "peak resident memory of the process during the run (VmHWM, reset before each run)")
+
+    /// The columns of every lab CSV, before the workload's own: what the runner measures or every workload
+    /// reports, empty where a run has none.
+    public static let common: [Metric] = [.wallMilliseconds, .cpuMilliseconds, .peakMemoryMegabytes]
 }

@@ -1,6 +1,6 @@
 /// Which way a metric gets better: what `compare` calls an improvement or a regression, and what the charts
 /// label "lower is better" or "higher is better".
-public enum MetricPolarity: String, Sendable {
+public enum MetricPolarity: String, Sendable, Codable {
     /// Times, stalls, memory, sizes, watchdog kills.
     case lowerIsBetter = "lower"
     /// Throughput, and a store size a launch can reach before its deadline.

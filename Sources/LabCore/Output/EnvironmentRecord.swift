@@ -1,6 +1,7 @@
 import Foundation
 
-/// The environment a result file was made in, written beside it as `NAME.env.json`.
+/// The environment a result file was made in, written beside it as `NAME.env.json`, with the declarations of
+/// its metric columns and stack designs, so the CSV can be judged and charted without the workload's code.
 public struct EnvironmentRecord: Codable, Sendable {
     public var scenario: String
     public var scenarioFile: String?
@@ -28,6 +29,13 @@ public struct EnvironmentRecord: Codable, Sendable {
     public var shard: String?
     /// How many cells the whole matrix has (after the filters), so `merge` can tell a shard is missing.
     public var matrixCells: Int?
+    /// The declarations of the CSV's metric columns, in column order; nil in a sidecar written before the lab
+    /// recorded them (`stacklab declare` adds them), whose columns `compare` judges neutral.
+    public var metrics: [Metric]?
+    /// The stack designs the workload declares (the `strategy` column's values); nil when unrecorded.
+    public var designs: [StackDesign]?
+    /// The workload's headline metrics, by name: what a summary or a chart shows first.
+    public var headlineMetrics: [String]?
 
     enum CodingKeys: String, CodingKey {
         case scenario, workload, model, quick, repetitions, warmup, parameters, command, host, cores, swift, sqlite,
@@ -40,6 +48,8 @@ public struct EnvironmentRecord: Codable, Sendable {
         case peakMemoryPerRun = "peak_memory_per_run"
         case shard
         case matrixCells = "matrix_cells"
+        case metrics, designs
+        case headlineMetrics = "headline_metrics"
     }
 
     /// Records the environment of `scenario`'s runs.
@@ -59,7 +69,48 @@ public struct EnvironmentRecord: Codable, Sendable {
             operatingSystem: info.operatingSystemVersionString, swift: swiftVersion,
             sqlite: engineVersions["sqlite"] ?? "",
             lmdb: engineVersions["lmdb"] ?? "", started: started, finished: Date(), peakMemoryPerRun: peakMemoryPerRun,
-            shard: shard?.description, matrixCells: matrixCells)
+            shard: shard?.description, matrixCells: matrixCells,
+            metrics: scenario.workload.columns(for: scenario), designs: scenario.workload.designs,
+            headlineMetrics: scenario.workload.headlineMetrics.map(\.name))
+    }
+
+    /// A record for a CSV that has lost its sidecar, from what the CSV itself says (scenario, workload,
+    /// repetitions, first and last timestamp); everything about the machine and the build is `unknown`.
+    public static func reconstructed(for table: ResultTable, workload: String, command: [String]) -> EnvironmentRecord {
+        let first = table.rows.first
+        let formatter = ISO8601DateFormatter()
+        let times = table.rows.compactMap { table.value("timestamp", in: $0).flatMap(formatter.date(from:)) }
+        let repetitions = table.rows.compactMap { table.value("repetition", in: $0).flatMap(Int.init) }.max() ?? 1
+        return EnvironmentRecord(
+            scenario: first.flatMap { table.value("scenario", in: $0) } ?? "unknown", scenarioFile: nil,
+            workload: workload, model: "unknown", quick: false, repetitions: repetitions, warmup: 0, parameters: [:],
+            command: command, gitCommit: "unknown", host: "unknown", cores: 0, memoryBytes: 0,
+            operatingSystem: "unknown", swift: "unknown", sqlite: "", lmdb: "",
+            started: times.min() ?? Date(timeIntervalSince1970: 0), finished: times.max() ?? Date(timeIntervalSince1970: 0),
+            peakMemoryPerRun: false, shard: nil, matrixCells: nil)
+    }
+
+    /// The record with the declarations `workload` gives for the metric columns of a CSV whose header is
+    /// `columns` (a file written before the lab recorded them). A column the workload does not declare takes
+    /// the declaration of the same name from `others` (a legacy CSV has every workload's columns), else stays
+    /// undeclared.
+    /// - Returns: the record, and the metric columns left undeclared.
+    public func declaring(columns: [String], workload: any Workload, others: [any Workload] = [])
+        -> (record: EnvironmentRecord, undeclared: [String])
+    {
+        let own = workload.metrics + Metric.common
+        let known = Dictionary(
+            (own + others.flatMap(\.metrics)).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var declared: [Metric] = []
+        var undeclared: [String] = []
+        for column in columns where !declared.contains(where: { $0.name == column }) {
+            if let metric = known[column] { declared.append(metric) } else { undeclared.append(column) }
+        }
+        var record = self
+        record.metrics = declared
+        record.designs = workload.designs
+        record.headlineMetrics = workload.headlineMetrics.map(\.name)
+        return (record, undeclared)
     }
 
     /// The compiler that built this binary.
@@ -95,6 +146,19 @@ public struct EnvironmentRecord: Codable, Sendable {
         guard let commit = git(["rev-parse", "HEAD"]) else { return "unknown" }
         let dirty = git(["status", "--porcelain", "--untracked-files=no"]).map { !$0.isEmpty } ?? false
         return dirty ? commit + "+dirty" : commit
+    }
+
+    /// The sidecar of the CSV at `csv`: `NAME.env.json` beside `NAME.csv`.
+    public static func sidecar(of csv: URL) -> URL {
+        csv.deletingPathExtension().appendingPathExtension("env.json")
+    }
+
+    /// Reads a record the lab wrote.
+    /// - Throws: what reading the file or decoding its JSON throws.
+    public static func read(from url: URL) throws -> EnvironmentRecord {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(EnvironmentRecord.self, from: Data(contentsOf: url))
     }
 
     /// Writes the record as pretty JSON.

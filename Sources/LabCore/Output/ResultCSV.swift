@@ -1,9 +1,10 @@
 import CSV
 import Foundation
 
-/// The lab's CSV: one row per run, identifying columns first, then the metric columns named with their unit,
-/// then the workload's own columns for the scenario (`Workload.extraColumns(for:)`), then `error`. An empty cell
-/// means the metric does not apply to the run (or the run failed before it).
+/// The lab's CSV: one row per run, identifying columns first, then the metric columns named with their unit —
+/// those every run has (`Metric.common`), then the workload's own for the scenario (`Workload.metrics(for:)`) —
+/// then `error`. An empty cell means the metric does not apply to the run (or the run failed before it). The
+/// metrics' declarations (unit, polarity, group) go in the `.env.json` sidecar beside it.
 public enum ResultCSV {
     /// The identifying columns before the matrix parameters.
     public static let leadingColumns = ["scenario", "workload", "store", "strategy"]
@@ -13,8 +14,8 @@ public enum ResultCSV {
     /// The header of a scenario's CSV.
     public static func columns(for scenario: Scenario) -> [String] {
         let matrix = matrixColumns(scenario)
-        return leadingColumns + matrix + trailingColumns + Metric.allCases.map(\.rawValue)
-            + scenario.workload.extraColumns(for: scenario) + ["error"]
+        return leadingColumns + matrix + trailingColumns + scenario.workload.columns(for: scenario).map(\.name)
+            + ["error"]
     }
 
     /// The matrix parameters with a column of their own: not the leading ones, nor those the workload reports
@@ -26,6 +27,8 @@ public enum ResultCSV {
 
     /// One run's cells, in `columns(for:)` order.
     static func cells(_ result: RunResult, scenario: Scenario) -> [String] {
+        // The declaration the workload gives for the scenario formats the cell (the result's key may be the
+        // same metric declared elsewhere).
         let formatter = ISO8601DateFormatter()
         let matrix = matrixColumns(scenario)
         let parameters = result.cell.parameters
@@ -35,10 +38,7 @@ public enum ResultCSV {
         ]
         row += matrix.map { parameters[$0]?.description ?? "" }
         row += [String(result.repetition), result.runID, formatter.string(from: result.timestamp)]
-        row += Metric.allCases.map { metric in result.metrics[metric].map(metric.format) ?? "" }
-        row += scenario.workload.extraColumns(for: scenario).map { column in
-            result.extraMetrics[column].map { String(format: "%.3f", $0) } ?? ""
-        }
+        row += scenario.workload.columns(for: scenario).map { metric in result.metrics[metric].map(metric.format) ?? "" }
         row.append(result.error ?? "")
         return row
     }

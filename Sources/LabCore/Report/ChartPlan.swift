@@ -1,197 +1,166 @@
 import Foundation
 
-/// Which charts the report draws for one scenario, chosen as `scripts/plot.py` chooses its kind: by the
-/// workload (the `.env.json` sidecar's, else the CSV's `workload` column), then by the columns.
+/// Which charts the report draws for one scenario, and drawing them: the workload's declared charts
+/// (`Workload.charts`), or, for a workload that declares none (or one the lab does not know), lines of the
+/// headline metrics against a numeric parameter swept over three values or more, else bars.
 ///
-/// - startup: launch time against store size (log–log), one line per loading mode, one chart per store, the
-///   watchdog deadline drawn as a line and killed launches marked.
-/// - merge-cost: time per merge against registered objects and against changes (log–log), one line per
-///   strategy and value of the other axis.
-/// - concurrency (store and strategy columns, a stall or throughput metric): with one numeric swept parameter
-///   of three values or more (batch_size), the stall (log) and the throughput against it per store, one line
-///   per strategy; otherwise bars.
-/// - anything else: a numeric parameter swept over three values or more gives lines of the headline metrics
-///   against it; otherwise bars.
-///
-/// Several files of one scenario are drawn together: the same colour per strategy or mode, later files dashed.
-enum ChartPlan: Equatable {
-    case startup(size: String)
-    case mergeCost
-    case concurrencyLines(axis: String)
-    case lines(axis: String)
-    /// Bars of the longest stall and the throughput, as plot.py's concurrency chart without a sweep.
-    case concurrencyBars
-    case bars
+/// Several files of one scenario are drawn together: the same colour per series value (a stack design's
+/// declared colour), later files dashed. The plan knows no workload, metric or design by name: what it draws
+/// comes from the declarations — the charts from the workload, the metrics' polarity and groups and the
+/// designs' colours from the files' sidecars.
+struct ChartPlan {
+    /// One drawn chart: its SVG, its size, and the row of a figure it starts or continues (a row per spec).
+    struct Drawn {
+        var svg: String
+        var width: Double
+        var height: Double
+        var row: Int
+    }
 
-    /// The metrics a chart of something else shows first, as plot.py's `HEADLINE_METRICS`.
-    static let headline = [
-        "main_max_stall_ms", "main_hitch_ms_per_s", "objects_per_s", "wall_ms", "fetch_p99_ms", "merge_total_ms",
-        "time_to_first_screen_ms", "time_to_first_frame_ms", "peak_rss_mb",
-    ]
-    static let strategyColors = [
-        "main-only": "#7f7f7f", "shared-coordinator": "#1f77b4", "separate-stacks": "#ff7f0e",
-        "nested-contexts": "#2ca02c", "sync": "#d62728", "async": "#1f77b4",
-    ]
+    /// The specs drawn, in order.
+    let specs: [ChartSpec]
+    /// Series value → colour: the workload's and the files' stack designs, then each spec's own.
+    let colors: [String: String]
+
     static let extraColors = ["#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#4e79a7"]
     static let dashes = ["5 3", "2 2", "8 3 2 3"]
 
-    /// The plan for `runs` of one scenario; `workload` is the sidecar's when there is one.
-    static func choose(workload: String?, runs: [ReportData]) -> ChartPlan {
-        let workloads = workload.map { [$0] } ?? Array(Set(runs.flatMap(\.workloads))).sorted()
-        let columns = runs.flatMap(\.parameterColumns).reduce(into: [String]()) {
-            if !$0.contains($1) { $0.append($1) }
-        }
-        let metrics = Set(runs.flatMap(\.metrics))
-        let numeric = { (column: String) in isNumeric(column, runs) }
-        if workloads == ["startup"] || (workloads.isEmpty && metrics.contains("time_to_first_screen_ms")) {
-            if let size = ["objects", "store_objects", "pods", "store_size"].first(where: {
-                columns.contains($0) && numeric($0)
-            }) {
-                return .startup(size: size)
+    /// The plan for `runs` of one scenario of `workload` (nil: a workload the lab does not know).
+    init(workload: (any Workload)?, runs: [ReportData]) {
+        if let declared = workload?.charts, !declared.isEmpty {
+            specs = declared
+        } else {
+            specs = Self.headline(workload: workload, runs: runs).map {
+                var spec = ChartSpec.lines(.metric($0), against: .swept)
+                spec.autoSeries = true
+                return spec
             }
         }
-        let mergeColumns = ["registered", "changes"].allSatisfy { columns.contains($0) && numeric($0) }
-        if (workloads == ["merge-cost"] || workloads.isEmpty) && mergeColumns && metrics.contains("merge_total_ms") {
-            return .mergeCost
+        var colors: [String: String] = [:]
+        for design in (workload?.designs ?? []) + runs.flatMap(\.designs) {
+            if let color = design.color, colors[design.name] == nil { colors[design.name] = color }
         }
-        let swept = columns.filter { distinct($0, runs).count >= 3 && numeric($0) }
-        if columns.contains("store"), columns.contains("strategy"),
-            metrics.contains("main_max_stall_ms") || metrics.contains("objects_per_s")
-        {
-            let extra = columns.filter { !["store", "strategy"].contains($0) && distinct($0, runs).count > 1 }
-            if extra.count == 1, swept.contains(extra[0]) { return .concurrencyLines(axis: extra[0]) }
-            return .concurrencyBars
-        }
-        return swept.first.map { .lines(axis: $0) } ?? .bars
+        for spec in specs { colors.merge(spec.colors) { known, _ in known } }
+        self.colors = colors
     }
 
-    /// The line charts of the plan (none for `.bars`).
-    func charts(_ runs: [ReportData], names: [String]) -> [LineChart] {
-        switch self {
-        case .startup(let size): return Self.startup(runs, names: names, size: size)
-        case .mergeCost: return Self.mergeCost(runs, names: names)
-        case .concurrencyLines(let axis): return Self.concurrency(runs, names: names, axis: axis)
-        case .lines(let axis): return Self.generic(runs, names: names, axis: axis)
-        case .concurrencyBars, .bars: return []
+    /// What a chart of an undeclared workload shows: its headline metrics with a value, else its declared
+    /// non-neutral ones, else every metric.
+    static func headline(workload: (any Workload)?, runs: [ReportData]) -> [String] {
+        let present = runs.flatMap(\.metrics).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let named = (workload?.headlineMetrics.map(\.name) ?? []) + runs.flatMap(\.headline)
+        let headline = named.reduce(into: [String]()) { if present.contains($1), !$0.contains($1) { $0.append($1) } }
+        if !headline.isEmpty { return headline }
+        let judged = present.filter { metric in
+            runs.contains { ($0.declarations[metric]?.polarity ?? .neutral) != .neutral }
         }
+        return judged.isEmpty ? present : judged
     }
 
-    /// The metrics the bar charts of a plan without lines show: a concurrency run's stall and throughput, else
-    /// the headline ones present, else every one.
-    func barMetrics(_ runs: [ReportData]) -> [String] {
-        let present = runs.flatMap(\.metrics)
-        if self == .concurrencyBars {
-            return ["main_max_stall_ms", "objects_per_s"].filter(present.contains)
-        }
-        let chosen = Self.headline.filter(present.contains)
-        return chosen.isEmpty ? present.reduce(into: []) { if !$0.contains($1) { $0.append($1) } } : chosen
-    }
-
-    // MARK: The kinds
-
-    private static func startup(_ runs: [ReportData], names: [String], size: String) -> [LineChart] {
-        let metrics = ["time_to_first_frame_ms", "time_to_first_screen_ms", "main_max_stall_ms"].filter { metric in
-            runs.contains { $0.metrics.contains(metric) }
-        }
-        let series = ["mode"].filter { column in runs.contains { $0.parameterColumns.contains(column) } }
-        let panels = ["store", "migration", "strategy"].filter { column in
-            distinct(column, runs).count > 1 && !determined(column, by: series, runs)
-        }
-        let deadlines = Set(runs.flatMap { $0.cells.compactMap { $0.values["deadline_ms"]?.median } }).sorted()
-        var charts: [LineChart] = []
-        for panel in combinations(panels, runs) {
-            for metric in metrics {
-                let timed = metric != "main_max_stall_ms"
-                var chart = lines(
-                    runs, names: names, x: size, seriesColumns: series, metric: metric,
-                    where: { cell in panel.allSatisfy { cell.parameters[$0.0] == $0.1 } },
-                    killedAt: timed ? deadlines.last : nil)
-                chart.title = label(panel) + (label(panel).isEmpty ? "" : ": ") + metric
-                chart.xLabel = "objects in the store"
-                chart.yLabel = metric + " — lower is better"
-                chart.xLog = true
-                chart.yLog = true
-                if timed {
-                    chart.rules = deadlines.map { .init(y: $0, label: "watchdog deadline \(ChartScale.short($0)) ms") }
-                } else {
-                    chart.killed = []
+    /// Every chart of the plan that has something to draw.
+    func draw(_ runs: [ReportData], names: [String]) -> [Drawn] {
+        var drawn: [Drawn] = []
+        var barsDrawn: Set<String> = []
+        for (row, spec) in specs.enumerated() {
+            switch spec.kind {
+            case .lines:
+                guard spec.value.columns.allSatisfy({ column in runs.contains { $0.metrics.contains(column) } })
+                else { continue }
+                if let charts = lineCharts(spec, runs: runs, names: names) {
+                    for chart in charts where chart.series.contains(where: { !$0.points.isEmpty }) || !chart.killed.isEmpty {
+                        drawn.append(Drawn(svg: chart.svg(), width: LineChart.width, height: chart.height, row: row))
+                    }
+                } else if barsDrawn.insert(spec.value.name).inserted {
+                    let bars = ReportChart.bars(value: spec.value, runs: runs, names: names)
+                    drawn.append(Drawn(svg: bars.svg, width: ReportChart.width, height: bars.height, row: row))
                 }
-                charts.append(chart)
+            case .stack:
+                for (index, run) in runs.enumerated() {
+                    let order = runs.compactMap { $0.declarationOrder.isEmpty ? nil : $0.declarationOrder }.first ?? []
+                    let metrics = run.metrics(inGroup: spec.group, order: order)
+                    guard !metrics.isEmpty else { continue }
+                    let panels = Self.panelColumns(spec.panels, series: [], runs: [run])
+                    for panel in Self.combinations(panels, [run]) {
+                        let cells = run.cells.filter { cell in panel.allSatisfy { cell.parameters[$0.0] == $0.1 } }
+                        var title = Self.label(panel)
+                        title += (title.isEmpty ? "" : ": ") + (spec.title ?? spec.group)
+                        if runs.count > 1 { title += " — \(names[index])" }
+                        let chart = ReportChart.stacked(
+                            metrics: metrics, cells: cells, run: run, title: title, omitting: panels)
+                        drawn.append(Drawn(svg: chart.svg, width: ReportChart.width, height: chart.height, row: row))
+                    }
+                }
             }
         }
-        return charts
+        return drawn
     }
 
-    private static func mergeCost(_ runs: [ReportData], names: [String]) -> [LineChart] {
-        [
-            ("registered", "changes", "objects registered in the main context"),
-            ("changes", "registered", "changes per merged save"),
-        ]
-        .map { axis, other, label in
-            var chart = lines(
-                runs, names: names, x: axis, seriesColumns: ["strategy", other], metric: ReportData.perMerge,
-                where: { _ in true })
-            chart.title = "time per merge against \(label)"
-            chart.xLabel = label
-            chart.yLabel = "main-thread time per merge (ms) — lower is better"
-            chart.xLog = true
-            chart.yLog = true
-            return chart
+    // MARK: - Lines
+
+    /// The line charts of `spec`, a chart per panel; nil when its x axis finds no column (draw bars instead).
+    private func lineCharts(_ spec: ChartSpec, runs: [ReportData], names: [String]) -> [LineChart]? {
+        let columns = runs.flatMap(\.parameterColumns).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let varying = columns.filter { Self.distinct($0, runs).count > 1 }
+        var series = spec.series.filter(columns.contains)
+        let x: String
+        switch spec.x {
+        case .column(let column):
+            guard columns.contains(column), Self.isNumeric(column, runs) else { return nil }
+            x = column
+        case .swept:
+            if spec.autoSeries {
+                guard let first = varying.first(where: { Self.isSwept($0, runs) }) else { return nil }
+                x = first
+                series = varying.filter { $0 != first }
+            } else {
+                let others = varying.filter { !series.contains($0) && !spec.panels.contains($0) }
+                guard others.count == 1, Self.isSwept(others[0], runs) else { return nil }
+                x = others[0]
+            }
         }
-    }
-
-    private static func concurrency(_ runs: [ReportData], names: [String], axis: String) -> [LineChart] {
+        let panels = Self.panelColumns(spec.panels, series: series, runs: runs)
+        // A ratio is judged as its first metric: time per merge as merge time.
+        let declaration = runs.lazy.compactMap { $0.declarations[spec.value.columns[0]] }.first
+        let rules =
+            spec.rule.map { rule in
+                Set(runs.flatMap { $0.cells.flatMap { $0.values[rule] ?? [] } }).sorted()
+            } ?? []
         var charts: [LineChart] = []
-        for store in distinct("store", runs) {
-            for (metric, log, what) in [
-                ("main_max_stall_ms", true, "longest main-thread stall (ms) — lower is better"),
-                ("objects_per_s", false, "throughput (objects/s) — higher is better"),
-            ] where runs.contains(where: { $0.metrics.contains(metric) }) {
-                var chart = lines(
-                    runs, names: names, x: axis, seriesColumns: ["strategy"], metric: metric,
-                    where: { $0.parameters["store"] == store })
-                chart.title = "\(store): \(metric)"
-                chart.xLabel = axis
-                chart.yLabel = what
-                chart.xLog = true
-                chart.yLog = log
-                charts.append(chart)
-            }
-        }
-        return charts
-    }
-
-    private static func generic(_ runs: [ReportData], names: [String], axis: String) -> [LineChart] {
-        let others = runs.flatMap(\.parameterColumns).reduce(into: [String]()) {
-            if $1 != axis, !$0.contains($1), distinct($1, runs).count > 1 { $0.append($1) }
-        }
-        let xs = runs.flatMap { $0.cells.compactMap { $0.parameters[axis].flatMap(Double.init) } }
-        return ChartPlan.bars.barMetrics(runs).map { metric in
-            var chart = lines(runs, names: names, x: axis, seriesColumns: others, metric: metric, where: { _ in true })
-            let ys = chart.series.flatMap { $0.points.map(\.median) }
-            let polarity = ResultComparison.polarity(of: metric)
-            chart.title = metric
-            chart.xLabel = axis
+        for panel in Self.combinations(panels, runs) {
+            var chart = lines(
+                runs, names: names, x: x, seriesColumns: series, value: spec.value, killedFlag: spec.killed,
+                where: { cell in panel.allSatisfy { cell.parameters[$0.0] == $0.1 } }, killedAt: rules.last)
+            let panelLabel = Self.label(panel)
+            chart.title = panelLabel + (panelLabel.isEmpty ? "" : ": ") + (spec.title ?? spec.value.name)
+            chart.xLabel = spec.xLabel ?? x
+            let polarity = declaration?.polarity ?? .neutral
             chart.yLabel =
-                metric
+                (spec.yLabel ?? spec.value.name)
                 + (polarity == .lowerIsBetter
                     ? " — lower is better" : polarity == .higherIsBetter ? " — higher is better" : "")
-            chart.xLog = wide(xs)
-            chart.yLog = wide(ys)
-            return chart
+            chart.xLog = spec.xLog
+            chart.yLog = spec.yLog
+            if spec.rule != nil {
+                chart.rules = rules.map { .init(y: $0, label: "\(spec.rule!) \(ChartScale.short($0))") }
+            }
+            if spec.contrast.count == 2, let first = series.first {
+                chart.notes = Self.contrast(
+                    spec.contrast, column: first, x: x, value: spec.value, runs: [runs[0]],
+                    where: { cell in panel.allSatisfy { cell.parameters[$0.0] == $0.1 } })
+            }
+            charts.append(chart)
         }
+        return charts
     }
 
-    // MARK: Building a chart
-
     /// One series per run and value of `seriesColumns` among the cells that pass `filter`: the median of
-    /// `metric` at each value of `x`, its min and max; killed launches and failed runs as marks.
-    private static func lines(
-        _ runs: [ReportData], names: [String], x: String, seriesColumns: [String], metric: String,
-        where filter: (ReportData.Cell) -> Bool, killedAt deadline: Double? = nil
+    /// `value` at each value of `x`, its min and max; runs with `killedFlag` true and failed runs as marks.
+    private func lines(
+        _ runs: [ReportData], names: [String], x: String, seriesColumns: [String], value: ChartSpec.Value,
+        killedFlag: String?, where filter: (ReportData.Cell) -> Bool, killedAt deadline: Double?
     ) -> LineChart {
-        let colorKeys = distinct(seriesColumns.first ?? "", runs)
-        let dashKeys = seriesColumns.count > 1 ? distinct(seriesColumns[1], runs) : [""]
+        let colorKeys = Self.distinct(seriesColumns.first ?? "", runs)
+        let dashKeys = seriesColumns.count > 1 ? Self.distinct(seriesColumns[1], runs) : [""]
         var series: [LineChart.Series] = []
         var killed: [LineChart.Mark] = []
         var failed: [LineChart.Mark] = []
@@ -205,14 +174,14 @@ enum ChartPlan: Equatable {
                     order.append(key)
                     byKey[key] = []
                 }
-                let name = seriesName(key, columns: seriesColumns, run: runs.count > 1 ? names[index] : nil)
+                let name = Self.seriesName(key, columns: seriesColumns, run: runs.count > 1 ? names[index] : nil)
                 let color = color(for: key.first ?? "", among: colorKeys)
-                if cell.killed > 0 {
+                if let killedFlag, cell.count(flag: killedFlag) > 0 {
                     killed.append(
                         .init(
                             x: xValue, y: deadline, color: color,
-                            note: "\(name): \(x) \(HTMLReport.number(xValue)) killed by the watchdog in "
-                                + "\(cell.killed) of \(cell.runs) runs"))
+                            note: "\(name): \(x) \(HTMLReport.number(xValue)) \(killedFlag) in "
+                                + "\(cell.count(flag: killedFlag)) of \(cell.runs) runs"))
                 }
                 if cell.errors > 0 {
                     failed.append(
@@ -222,24 +191,74 @@ enum ChartPlan: Equatable {
                                 "\(name): \(x) \(HTMLReport.number(xValue)) failed in \(cell.errors) of \(cell.runs) runs"
                         ))
                 }
-                guard let values = cell.values[metric], let median = values.median, let low = values.min(),
-                    let high = values.max()
-                else { continue }
+                let values = cell.values(of: value)
+                guard let median = values.median, let low = values.min(), let high = values.max() else { continue }
                 byKey[key]!.append(.init(x: xValue, median: median, low: low, high: high, count: values.count))
             }
             for key in order where !(byKey[key] ?? []).isEmpty {
                 let dashIndex = index * dashKeys.count + (dashKeys.firstIndex(of: key.count > 1 ? key[1] : "") ?? 0)
                 series.append(
                     .init(
-                        name: seriesName(key, columns: seriesColumns, run: runs.count > 1 ? names[index] : nil),
+                        name: Self.seriesName(key, columns: seriesColumns, run: runs.count > 1 ? names[index] : nil),
                         color: color(for: key.first ?? "", among: colorKeys),
-                        dash: dashIndex == 0 ? nil : dashes[(dashIndex - 1) % dashes.count], points: byKey[key]!))
+                        dash: dashIndex == 0 ? nil : Self.dashes[(dashIndex - 1) % Self.dashes.count],
+                        points: byKey[key]!))
             }
         }
-        var chart = LineChart(title: metric, xLabel: x, yLabel: metric, xLog: false, yLog: false, series: series)
+        var chart = LineChart(
+            title: value.name, xLabel: x, yLabel: value.name, xLog: false, yLog: false, series: series)
         chart.killed = killed
         chart.failed = failed
+        if let killedFlag { chart.killedLabel = killedFlag }
         return chart
+    }
+
+    /// Where the second of `pair` is clearly lower than the first — every run of one below every run of the
+    /// other, so the machine's noise cannot explain it — as two lines: from which x on it stays so, and at
+    /// which x each is lower or they are level.
+    static func contrast(
+        _ pair: [String], column: String, x: String, value: ChartSpec.Value, runs: [ReportData],
+        where filter: (ReportData.Cell) -> Bool
+    ) -> [String] {
+        var byX: [Double: [String: [Double]]] = [:]
+        for cell in runs.flatMap(\.cells) where filter(cell) {
+            guard let xValue = cell.parameters[x].flatMap(Double.init), let name = cell.parameters[column],
+                pair.contains(name)
+            else { continue }
+            byX[xValue, default: [:]][name, default: []] += cell.values(of: value)
+        }
+        let xs = byX.keys.sorted()
+        let verdicts = xs.map { xValue -> String? in
+            guard let first = byX[xValue]?[pair[0]], let second = byX[xValue]?[pair[1]], let firstHigh = first.max(),
+                let firstLow = first.min(), let secondHigh = second.max(), let secondLow = second.min()
+            else { return nil }
+            if firstHigh < secondLow { return pair[0] }
+            if secondHigh < firstLow { return pair[1] }
+            return "level"
+        }
+        let short = { (name: String) in String(name.split(separator: "-").first ?? Substring(name)) }
+        guard !xs.isEmpty, !verdicts.contains(where: { $0 == nil }) else { return [] }
+        let lastFirst = verdicts.lastIndex(of: pair[0]) ?? -1
+        let after = verdicts.indices.filter { verdicts[$0] == pair[1] && $0 > lastFirst }
+        let crossing: String
+        if let start = after.first {
+            crossing =
+                start == 0
+                ? "\(short(pair[1])) clearly < \(short(pair[0])) already at the smallest \(x)"
+                : "\(short(pair[1])) clearly < \(short(pair[0])) from \(x) \(ChartScale.short(xs[start]))"
+        } else {
+            crossing = "no crossing: \(short(pair[1])) never clearly < \(short(pair[0])) from some \(x) on"
+        }
+        var groups: [(String, [String])] = [(pair[0], []), (pair[1], []), ("level", [])]
+        for (xValue, verdict) in zip(xs, verdicts) {
+            if let index = groups.firstIndex(where: { $0.0 == verdict }) {
+                groups[index].1.append(ChartScale.short(xValue))
+            }
+        }
+        let parts = groups.filter { !$0.1.isEmpty }.map {
+            "\($0.0 == "level" ? "level" : short($0.0)) at \($0.1.joined(separator: ", "))"
+        }
+        return [crossing, "clearly lower: " + parts.joined(separator: " · ")]
     }
 
     private static func seriesName(_ key: [String], columns: [String], run: String?) -> String {
@@ -250,13 +269,13 @@ enum ChartPlan: Equatable {
         return run.map { "\(name) — \($0)" } ?? name
     }
 
-    private static func color(for key: String, among keys: [String]) -> String {
-        if let known = strategyColors[key] { return known }
-        let extras = keys.filter { strategyColors[$0] == nil }
-        return extraColors[(extras.firstIndex(of: key) ?? 0) % extraColors.count]
+    private func color(for key: String, among keys: [String]) -> String {
+        if let known = colors[key] { return known }
+        let extras = keys.filter { colors[$0] == nil }
+        return Self.extraColors[(extras.firstIndex(of: key) ?? 0) % Self.extraColors.count]
     }
 
-    // MARK: Columns
+    // MARK: - Columns
 
     /// The distinct values of `column` over every cell of `runs`, in first-seen order.
     static func distinct(_ column: String, _ runs: [ReportData]) -> [String] {
@@ -270,8 +289,18 @@ enum ChartPlan: Equatable {
         return !values.isEmpty && values.allSatisfy { Double($0) != nil }
     }
 
-    /// Whether `column`'s value follows from the `by` columns' in every cell (the fixture's strategy
-    /// `sync-launch` always has mode `sync`): a panel per such value would hold one line each.
+    /// A number swept over three values or more: what a line can be drawn against.
+    private static func isSwept(_ column: String, _ runs: [ReportData]) -> Bool {
+        distinct(column, runs).count >= 3 && isNumeric(column, runs)
+    }
+
+    /// The panel columns that split the charts: those of `panels` that vary and are not given by the series.
+    static func panelColumns(_ panels: [String], series: [String], runs: [ReportData]) -> [String] {
+        panels.filter { column in distinct(column, runs).count > 1 && !determined(column, by: series, runs) }
+    }
+
+    /// Whether `column`'s value follows from the `by` columns' in every cell (a strategy `sync-launch` that
+    /// always has mode `sync`): a panel per such value would hold one line each.
     private static func determined(_ column: String, by columns: [String], _ runs: [ReportData]) -> Bool {
         guard !columns.isEmpty else { return false }
         var seen: [[String]: String] = [:]
@@ -285,7 +314,7 @@ enum ChartPlan: Equatable {
     }
 
     /// Every combination of the `columns`' values that some cell has, in first-seen order.
-    private static func combinations(_ columns: [String], _ runs: [ReportData]) -> [[(String, String)]] {
+    static func combinations(_ columns: [String], _ runs: [ReportData]) -> [[(String, String)]] {
         var result: [[(String, String)]] = []
         var seen: Set<[String]> = []
         for cell in runs.flatMap(\.cells) {
@@ -295,13 +324,8 @@ enum ChartPlan: Equatable {
         return result
     }
 
-    private static func label(_ panel: [(String, String)]) -> String {
+    /// A panel's name: the store alone, other columns with their name.
+    static func label(_ panel: [(String, String)]) -> String {
         panel.map { $0.0 == "store" ? $0.1 : "\($0.0) \($0.1)" }.joined(separator: " · ")
-    }
-
-    /// Whether values span two decades or more, where plot.py's sweeps use a log axis.
-    private static func wide(_ values: [Double]) -> Bool {
-        guard let low = values.min(), let high = values.max(), low > 0 else { return false }
-        return high / low >= 100
     }
 }

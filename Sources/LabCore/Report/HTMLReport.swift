@@ -1,87 +1,157 @@
 import Foundation
 
-/// One self-contained HTML page of results (`stacklab report --html`): per scenario, the environment of each
-/// run, a summary table, the charts `scripts/plot.py` would draw (`ChartPlan`: lines against the swept
-/// parameter, the watchdog deadline, bars where nothing is swept; inline SVG, values on hover through
-/// `<title>`), a bar chart per metric behind a disclosure, the phase breakdown where the workload records
-/// phases, and — when several files hold the same scenario — the comparison of each against the first, with
-/// verdicts and p-values. Killed launches are marked in the table and the charts. Nothing is fetched at view
-/// time: no script or style comes from the network.
+/// One self-contained HTML page of results (`stacklab report --html`): per scenario, the comparison of each
+/// file against the first when several hold the scenario (verdicts and p-values, and the change per cell
+/// drawn), the charts the workload declares (`Workload.charts`; lines against a swept parameter, deadline
+/// rules, stacked groups, bars where nothing is swept; inline SVG, values on hover through `<title>`), then each
+/// file's environment and summary table, and a bar chart per metric behind a disclosure. Polarity, units and
+/// groups come from the files' sidecars. Nothing is fetched at view time: no script or style comes from the
+/// network. The same charts are written as standalone SVG files by `figures()` (`report --charts`).
 public struct HTMLReport {
-    /// One result CSV and its `.env.json` sidecar, if it has one.
+    /// One result CSV with the sidecar beside it, if it has one; or a comparison CSV (`compare --out`).
     public struct Input {
         public let file: String
         public let table: ResultTable
-        public let environment: EnvironmentRecord?
+        public var environment: EnvironmentRecord? { table.environment }
+        /// Whether the file is a comparison (`compare --out`) rather than a run's results.
+        public var isComparison: Bool {
+            table.columns.contains("metric") && table.columns.contains("change_pct")
+                && table.columns.contains("verdict")
+        }
     }
 
     public let inputs: [Input]
+    /// The workloads the lab knows: their declared charts, by the files' `workload` column.
+    public let workloads: WorkloadRegistry
     /// The comparisons' threshold and significance level.
     public var threshold = 0.10
     public var alpha = 0.05
+    /// The metrics a comparison's chart shows; empty: the workload's headline metrics.
+    public var comparedMetrics: [String] = []
 
     /// Reads each CSV and the sidecar beside it.
-    public init(files: [String]) throws {
+    public init(files: [String], workloads: WorkloadRegistry) throws {
         inputs = try files.map { file in
-            let url = URL(fileURLWithPath: file)
-            let sidecar = url.deletingPathExtension().appendingPathExtension("env.json")
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            let environment = (try? Data(contentsOf: sidecar)).flatMap {
-                try? decoder.decode(EnvironmentRecord.self, from: $0)
-            }
-            return Input(file: file, table: try ResultTable(contentsOf: url), environment: environment)
+            Input(file: file, table: try ResultTable(contentsOf: URL(fileURLWithPath: file)))
         }
+        self.workloads = workloads
     }
 
     /// The colours of the runs in a chart, in file order.
     static let palette = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#b07aa1"]
 
-    /// The whole page.
-    public func render() throws -> String {
+    /// The files grouped by scenario, in first-seen order; a comparison CSV is a group of its own.
+    var scenarios: [(name: String, inputs: [Input])] {
         var scenarios: [(name: String, inputs: [Input])] = []
         for input in inputs {
-            let name = input.table.rows.first.flatMap { input.table.value("scenario", in: $0) } ?? input.file
-            if let index = scenarios.firstIndex(where: { $0.name == name }) {
+            let name =
+                input.isComparison
+                ? "comparison " + URL(fileURLWithPath: input.file).lastPathComponent
+                : input.table.rows.first.flatMap { input.table.value("scenario", in: $0) } ?? input.file
+            if !input.isComparison, let index = scenarios.firstIndex(where: { $0.name == name }) {
                 scenarios[index].inputs.append(input)
             } else {
                 scenarios.append((name, [input]))
             }
         }
+        return scenarios
+    }
+
+    /// The workload of a scenario's files: the sidecar's, else the CSV's `workload` column.
+    func workload(of inputs: [Input]) -> (any Workload)? {
+        let name =
+            inputs.first?.environment?.workload
+            ?? inputs.first.flatMap { input in input.table.rows.first.flatMap { input.table.value("workload", in: $0) } }
+        return name.flatMap { workloads[$0] }
+    }
+
+    /// The whole page.
+    public func render() throws -> String {
         var body =
             "<h1>stacklab report</h1>\n<p class=\"files\">"
             + inputs.map { "<code>\(Self.escape($0.file))</code>" }.joined(separator: ", ") + "</p>\n"
         for scenario in scenarios {
-            body += try section(scenario.name, inputs: scenario.inputs)
+            if let input = scenario.inputs.first, input.isComparison {
+                body += try comparisonSection(input)
+            } else {
+                body += try section(scenario.name, inputs: scenario.inputs)
+            }
         }
         return Self.page(title: "stacklab report", body: body)
     }
 
+    /// Each scenario's charts as one standalone SVG figure, named after its first file (`concurrency.svg`).
+    public func figures() throws -> [(name: String, svg: String)] {
+        try scenarios.map { scenario in
+            let first = scenario.inputs[0]
+            let stem = URL(fileURLWithPath: first.file).deletingPathExtension().lastPathComponent
+            let footer = scenario.inputs.map { ReportFigure.footer(file: $0.file, table: $0.table) }
+            if first.isComparison {
+                let chart = try comparisonChart(first)
+                let drawn = chart.charts(comparisonMetrics(chart, workload: workload(of: [first]))).map {
+                    ChartPlan.Drawn(svg: $0.svg, width: ComparisonChart.width, height: $0.height, row: 0)
+                }
+                let scenarioName = first.table.rows.first.flatMap { first.table.value("scenario", in: $0) } ?? stem
+                return (
+                    stem,
+                    ReportFigure.svg(
+                        title: "\(scenarioName): current run against the baseline, per cell (median of the repetitions)",
+                        charts: drawn, footer: footer)
+                )
+            }
+            let data = ReportData.sharingDeclarations(scenario.inputs.map { ReportData($0.table) })
+            let names = scenario.inputs.enumerated().map { Self.runName($1, index: $0) }
+            let workload = workload(of: scenario.inputs)
+            let charts = ChartPlan(workload: workload, runs: data).draw(data, names: names)
+            let workloadName = workload?.name ?? data.first?.workloads.first ?? ""
+            let title =
+                "\(scenario.name)\(workloadName.isEmpty || workloadName == scenario.name ? "" : " (\(workloadName))")"
+                + (scenario.inputs.count > 1 ? ": \(names.joined(separator: " against "))" : "")
+                + " — median of the repetitions, whiskers min–max"
+            return (stem, ReportFigure.svg(title: title, charts: charts, footer: footer))
+        }
+    }
+
+    /// A comparison CSV's chart; a metric whose direction the CSV does not state (an older `compare --out`
+    /// without `better`) takes it from its workload's declaration, for the title.
+    func comparisonChart(_ input: Input) throws -> ComparisonChart {
+        var chart = try ComparisonChart(table: input.table)
+        if let workload = workload(of: [input]) {
+            for metric in Metric.common + workload.metrics where chart.polarity[metric.name] == nil {
+                chart.polarity[metric.name] = metric.polarity
+            }
+        }
+        return chart
+    }
+
+    /// The metrics a comparison's chart shows: those asked for, else the workload's headline metrics present,
+    /// else the judged ones, else every one.
+    func comparisonMetrics(_ chart: ComparisonChart, workload: (any Workload)?) -> [String] {
+        let present = chart.metrics
+        if !comparedMetrics.isEmpty { return comparedMetrics.filter(present.contains) }
+        let headline = (workload?.headlineMetrics.map(\.name) ?? []).filter(present.contains)
+        if !headline.isEmpty { return headline }
+        let judged = present.filter { (chart.polarity[$0] ?? .neutral) != .neutral }
+        return judged.isEmpty ? present : judged
+    }
+
     /// What a reader looks for first comes first: the verdicts, the charts, then each file's environment and
-    /// table, then every metric's bars and the phases.
+    /// table, then every metric's bars.
     private func section(_ name: String, inputs: [Input]) throws -> String {
         var html = "<section>\n<h2>Scenario <code>\(Self.escape(name))</code></h2>\n"
+        let workload = workload(of: inputs)
         if inputs.count > 1 {
             for current in inputs.dropFirst() {
-                html += try comparison(baseline: inputs[0], current: current)
+                html += try comparison(baseline: inputs[0], current: current, workload: workload)
             }
         }
-        let data = inputs.map { ReportData($0.table) }
+        let data = ReportData.sharingDeclarations(inputs.map { ReportData($0.table) })
         let names = inputs.enumerated().map { Self.runName($1, index: $0) }
-        let plan = ChartPlan.choose(workload: inputs.first?.environment?.workload, runs: data)
-        let lineCharts = plan.charts(data, names: names).filter { chart in
-            chart.series.contains { !$0.points.isEmpty } || !chart.killed.isEmpty
-        }
+        let charts = ChartPlan(workload: workload, runs: data).draw(data, names: names)
         html += "<h3>Charts</h3>\n<div class=\"charts\">\n"
-        if lineCharts.isEmpty {
-            for metric in plan.barMetrics(data) {
-                html += ReportChart.bars(metric: metric, runs: data, names: names)
-            }
-        } else {
-            html += lineCharts.map { $0.svg() }.joined()
-        }
+        html += charts.map(\.svg).joined()
         html += "</div>\n"
-        if !lineCharts.isEmpty {
+        if charts.contains(where: { $0.svg.hasPrefix("<svg class=\"line-chart\"") }) {
             html += "<p class=\"note\">Dots are medians (hover one for its min, max and runs), whiskers min–max"
             html +=
                 inputs.count > 1
@@ -97,14 +167,19 @@ public struct HTMLReport {
         html += "<details><summary>Every metric, per cell (\(metrics.count) bar charts)</summary>\n"
         html += "<div class=\"charts\">\n"
         for metric in metrics {
-            html += ReportChart.bars(metric: metric, runs: data, names: names)
+            html += ReportChart.bars(value: .metric(metric), runs: data, names: names).svg
         }
         html += "</div>\n</details>\n"
-        for (index, run) in data.enumerated() where !run.phaseMetrics.isEmpty {
-            html += "<h3>Phases of \(Self.escape(Self.runName(inputs[index], index: index)))</h3>\n"
-            html += ReportChart.phases(run)
-        }
         return html + "</section>\n"
+    }
+
+    /// A comparison CSV (`compare --out`): its change chart per metric.
+    private func comparisonSection(_ input: Input) throws -> String {
+        let chart = try comparisonChart(input)
+        var html = "<section>\n<h2>Comparison <code>\(Self.escape(input.file))</code></h2>\n"
+        html += "<div class=\"charts\">\n"
+        html += chart.charts(comparisonMetrics(chart, workload: workload(of: [input]))).map(\.svg).joined()
+        return html + "</div>\n</section>\n"
     }
 
     static func runName(_ input: Input, index: Int) -> String {
@@ -115,8 +190,14 @@ public struct HTMLReport {
     static func color(_ index: Int) -> String { palette[index % palette.count] }
 
     private func environment(_ input: Input) -> String {
+        var html = ""
+        if let problem = input.table.sidecarProblem {
+            html += "<p class=\"note\">\(Self.escape(problem))</p>\n"
+        }
         guard let env = input.environment else {
-            return "<p class=\"note\">No <code>.env.json</code> sidecar beside this CSV: environment unknown.</p>\n"
+            return html
+                + "<p class=\"note\">No <code>.env.json</code> sidecar beside this CSV: environment unknown, and its "
+                + "metrics undeclared (no better direction).</p>\n"
         }
         let rows: [(String, String)] = [
             ("commit", env.gitCommit), ("host", "\(env.host), \(env.cores) cores, \(env.memoryBytes / 1_048_576) MiB"),
@@ -125,29 +206,41 @@ public struct HTMLReport {
             ("repetitions", "\(env.repetitions) (warm-up \(env.warmup))\(env.quick ? ", --quick" : "")"),
             ("shard", env.shard ?? "all cells"), ("started", ISO8601DateFormatter().string(from: env.started)),
         ]
-        return "<table class=\"env\">"
+        html += "<table class=\"env\">"
             + rows.map { "<tr><th>\(Self.escape($0))</th><td>\(Self.escape($1))</td></tr>" }.joined()
             + "</table>\n"
+        let undeclared = input.table.undeclaredMetrics
+        if !undeclared.isEmpty {
+            html += "<p class=\"note\">Undeclared in the sidecar (no better direction): "
+            html += undeclared.map { "<code>\(Self.escape($0))</code>" }.joined(separator: ", ") + ".</p>\n"
+        }
+        return html
     }
 
     /// One row per cell: its parameters in columns of their own (a label of them all made the first column
-    /// the widest of the page), the run counts, then each metric's median.
+    /// the widest of the page), the run counts, then each metric's median. A cell where a declared bad flag was
+    /// raised (a launch the watchdog killed) is marked.
     private func summaryTable(_ data: ReportData) -> String {
         let parameters = data.parameterColumns.filter { column in
             data.cells.contains { !($0.parameters[column] ?? "").isEmpty }
         }
+        let flags = data.badFlags
         var html = "<div class=\"scroll\"><table class=\"summary\"><thead><tr>"
         html += (parameters.isEmpty ? ["cell"] : parameters).map { "<th class=\"param\">\(Self.escape($0))</th>" }
             .joined()
         html += "<th>runs</th><th>errors</th>"
         html += data.metrics.map { "<th>\(Self.escape($0))</th>" }.joined() + "</tr></thead><tbody>\n"
         for cell in data.cells {
-            let killed = cell.killed > 0
-            html += "<tr\(killed ? " class=\"killed\"" : "")>"
+            let raised = flags.map { ($0, cell.count(flag: $0)) }.filter { $0.1 > 0 }
+            html += "<tr\(raised.isEmpty ? "" : " class=\"killed\"")>"
             let values = parameters.isEmpty ? [cell.label] : parameters.map { cell.parameters[$0] ?? "" }
             for (index, value) in values.enumerated() {
                 html += "<td class=\"param\">\(Self.escape(value))"
-                if killed, index == 0 { html += " <span class=\"badge\">killed \(cell.killed) of \(cell.runs)</span>" }
+                if index == 0 {
+                    for (flag, count) in raised {
+                        html += " <span class=\"badge\">\(Self.escape(flag)) in \(count) of \(cell.runs)</span>"
+                    }
+                }
                 html += "</td>"
             }
             html += "<td>\(cell.runs)</td><td>\(cell.errors)</td>"
@@ -159,7 +252,7 @@ public struct HTMLReport {
         return html + "</tbody></table></div>\n<p class=\"note\">Medians over the runs without an error.</p>\n"
     }
 
-    private func comparison(baseline: Input, current: Input) throws -> String {
+    private func comparison(baseline: Input, current: Input, workload: (any Workload)?) throws -> String {
         let comparison = try ResultComparison(
             baseline: baseline.table, current: current.table, threshold: threshold, alpha: alpha)
         let all = try comparison.rows()
@@ -173,6 +266,13 @@ public struct HTMLReport {
         }
         html += "Threshold \(String(format: "%g", threshold * 100))%, Mann-Whitney U two-sided, "
         html += "alpha \(alpha); unchanged metrics not listed.</p>\n"
+        for warning in comparison.warnings {
+            html += "<p class=\"note\">\(Self.escape(warning)).</p>\n"
+        }
+        let chart = ComparisonChart(all, cellColumns: comparison.cellColumns, threshold: threshold)
+        html += "<div class=\"charts\">\n"
+        html += chart.charts(comparisonMetrics(chart, workload: workload)).map(\.svg).joined()
+        html += "</div>\n"
         guard !rows.isEmpty else { return html + "<p>Every metric is within the threshold.</p>\n" }
         html += "<div class=\"scroll\"><table class=\"verdicts\"><thead><tr><th>verdict</th>"
         html += labels.varying.map { "<th class=\"param\">\(Self.escape($0))</th>" }.joined()
@@ -243,7 +343,8 @@ public struct HTMLReport {
         summary { cursor: pointer; color: #444; }
         svg text { font: 11px system-ui, sans-serif; fill: #333; }
         svg text.title { font-weight: bold; }
-        svg .bar:hover, svg .phase:hover { opacity: 0.75; }
+        svg text.note { fill: #555; }
+        svg .bar:hover, svg .phase:hover, svg .change:hover { opacity: 0.75; }
         svg .point:hover { stroke: #000; stroke-width: 2; }
         </style>
         </head>
@@ -256,7 +357,7 @@ public struct HTMLReport {
           window.addEventListener("error", function (event) {
             document.title = "script error: " + event.message + " | " + document.title;
           });
-          var bars = document.querySelectorAll("svg .bar, svg .phase").length;
+          var bars = document.querySelectorAll("svg .bar, svg .phase, svg .change").length;
           var charts = document.querySelectorAll("svg.line-chart");
           var points = 0;
           charts.forEach(function (chart) {

@@ -2,7 +2,7 @@ import Foundation
 
 /// A report chart of medians against a swept parameter, drawn as inline SVG: one polyline per series with a
 /// dot per point (hover it for the median, min, max and run count) and a min–max whisker, axes with ticks and
-/// labels (log where `scripts/plot.py` uses log), a legend, horizontal rules such as the watchdog deadline,
+/// labels (log where the chart's declaration asks), a legend, horizontal rules such as the watchdog deadline,
 /// killed launches marked ✕ at the deadline and failed runs marked at the bottom.
 public struct LineChart: Sendable {
     /// One cell's runs at one x.
@@ -75,6 +75,10 @@ public struct LineChart: Sendable {
     public var rules: [Rule] = []
     public var killed: [Mark] = []
     public var failed: [Mark] = []
+    /// Lines of text under the title (where one series is clearly below another).
+    public var notes: [String] = []
+    /// What the killed marks are, for the legend (the flag that marks them).
+    public var killedLabel = "killed"
 
     public static let width = 540.0
     static let plotLeft = 64.0
@@ -110,14 +114,13 @@ public struct LineChart: Sendable {
     private var legend: [(kind: String, color: String, dash: String?, text: String)] {
         var entries = series.map { (kind: "line", color: $0.color, dash: $0.dash, text: $0.name) }
         for rule in rules { entries.append(("rule", "#000", "6 4", rule.label)) }
-        if !killed.isEmpty { entries.append(("killed", "#c0392b", nil, "killed by the watchdog (\(killed.count))")) }
+        if !killed.isEmpty { entries.append(("killed", "#c0392b", nil, "\(killedLabel) (\(killed.count))")) }
         if !failed.isEmpty { entries.append(("failed", "#c0392b", nil, "failed runs (\(failed.count))")) }
         return entries
     }
 
-    /// The chart as one `<svg class="line-chart">` element.
-    public func svg() -> String {
-        // The legend wraps onto as many rows as it needs above the plot (about 6.2 px per character).
+    /// The legend's entries laid out in rows that fit the width (about 6.2 px per character).
+    private var legendRows: [[(kind: String, color: String, dash: String?, text: String, x: Double)]] {
         var rows: [[(kind: String, color: String, dash: String?, text: String, x: Double)]] = [[]]
         var cursor = Self.plotLeft
         for entry in legend {
@@ -129,8 +132,22 @@ public struct LineChart: Sendable {
             rows[rows.count - 1].append((entry.kind, entry.color, entry.dash, entry.text, cursor))
             cursor += width
         }
-        let top = 24 + 16 * Double(rows.count) + 10
-        let height = top + Self.plotHeight + 48
+        return rows
+    }
+
+    /// The top of the legend: below the title and its notes.
+    private var legendTop: Double { 24 + 14 * Double(notes.count) }
+
+    /// The top of the plot area.
+    private var plotTop: Double { legendTop + 16 * Double(legendRows.count) + 10 }
+
+    /// The chart's height in pixels.
+    public var height: Double { plotTop + Self.plotHeight + 48 }
+
+    /// The chart as one `<svg class="line-chart">` element.
+    public func svg() -> String {
+        let rows = legendRows
+        let top = plotTop
         let x = xScale
         let y = yScale(top: top)
         let bottom = top + Self.plotHeight
@@ -139,8 +156,11 @@ public struct LineChart: Sendable {
         svg += "height=\"\(f(height))\" viewBox=\"0 0 \(f(Self.width)) \(f(height))\" role=\"img\" "
         svg += "aria-label=\"\(esc(title))\">\n"
         svg += "<text class=\"title\" x=\"0\" y=\"14\" font-weight=\"bold\">\(esc(title))</text>\n"
+        for (index, note) in notes.enumerated() {
+            svg += "<text class=\"note\" x=\"0\" y=\"\(f(28 + 14 * Double(index)))\">\(esc(note))</text>\n"
+        }
         for (index, row) in rows.enumerated() {
-            let rowY = 24 + 16 * Double(index) + 8
+            let rowY = legendTop + 16 * Double(index) + 8
             for entry in row {
                 svg += legendKey(entry.kind, color: entry.color, dash: entry.dash, x: entry.x, y: rowY)
                 svg +=

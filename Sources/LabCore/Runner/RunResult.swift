@@ -14,10 +14,8 @@ public struct RunResult: Sendable {
     public var runID: String { "c\(cell.index)r\(repetition)" }
     /// When the run started.
     public var timestamp: Date
-    /// The metrics that apply to the run.
+    /// The metrics that apply to the run, those of the scenario's columns (`Workload.metrics(for:)`) included.
     public var metrics: [Metric: Double]
     /// Why the run failed; nil when it finished.
     public var error: String?
-    /// Values of the workload's own columns (`Workload.extraColumns(for:)`), by column.
-    public var extraMetrics: [String: Double] = [:]
 }

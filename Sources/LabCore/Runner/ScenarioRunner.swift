@@ -132,7 +132,7 @@ public final class ScenarioRunner {
         } catch {
             result.error = Self.oneLine(error)
         }
-        result.extraMetrics = run.extraMetrics.all
+        result.metrics.merge(run.extraMetrics.all) { _, extra in extra }
         // Most workloads remove their folder themselves; a failed one may not have.
         try? FileManager.default.removeItem(at: run.directory)
         return result

@@ -1,24 +1,25 @@
 import Synchronization
 
-/// Values a run reports in columns of its workload's own (`Workload.extraColumns(for:)`), such as a launch's time
-/// per migration step: columns the workload names from the scenario, so their number can follow its model file.
+/// Values a run reports in columns that depend on the scenario (`Workload.metrics(for:)`), such as a launch's
+/// time per migration step: columns the workload declares from the scenario, so their number can follow its
+/// model file.
 ///
 /// For example, in a workload's run:
 /// ```swift
-/// run.extraMetrics.set(12.5, for: "migration_3_to_4_ms")
+/// run.extraMetrics.set(12.5, for: .migrationStep(from: 3, to: 4))
 /// ```
 /// - Note: Thread-safe.
 public final class ExtraMetrics: Sendable {
-    private let values = Mutex<[String: Double]>([:])
+    private let values = Mutex<[Metric: Double]>([:])
 
     /// An empty set of values.
     public init() {}
 
-    /// Sets the value of `column`.
-    public func set(_ value: Double, for column: String) {
-        values.withLock { $0[column] = value }
+    /// Sets the value of `metric`.
+    public func set(_ value: Double, for metric: Metric) {
+        values.withLock { $0[metric] = value }
     }
 
-    /// Every value set, by column.
-    public var all: [String: Double] { values.withLock { $0 } }
+    /// Every value set, by metric.
+    public var all: [Metric: Double] { values.withLock { $0 } }
 }

@@ -1,15 +1,20 @@
 import Foundation
 
 /// What a scenario runs: one kind of measured work, with the parameters it reads, the stores and stack
-/// designs it runs on, and a run that returns metrics. The runner knows workloads only through this
-/// protocol; a new workload is a new conforming type in the registry, not a new case in several switches.
+/// designs it runs on, the metrics it measures, and a run that returns them. The runner knows workloads only
+/// through this protocol; a new workload is a new conforming type in the registry, not a new case in several
+/// switches, and a new metric or design is a declaration in the workload's own module.
 ///
 /// For example:
 /// ```swift
+/// extension Metric {
+///     static let ticks = Metric("ticks", unit: .count, polarity: .neutral, about: "clock ticks")
+/// }
 /// struct Sleep: Workload {
 ///     let name = "sleep"
 ///     var parameters: [ParameterSpec] { [ParameterSpec("ms", .integer(minimum: 0), default: .integer(1), help: "…")] }
-///     let summaryMetrics: [Metric] = [.wallMilliseconds]
+///     let metrics: [Metric] = [.ticks]
+///     let headlineMetrics: [Metric] = [.wallMilliseconds, .ticks]
 ///     func run(_ run: WorkloadRun) async throws -> [Metric: Double] { … }
 /// }
 /// ```
@@ -18,12 +23,19 @@ public protocol Workload: Sendable {
     var name: String { get }
     /// The stores the workload runs on (the `store` parameter's choices).
     var stores: [StoreKind] { get }
-    /// The stack designs it makes sense on (the `strategy` parameter's choices); empty when it has no stack design.
-    var strategies: [StrategyKind] { get }
+    /// The stack designs it makes sense on (the `strategy` parameter's choices), declared by its module; empty
+    /// when it has no stack design.
+    var designs: [StackDesign] { get }
     /// Every parameter it reads, with defaults and `--quick` caps.
     var parameters: [ParameterSpec] { get }
-    /// The metrics the end-of-run summary shows, in order.
-    var summaryMetrics: [Metric] { get }
+    /// The metric columns its runs fill besides those every run has (`Metric.common`), in CSV order.
+    var metrics: [Metric] { get }
+    /// The metrics the end-of-run summary shows, in order: few enough that the table fits in 120 columns
+    /// (`run --wide` shows every metric).
+    var headlineMetrics: [Metric] { get }
+    /// The charts a report draws of its results; empty leaves the choice to the report (lines of the headline
+    /// metrics against a swept number, else bars).
+    var charts: [ChartSpec] { get }
     /// Matrix parameters reported in the metric column of the same name (so the CSV has the column once).
     var parametersReportedAsMetrics: Set<String> { get }
     /// Whether the runner adds this process's CPU time and peak memory over the run (false when the measured
@@ -44,27 +56,38 @@ public protocol Workload: Sendable {
     /// Adds what only the whole scenario's runs tell (ratios between cells, a fit over sizes) before the CSV
     /// is written.
     func finish(_ results: inout [RunResult])
-    /// Columns of the workload's own after the metric columns, which depend on the scenario (a startup's
-    /// migration steps through its model file's versions); a run fills them through `WorkloadRun.extraMetrics`.
-    func extraColumns(for scenario: Scenario) -> [String]
+    /// The workload's metric columns for `scenario`: `metrics`, then any that depend on the scenario (a
+    /// startup's migration steps through its model file's versions), which a run fills through
+    /// `WorkloadRun.extraMetrics`.
+    func metrics(for scenario: Scenario) -> [Metric]
 }
 
 extension Workload {
     public var stores: [StoreKind] { StoreKind.allCases }
-    public var strategies: [StrategyKind] { StrategyKind.allCases }
+    public var designs: [StackDesign] { [] }
+    public var charts: [ChartSpec] { [] }
     public var parametersReportedAsMetrics: Set<String> { [] }
     public var measuresProcessUsage: Bool { true }
     public var acceptsModelFiles: Bool { false }
     public var readsImportKeys: Bool { false }
     public func accepts(_ parameters: [String: ScenarioValue]) -> Bool { true }
     public func finish(_ results: inout [RunResult]) {}
-    public func extraColumns(for scenario: Scenario) -> [String] { [] }
+    public func metrics(for scenario: Scenario) -> [Metric] { metrics }
+
+    /// Every metric column of the workload's CSV for `scenario`: those every run has, then its own.
+    public func columns(for scenario: Scenario) -> [Metric] {
+        let own = metrics(for: scenario)
+        return Metric.common.filter { !own.contains($0) } + own
+    }
+
+    /// The design called `name`, if the workload declares one.
+    public func design(named name: String) -> StackDesign? { designs.first { $0.name == name } }
 
     /// The parameters every stack workload reads first: `store`, `strategy`, `seed` and `ui_fetch_hz`.
     public var stackParameters: [ParameterSpec] {
         [
             ParameterSpec("store", .choice(stores.map(\.rawValue)), default: nil, help: "the store"),
-            ParameterSpec("strategy", .choice(strategies.map(\.rawValue)), default: nil, help: "the stack design"),
+            ParameterSpec("strategy", .choice(designs.map(\.name)), default: nil, help: "the stack design"),
             ParameterSpec("seed", .integer(minimum: 0), default: .integer(1), help: "seed of the synthetic data"),
             ParameterSpec(
                 "ui_fetch_hz", .number(above: 0), default: .integer(20),

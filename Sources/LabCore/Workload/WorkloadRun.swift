@@ -21,8 +21,8 @@ public struct WorkloadRun: Sendable {
     public var workDirectory: URL
     /// The clock every duration of the run is read from.
     public var clock: any LabClock
-    /// Values for the workload's own columns (`Workload.extraColumns(for:)`); the runner puts them in the run's
-    /// row.
+    /// Values for the columns that depend on the scenario (`Workload.metrics(for:)`); the runner puts them in
+    /// the run's row.
     public let extraMetrics = ExtraMetrics()
 
     /// Creates a run's context.
@@ -57,6 +57,6 @@ public struct WorkloadRun: Sendable {
     public var seed: UInt64 { UInt64(integer("seed")) }
     /// The `store` parameter.
     public var store: StoreKind? { text("store").flatMap(StoreKind.init(rawValue:)) }
-    /// The `strategy` parameter.
-    public var strategy: StrategyKind? { text("strategy").flatMap(StrategyKind.init(rawValue:)) }
+    /// The `strategy` parameter: the name of a stack design the workload declares.
+    public var strategy: String? { text("strategy") }
 }

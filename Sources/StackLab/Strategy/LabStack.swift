@@ -3,13 +3,13 @@ import LabCore
 import ObjectStack
 import Synchronization
 
-/// A Core Data stack built by one of the lab's strategies on a fresh store: the main-queue context the UI
-/// reads, background contexts for work, and the design's way of bringing background saves into the main
-/// context.
+/// A Core Data stack built by one of the lab's stack designs (`StackStrategy`) on a fresh store: the main-queue
+/// context the UI reads, background contexts for work, and the design's way of bringing background saves into
+/// the main context.
 ///
 /// For example:
 /// ```swift
-/// let stack = try LabStack(strategy: .separateStacks, store: .sqlite, model: PodModel.make(), in: folder)
+/// let stack = try LabStack(strategy: SeparateStacksStrategy(), store: .sqlite, model: PodModel.make(), in: folder)
 /// defer { stack.close() }
 /// let background = try stack.newBackgroundContext()
 /// try await background.perform { /* insert */ try stack.save(background) }
@@ -21,7 +21,7 @@ public final class LabStack: @unchecked Sendable {
     // own queues; everything else is immutable after init.
 
     /// The design.
-    public let strategy: StrategyKind
+    public let strategy: any StackStrategy
     /// The store kind.
     public let store: StoreKind
     /// The run's folder: the store files live here.
@@ -35,8 +35,9 @@ public final class LabStack: @unchecked Sendable {
 
     private let model: ManagedObjectModel
     private let location: URL
-    /// The private root saving context of `nested-contexts`.
-    private let root: ManagedObjectContext?
+    /// The context the design puts between the main context and the coordinator (nested contexts' private
+    /// root), if any.
+    public let savingParent: ManagedObjectContext?
     private let registry = Mutex(Registry())
 
     private struct Registry: @unchecked Sendable {
@@ -48,7 +49,7 @@ public final class LabStack: @unchecked Sendable {
     /// Builds the stack on a fresh store in `directory` (created if needed; the in-memory store ignores it).
     /// - Throws: the store's error when it cannot be opened.
     public init(
-        strategy: StrategyKind, store: StoreKind, model: ManagedObjectModel, in directory: URL,
+        strategy: any StackStrategy, store: StoreKind, model: ManagedObjectModel, in directory: URL,
         clock: any LabClock = SystemClock()
     ) throws {
         self.clock = clock
@@ -63,17 +64,7 @@ public final class LabStack: @unchecked Sendable {
         registry.withLock { $0.coordinators = [coordinator] }
         main = ManagedObjectContext(concurrencyType: .mainQueue)
         main.name = "main"
-        if strategy == .nestedContexts {
-            let root = ManagedObjectContext(concurrencyType: .privateQueue)
-            root.name = "root"
-            root.persistentStoreCoordinator = coordinator
-            root.mergePolicy = .mergeByPropertyObjectTrump
-            main.parent = root
-            self.root = root
-        } else {
-            main.persistentStoreCoordinator = coordinator
-            root = nil
-        }
+        savingParent = strategy.attachMain(main, to: coordinator)
         main.mergePolicy = .mergeByPropertyObjectTrump
     }
 
@@ -108,31 +99,28 @@ public final class LabStack: @unchecked Sendable {
     /// private context on the shared coordinator, a private context on a coordinator and store of its own
     /// (`separate-stacks`), or a private child of the main context (`nested-contexts`).
     public func newBackgroundContext() throws -> ManagedObjectContext {
-        let context: ManagedObjectContext
-        switch strategy {
-        case .mainOnly:
-            return main
-        case .sharedCoordinator:
-            context = ManagedObjectContext(concurrencyType: .privateQueue)
-            context.persistentStoreCoordinator = primaryCoordinator
-        case .separateStacks:
-            let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-            try coordinator.addPersistentStore(type: store.storeType, at: location)
-            registry.withLock { $0.coordinators.append(coordinator) }
-            context = ManagedObjectContext(concurrencyType: .privateQueue)
-            context.persistentStoreCoordinator = coordinator
-        case .nestedContexts:
-            context = ManagedObjectContext(concurrencyType: .privateQueue)
-            context.parent = main
-        }
-        context.name = "background"
-        context.mergePolicy = .mergeByPropertyObjectTrump
-        if strategy == .sharedCoordinator || strategy == .separateStacks { observeSaves(of: context) }
-        return context
+        try strategy.newBackgroundContext(on: self)
     }
 
-    /// Merges every save of `context` into the main context on the main queue, as an app's observer would.
-    private func observeSaves(of context: ManagedObjectContext) {
+    /// Names a new background context and gives it the stack's merge policy: for the designs.
+    public func prepareBackground(_ context: ManagedObjectContext) {
+        context.name = "background"
+        context.mergePolicy = .mergeByPropertyObjectTrump
+    }
+
+    /// A new coordinator with its own store instance on the stack's store, closed with the stack: for designs
+    /// that give a context a stack of its own.
+    /// - Throws: the store's error when it cannot be opened.
+    public func openAnotherCoordinator() throws -> PersistentStoreCoordinator {
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: store.storeType, at: location)
+        registry.withLock { $0.coordinators.append(coordinator) }
+        return coordinator
+    }
+
+    /// Merges every save of `context` into the main context on the main queue, as an app's observer would, and
+    /// logs each merge's main-thread time in `merges`.
+    public func mergeSavesIntoMain(of context: ManagedObjectContext) {
         let (main, merges, clock) = (self.main, self.merges, self.clock)
         // queue: nil runs the observer inside the save; it only hands the notification to the main queue, so
         // the merge is main-queue work and the save does not wait for it.
@@ -156,15 +144,7 @@ public final class LabStack: @unchecked Sendable {
     /// the root on the main queue and the root saves to the store on its own queue; the main-queue part of that
     /// chain is logged in `merges`. Under the notification designs the merge is queued on the main queue.
     public func save(_ context: ManagedObjectContext) throws {
-        guard strategy == .nestedContexts, context !== main, let root else {
-            try context.save()
-            return
-        }
-        let start = clock.nowMilliseconds()
-        try context.save()  // into the main context: runs on the main queue while this queue waits
-        try main.performAndWait { try main.save() }  // into the root
-        merges.record(milliseconds: clock.milliseconds(since: start))
-        try root.performAndWait { try root.save() }
+        try strategy.save(context, on: self)
     }
 
     /// Waits until every block queued on the main queue so far (pending merges) has run.

@@ -1,3 +1,4 @@
+import LabCore
 import Synchronization
 
 /// Where an import's wall time went: the importer's phases, each summed over every page and batch.
@@ -36,6 +37,9 @@ public final class ImportPhases: Sendable {
             }
         }
     }
+
+    /// Every phase's metric, in pipeline order: the import's own columns, which a report stacks.
+    public static let metrics = Phase.allCases.map(\.metric)
 
     private let totals = Mutex([Double](repeating: 0, count: Phase.allCases.count))
 

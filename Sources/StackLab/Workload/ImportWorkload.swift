@@ -23,13 +23,16 @@ struct ImportWorkload: StackWorkload {
     let name = "import"
     let acceptsModelFiles = true
     let readsImportKeys = true
-    let summaryMetrics: [Metric] = [
-        // Where the wall time went (the importer's phases), what it cost the CPU, and what the UI felt.
-        .wallMilliseconds, .serviceWaitMilliseconds, .decodeMilliseconds, .queueWaitMilliseconds,
-        .findOrCreateMilliseconds, .saveMilliseconds, .mergeWaitMilliseconds, .mergeTotalMilliseconds,
-        .fetchTotalMilliseconds, .cpuMilliseconds, .cpuShare, .cpuWaitMilliseconds, .objectsPerSecond,
-        .mainMaxStallMilliseconds, .fetchP99Milliseconds,
+    /// The session's metrics, then where the wall time went (the importer's phases).
+    let metrics: [Metric] = Metric.session + ImportPhases.metrics
+    /// How long, how fast, and what the UI felt; `run --wide` adds where the time went (the phases) and the CPU.
+    let headlineMetrics: [Metric] = [
+        .wallMilliseconds, .objectsPerSecond, .mainMaxStallMilliseconds, .fetchP99Milliseconds,
+        .mergeTotalMilliseconds,
     ]
+    /// The stack workloads' charts, and where each cell's wall time went.
+    let charts: [ChartSpec] =
+        stackCharts + [.stack(group: Metric.importPhaseGroup, panels: ["store"], title: "where the wall time went")]
 
     /// Creates the workload.
     init() {}

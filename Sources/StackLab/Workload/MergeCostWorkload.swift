@@ -21,11 +21,26 @@ struct MergeCostWorkload: StackWorkload {
     let name = "merge-cost"
     let acceptsModelFiles = true
     /// Only the designs that merge a background save into the main context.
-    let strategies: [StrategyKind] = [.sharedCoordinator, .separateStacks, .nestedContexts]
-    let summaryMetrics: [Metric] = [
+    let designs = StackStrategies.merging
+    /// The session's metrics, and on a model file what the merged saves inserted, deleted and could not delete.
+    let metrics: [Metric] = Metric.session + [.inserted, .deleted, .deletesRefused]
+    let headlineMetrics: [Metric] = [
         .mergeTotalMilliseconds, .mergeMaxMilliseconds, .mainMaxStallMilliseconds,
         .mainHitchMillisecondsPerSecond, .fetchP99Milliseconds, .cpuMilliseconds,
     ]
+    /// The main thread's time per merge against the objects registered and against the changes, log–log, a
+    /// line per design and value of the other axis.
+    let charts: [ChartSpec] = [(String, String, String)](
+        [
+            ("registered", "changes", "objects registered in the main context"),
+            ("changes", "registered", "changes per merged save"),
+        ]
+    ).map { axis, other, label in
+        .lines(
+            .ratio(Metric.mergeTotalMilliseconds.name, per: Metric.merges.name, name: "ms_per_merge"),
+            against: .column(axis), series: ["strategy", other], xLog: true, yLog: true,
+            title: "time per merge against \(label)", xLabel: label, yLabel: "main-thread time per merge (ms)")
+    }
 
     /// Creates the workload.
     init() {}

@@ -20,13 +20,9 @@ struct ModelFileLaunch {
     /// The run's folder.
     let directory: URL
 
-    /// The column of the step from version `from` to version `to` (1 = the file's first version): its migration
-    /// time in milliseconds.
-    static func stepColumn(from: Int, to: Int) -> String { "migration_\(from)_to_\(to)_ms" }
-
     /// The launch's metrics: `time_to_store_ready_ms` (migration and open), `time_to_first_screen_ms` (then the
     /// first screen), `wall_ms` (the migration steps one by one, added up), `migrated`, `objects`; each step's
-    /// migration time goes to `steps`, in its `stepColumn`.
+    /// migration time goes to `steps`, in its `Metric.migrationStep(from:to:)`.
     /// - Throws: `LabError.workloadFailed` for a step that is not lightweight or fails; the stores' errors.
     func run(clock: any LabClock, steps: ExtraMetrics? = nil) throws -> [Metric: Double] {
         let selection = modelFile.file.selection
@@ -61,7 +57,7 @@ struct ModelFileLaunch {
             for (number, step) in history.steps.enumerated() {
                 guard let duration = step.duration else { continue }
                 let from = fromIndex + number + 1
-                steps?.set(duration.milliseconds, for: Self.stepColumn(from: from, to: from + 1))
+                steps?.set(duration.milliseconds, for: .migrationStep(from: from, to: from + 1))
             }
             metrics[.wallMilliseconds] = history.stepsTotal.milliseconds
             metrics[.migrated] = history.steps.contains { $0.verdict == .lightweight } ? 1 : 0

@@ -14,7 +14,9 @@ import ObjectStack
 struct ReadWriteMixWorkload: StackWorkload {
     let name = "read-write-mix"
     let acceptsModelFiles = true
-    let summaryMetrics: [Metric] = [
+    /// The session's metrics, and on a model file what the writes inserted and deleted.
+    let metrics: [Metric] = Metric.session + [.inserted, .deleted]
+    let headlineMetrics: [Metric] = [
         .objectsPerSecond, .fetchP50Milliseconds, .fetchP99Milliseconds, .mainMaxStallMilliseconds,
         .mainHitchMillisecondsPerSecond, .mergeTotalMilliseconds, .cpuMilliseconds, .peakMemoryMegabytes,
     ]

@@ -154,7 +154,7 @@ public final class RunSession {
             metrics[.mainMaxStallMilliseconds] = report.maxStallMilliseconds
             metrics[.mainHitchMillisecondsPerSecond] = report.hitchMillisecondsPerSecond
         }
-        if stack.strategy != .mainOnly {
+        if stack.strategy.hasBackgroundContexts {
             let merges = stack.merges.summary
             metrics[.merges] = Double(merges.count)
             metrics[.mergeTotalMilliseconds] = merges.totalMilliseconds

@@ -12,7 +12,7 @@ import ObjectStack
 struct SaveChainWorkload: StackWorkload {
     let name = "save-chain"
     let acceptsModelFiles = true
-    let summaryMetrics: [Metric] = [
+    let headlineMetrics: [Metric] = [
         .wallMilliseconds, .objectsPerSecond, .mergeTotalMilliseconds, .mainMaxStallMilliseconds,
         .fetchP99Milliseconds,
     ]

@@ -14,11 +14,37 @@ extension StackWorkload {
     /// The process's CPU time and peak memory are measured around the workload, not the stack's opening.
     public var measuresProcessUsage: Bool { false }
 
+    /// Every stack design (`StackStrategies.all`).
+    public var designs: [StackDesign] { StackStrategies.designs }
+
+    /// What the session measures for every stack workload (`Metric.session`).
+    public var metrics: [Metric] { Metric.session }
+
+    /// A stack workload's charts: the longest main-thread stall and the throughput against the swept number (a
+    /// batch size), a line per design and a chart per store (bars of each when nothing is swept), with where
+    /// separate stacks are clearly below a shared coordinator.
+    public var charts: [ChartSpec] { Self.stackCharts }
+
+    /// The charts of `charts`, for workloads that add their own.
+    public static var stackCharts: [ChartSpec] {
+        [
+            .lines(
+                .metric(Metric.mainMaxStallMilliseconds.name), against: .swept, series: ["strategy"], panels: ["store"],
+                xLog: true, yLog: true, yLabel: "longest main-thread stall (ms)",
+                contrast: ["shared-coordinator", "separate-stacks"]),
+            .lines(
+                .metric(Metric.objectsPerSecond.name), against: .swept, series: ["strategy"], panels: ["store"],
+                xLog: true, yLabel: "throughput (objects/s)"),
+        ]
+    }
+
     /// Builds the cell's stack, runs the workload on it and closes it.
     @MainActor
     public func run(_ run: WorkloadRun) async throws -> [Metric: Double] {
-        guard let store = run.store, let strategy = run.strategy else {
-            throw LabError(.invalidScenario, "the cell names no store or strategy")
+        guard let store = run.store, let name = run.strategy, design(named: name) != nil,
+            let strategy = StackStrategies.named(name)
+        else {
+            throw LabError(.invalidScenario, "the cell names no store or no stack design this workload runs on")
         }
         let stack = try LabStack(
             strategy: strategy, store: store, model: ScenarioModel.load(run), in: run.directory, clock: run.clock)

@@ -14,13 +14,31 @@ struct StartupWorkload: Workload {
     let acceptsModelFiles = true
     /// A launch opens a file: the in-memory store has nothing to launch on.
     let stores = StoreKind.fileStores
-    /// A launch has no stack design to choose: it opens one store, in one of two modes.
-    let strategies: [StrategyKind] = []
-    let summaryMetrics: [Metric] = [
+    /// A launch's milestones, its longest stall, the watchdog's verdict and the deadline crossing. (A launch has
+    /// no stack design to choose: it opens one store, in one of two modes.)
+    let metrics: [Metric] = [
+        .objects, .mainMaxStallMilliseconds, .timeToMainMilliseconds, .timeToFirstFrameMilliseconds,
+        .timeToStoreReadyMilliseconds, .timeToFirstScreenMilliseconds, .killedByWatchdog, .migrated,
+        .deadlineMilliseconds, .deadlineCrossingObjects, .crossingFitErrorMilliseconds,
+    ]
+    let headlineMetrics: [Metric] = [
         .timeToFirstFrameMilliseconds, .timeToStoreReadyMilliseconds, .timeToFirstScreenMilliseconds,
         .mainMaxStallMilliseconds, .killedByWatchdog, .migrated, .deadlineCrossingObjects,
         .crossingFitErrorMilliseconds,
     ]
+    /// Time to first frame (what the watchdog judges), to first screen, and the longest stall against the store
+    /// size, log–log, a line per mode and a chart per store and migration; the deadline drawn, killed launches
+    /// marked on it.
+    let charts: [ChartSpec] = [
+        Metric.timeToFirstFrameMilliseconds, .timeToFirstScreenMilliseconds, .mainMaxStallMilliseconds,
+    ].map { metric in
+        let timed = metric != .mainMaxStallMilliseconds
+        return .lines(
+            .metric(metric.name), against: .column("objects"), series: ["mode"],
+            panels: ["store", "migration", "strategy"], xLog: true, yLog: true, xLabel: "objects in the store",
+            rule: timed ? Metric.deadlineMilliseconds.name : nil, killed: timed ? Metric.killedByWatchdog.name : nil,
+            colors: ["sync": "#d62728", "async": "#1f77b4"])
+    }
     /// Launches are child processes: this process's CPU and memory are not theirs.
     let measuresProcessUsage = false
 
@@ -59,17 +77,17 @@ struct StartupWorkload: Workload {
         ]
     }
 
-    /// On a model file with `from_version`: a column per migration step from the earliest version a cell starts
+    /// Its metrics, and on a model file with `from_version` a column per migration step from the earliest version a cell starts
     /// at to the scenario's version, `migration_K_to_L_ms` (1 = the file's first version), each step's time; a
     /// launch from a later version leaves the earlier steps empty.
-    func extraColumns(for scenario: Scenario) -> [String] {
-        guard let file = scenario.loadedModelFile as? ScenarioModelFile else { return [] }
+    func metrics(for scenario: Scenario) -> [Metric] {
+        guard let file = scenario.loadedModelFile as? ScenarioModelFile else { return metrics }
         let values =
             scenario.matrix.first { $0.name == "from_version" }?.values
             ?? [scenario.parameters["from_version"]].compactMap { $0 }
         let to = file.selection.versionIndex + 1
-        guard let first = values.compactMap(\.integerValue).filter({ $0 > 0 }).min(), first < to else { return [] }
-        return (first..<to).map { ModelFileLaunch.stepColumn(from: $0, to: $0 + 1) }
+        guard let first = values.compactMap(\.integerValue).filter({ $0 > 0 }).min(), first < to else { return metrics }
+        return metrics + (first..<to).map { Metric.migrationStep(from: $0, to: $0 + 1) }
     }
 
     /// Each cell's deadline crossing: the store size at which a launch would miss its deadline.

@@ -7,7 +7,7 @@ struct MigrateChildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate", abstract: "Migrate a pod store to a later model version (for tests).")
 
-    @Option(help: ArgumentHelp("The store.", valueName: "sqlite|lmdb")) var store: FileStore = .sqlite
+    @Option(help: ArgumentHelp("The store.", valueName: "sqlite|lmdb")) var store = StoreKind.sqlite
     @Option(help: "The store file.") var path: String
     @Option(help: "The pod model version to migrate to.") var toVersion = 2
     @Option(help: "Rows per write transaction.") var batchSize = 10_000
@@ -16,6 +16,7 @@ struct MigrateChildCommand: ParsableCommand {
     var killInPhase: String?
 
     func validate() throws {
+        try store.requireFile()
         guard (2...3).contains(toVersion) else { throw ValidationError("--to-version must be 2 or 3") }
         if let killInPhase, MigrationProbe.phase(named: killInPhase) == nil {
             throw ValidationError("--kill-in-phase must be preparing, copying, replacing or finished")
@@ -27,7 +28,7 @@ struct MigrateChildCommand: ParsableCommand {
         if let killAtFraction { killPoint = .fraction(killAtFraction) }
         if let killInPhase, let phase = MigrationProbe.phase(named: killInPhase) { killPoint = .phase(phase) }
         let probe = MigrationProbe(
-            store: store.kind, url: URL(fileURLWithPath: path), toVersion: toVersion, batchSize: batchSize,
+            store: store, url: URL(fileURLWithPath: path), toVersion: toVersion, batchSize: batchSize,
             killPoint: killPoint)
         do {
             print(try probe.run().summary(toVersion: toVersion))

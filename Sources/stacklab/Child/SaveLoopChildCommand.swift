@@ -6,15 +6,17 @@ import Lab
 struct SaveLoopChildCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "save-loop", abstract: "Save in a loop with a journal until killed (crash tests).")
-    @Option(help: "sqlite or lmdb.") var store: FileStore
+    @Option(help: "sqlite or lmdb.") var store: StoreKind
     @Option(help: "The store file.") var path: String
     @Option(help: "The journal of acknowledged saves.") var journal: String
     @Option(help: "Decides the batch sizes.") var seed: UInt64 = 1
     @Option(help: "Stop after this save (default: never).") var limit: Int64 = .max
 
+    func validate() throws { try store.requireFile() }
+
     func run() throws {
         try SaveLoop(
-            store: store.kind, url: URL(fileURLWithPath: path), journal: URL(fileURLWithPath: journal), seed: seed
+            store: store, url: URL(fileURLWithPath: path), journal: URL(fileURLWithPath: journal), seed: seed
         ).run(limit: limit)
     }
 }

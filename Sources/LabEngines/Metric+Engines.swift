@@ -1,0 +1,19 @@
+import LabCore
+
+/// The engine comparison's metrics: one operation's median time, its ratio to the raw engine's, and what its
+/// materialised results hold in memory.
+extension Metric {
+    /// The group of the engine comparison's metrics.
+    public static let engineGroup = "engine"
+
+    public static let medianMilliseconds = Metric(
+        "median_ms", unit: .milliseconds, polarity: .lowerIsBetter, group: engineGroup,
+        about: "the median of the run's timed operations (samples of them, and for reads more, up to 200, until "
+            + "they add up to min_time_ms)")
+    public static let ratioVsRaw = Metric(
+        "ratio_vs_raw", unit: .ratio, polarity: .lowerIsBetter, group: engineGroup, decimals: 2,
+        about: "the cell's median of median_ms over the raw cell's of the same store, operation and size")
+    public static let bytesPerObject = Metric(
+        "bytes_per_object", unit: .bytes, polarity: .lowerIsBetter, group: engineGroup,
+        about: "fetch-all: resident memory the materialised results hold, per pod")
+}

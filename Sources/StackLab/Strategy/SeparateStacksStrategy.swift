@@ -1,0 +1,20 @@
+import LabCore
+import ObjectStack
+
+/// A coordinator and store instance per context on the same store; merged by save notification.
+public struct SeparateStacksStrategy: StackStrategy {
+    public let design = StackDesign(
+        "separate-stacks", color: "#ff7f0e", about: "each background context has its own coordinator and store "
+            + "instance on the same store; merged the same way")
+
+    public init() {}
+
+    /// A private context on a coordinator and store instance of its own, its saves merged into the main context.
+    public func newBackgroundContext(on stack: LabStack) throws -> ManagedObjectContext {
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = try stack.openAnotherCoordinator()
+        stack.prepareBackground(context)
+        stack.mergeSavesIntoMain(of: context)
+        return context
+    }
+}
