@@ -2,17 +2,32 @@ import Foundation
 import Lab
 import Testing
 
+/// A metric no other workload has: declared here, beside the workload that measures it, and nowhere in LabCore.
+extension Metric {
+    static let tickDrift = Metric(
+        "tick_drift_ms", unit: .milliseconds, polarity: .lowerIsBetter, group: "ticks",
+        about: "how far the clock moved beyond the ticks asked for")
+}
+
+/// Stack designs no other workload has, declared the same way.
+extension StackDesign {
+    static let tick = StackDesign("tick", color: "#123456", about: "advance the clock as asked")
+    static let tock = StackDesign("tock", about: "advance it one tick more: a drift")
+}
+
 /// A workload that only reads the clock it is given: the runner's contract with every workload, with no store.
 private struct TickWorkload: Workload {
     let name = "tick"
-    let metrics: [Metric] = [.objects, .merges]
-    let headlineMetrics: [Metric] = [.wallMilliseconds]
+    let metrics: [Metric] = [.objects, .merges, .tickDrift]
+    let headlineMetrics: [Metric] = [.wallMilliseconds, .tickDrift]
+    let designs: [StackDesign] = [.tick, .tock]
     let measuresProcessUsage = false
     let clock: ManualClock
 
     var parameters: [ParameterSpec] {
         [
             ParameterSpec("store", .choice(stores.map(\.rawValue)), default: .text("memory"), help: "ignored"),
+            ParameterSpec("strategy", .choice(designs.map(\.name)), default: .text("tick"), help: "the design"),
             ParameterSpec(
                 "ticks", .integer(minimum: 0), default: .integer(1), quick: .integer(2), help: "ms to advance"),
         ]
@@ -26,8 +41,9 @@ private struct TickWorkload: Workload {
     @MainActor
     func run(_ run: WorkloadRun) async throws -> [Metric: Double] {
         if run.integer("ticks") == 13 { throw LabError(.workloadFailed, "unlucky") }
-        let ((), milliseconds) = run.clock.measure { clock.advance(by: Double(run.integer("ticks"))) }
-        return [.wallMilliseconds: milliseconds, .objects: Double(run.integer("ticks"))]
+        let drift = run.strategy == StackDesign.tock.name ? 1.0 : 0
+        let ((), milliseconds) = run.clock.measure { clock.advance(by: Double(run.integer("ticks")) + drift) }
+        return [.wallMilliseconds: milliseconds, .objects: Double(run.integer("ticks")), .tickDrift: drift]
     }
 
     /// Marks every result, so the test sees the runner called it once the runs were done.
@@ -75,6 +91,63 @@ struct WorkloadProtocolTests {
             Array(header.prefix(8)) == [
                 "scenario", "workload", "store", "strategy", "ticks", "repetition", "run_id", "timestamp",
             ])
+    }
+
+    @Test("a metric and a design the workload declares reach the CSV, its sidecar, compare and the summary")
+    @MainActor
+    func declaredMetricAndDesign() async throws {
+        let clock = ManualClock()
+        let registry = WorkloadRegistry([TickWorkload(clock: clock)])
+        let scenario = try ScenarioFile.parse(
+            """
+            name: drift
+            workload: tick
+            repetitions: 4
+            matrix:
+              strategy: [tick, tock]
+            """, file: URL(fileURLWithPath: "/tests/drift.yaml"), workloads: registry)
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("drift-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        var options = ScenarioRunner.Options(outDirectory: out)
+        options.clock = clock
+        let runner = ScenarioRunner(options: options, progress: ProgressReporter(isTerminal: false) { _ in })
+        let results = try await runner.run(scenario)
+        #expect(results.map { $0.metrics[.tickDrift] } == [0, 1, 0, 1, 0, 1, 0, 1])
+
+        // The CSV has the workload's own column; the sidecar declares it and the designs.
+        let url = runner.csvURL(for: scenario)
+        let table = try ResultTable(contentsOf: url)
+        #expect(table.metricColumns == ["wall_ms", "cpu_ms", "peak_rss_mb", "objects", "merges", "tick_drift_ms"])
+        let declared = try #require(table.declarations["tick_drift_ms"])
+        #expect(declared.polarity == .lowerIsBetter && declared.group == "ticks" && declared.unit == .milliseconds)
+        #expect(table.environment?.designs == [.tick, .tock])
+        #expect(table.environment?.designs?.first?.color == "#123456")
+        #expect(SummaryTable.text(results, scenario: scenario).contains("tick_drift_ms"), "a headline metric")
+
+        // Compare judges the column by its declaration: the drifting design regressed against the steady one.
+        let steady = try ResultTable(
+            text: ResultCSV.render([table.columns] + table.rows.filter { table.value("strategy", in: $0) == "tick" }),
+            source: "steady")
+        let drifting = try ResultTable(
+            text: ResultCSV.render(
+                [table.columns]
+                    + table.rows.filter { table.value("strategy", in: $0) == "tock" }.map { row in
+                        row.enumerated().map { table.columns[$0] == "strategy" ? "tick" : $1 }
+                    }),
+            source: "drifting")
+        var base = steady
+        base.environment = table.environment
+        let rows = try ResultComparison(baseline: base, current: drifting, metrics: ["tick_drift_ms"]).rows()
+        #expect(rows.map(\.verdict) == [.regressed])
+
+        // A design the workload does not declare is refused, naming the ones it does.
+        #expect {
+            try ScenarioFile.parse(
+                "name: x\nworkload: tick\nparameters: {strategy: tuck}\n", file: URL(fileURLWithPath: "/t.yaml"),
+                workloads: registry)
+        } throws: { error in
+            "\(error)".contains("expected one of tick, tock")
+        }
     }
 
     @Test("a scenario naming a workload the registry lacks is refused, naming the ones it has")
