@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Usage: scripts/baseline.sh [SCENARIO...]      (default: concurrency)
 #   Re-runs committed baselines with the checked-out commit: builds stacklab in release mode, runs each
-#   Scenarios/SCENARIO.yaml in full, copies the CSV and its sidecar (which records the commit) to
-#   results/baselines/SCENARIO.csv and .env.json, and redraws results/charts/SCENARIO.png and .svg with
-#   scripts/plot.py. Commit your change first: the sidecar says "+dirty" when tracked files have uncommitted
-#   changes (the run writes to a temporary folder, so the old baseline does not count). Then commit the CSV,
-#   sidecar and charts, and update the README paragraph that quotes them. The concurrency baseline takes
-#   3 to 10 minutes on a 2-core machine, depending on its load. Needs matplotlib (pip install -r scripts/requirements.txt).
+#   Scenarios/SCENARIO.yaml in full, copies the CSV and its sidecar (which records the commit and declares the
+#   metrics) to results/baselines/SCENARIO.csv and .env.json, and redraws results/charts/SCENARIO.svg with
+#   `stacklab report --charts`. Commit your change first: the sidecar says "+dirty" when tracked files have
+#   uncommitted changes (the run writes to a temporary folder, so the old baseline does not count). Then commit
+#   the CSV, sidecar and chart, and update the README paragraph that quotes them. The concurrency baseline takes
+#   3 to 10 minutes on a 2-core machine, depending on its load. Needs only Swift.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenarios=("${@:-concurrency}")
@@ -21,5 +21,5 @@ for name in "${scenarios[@]}"; do
     echo "baseline: $name at $(git rev-parse --short HEAD)"
     "$bin" run "Scenarios/$name.yaml" --out "$out"
     cp "$out/$name.csv" "$out/$name.env.json" results/baselines/
-    python3 scripts/plot.py "results/baselines/$name.csv" --out results/charts
+    "$bin" report "results/baselines/$name.csv" --charts results/charts
 done

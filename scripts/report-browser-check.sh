@@ -5,6 +5,8 @@
 #   browser logged a script error, or the page's own check found a problem: a line chart with no point, no
 #   chart at all, or a page wider than the window (a table that does not scroll inside it). The check sets
 #   the title to "ok N line charts (P points), B bars" or "problem: …"; the fixtures must give line charts.
+#   Then the standalone SVG charts (`stacklab report --charts`): the fixtures' and the README's committed ones
+#   (results/charts/*.svg) must load as SVG documents (no XML error) with a chart in them.
 #   Writes a screenshot when asked (docs/report.png is one). Installs Debian's chromium when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,6 +48,23 @@ for size in 800,600 1200,1500; do
     read -r lines points <<<"$charts"
     if ! [ "${lines:-0}" -ge 1 ] 2>/dev/null || [ "${points:-0}" -lt "$lines" ]; then
         echo "report-browser-check: no line chart drew: $title" >&2
+        exit 1
+    fi
+done
+# The SVG files a README shows: the fixtures' figures as written now, and the committed charts.
+"$stacklab" report "$fixtures/startup-base.csv" "$fixtures/startup-head.csv" "$fixtures/concurrency.csv" \
+    --charts "$work/charts" >/dev/null
+for svg in "$work"/charts/*.svg results/charts/*.svg; do
+    browser --dump-dom "file://$(realpath "$svg")" >"$work/svg-dom.xml" 2>>"$work/console.log" || {
+        echo "report-browser-check: chromium failed on $svg" >&2
+        exit 1
+    }
+    if grep -q '<parsererror' "$work/svg-dom.xml"; then
+        echo "report-browser-check: $svg is not a well-formed SVG document" >&2
+        exit 1
+    fi
+    if ! grep -qE 'class="(line-chart|bar|change|phase)"' "$work/svg-dom.xml"; then
+        echo "report-browser-check: $svg has no chart in it" >&2
         exit 1
     fi
 done

@@ -5,19 +5,22 @@
 #   in release mode, runs the startup scenario (default Scenarios/startup-gate.yaml: 8 cells) with both, one
 #   repetition at a time and alternating which side goes first, so machine noise falls on both alike, then
 #   decides:
-#   - pooled (scripts/gate_pool.py): the k-th launch of a cell on each side ran side by side and gives one
-#     ratio current/base. Over every cell, a metric — cpu_ms (the launch's CPU time to its first screen),
-#     time_to_first_frame_ms, time_to_first_screen_ms — regressed when the median ratio is GATE_THRESHOLD
-#     (default 5%) or more slower and a one-sided Wilcoxon signed-rank test gives p < GATE_ALPHA (default
-#     0.01). A slower startup path shows in every cell, and all cells together see a 10% slowdown that a few
-#     launches of one cell cannot; on a busy machine only the CPU time is steady enough to see it (the wall
-#     times of adjacent 20-100 ms launches differ by a factor of two);
-#   - per cell (`stacklab compare`, Mann-Whitney U): a launch the watchdog kills that it did not kill before.
-#   The per-cell comparison of the times is written too (comparison.csv), for reading, not for the verdict.
-#   Exits 0 no regression, 1 a regression, 2 bad input. Output lands in results/gate/ (base.csv,
-#   current.csv, pooled.csv, comparison.csv, watchdog.csv, summary.md: the per-cell verdicts as Markdown,
-#   benchmark-smaller.json / benchmark-bigger.json: github-action-benchmark's input). When
-#   GITHUB_STEP_SUMMARY is set (GitHub Actions), the gate's verdict and summary.md are appended to it. REPETITIONS defaults to 10 (80 pairs, 1-4 min).
+#   decides with `stacklab gate` (no Python):
+#   - pooled: the k-th launch of a cell on each side ran side by side and gives one ratio current/base. Over
+#     every cell, a metric — cpu_ms (the launch's CPU time to its first screen), time_to_first_frame_ms,
+#     time_to_first_screen_ms — regressed when the median ratio is GATE_THRESHOLD (default 5%) or more slower
+#     and a one-sided Wilcoxon signed-rank test gives p < GATE_ALPHA (default 0.01). A slower startup path
+#     shows in every cell, and all cells together see a 10% slowdown that a few launches of one cell cannot; on
+#     a busy machine only the CPU time is steady enough to see it (the wall times of adjacent 20-100 ms
+#     launches differ by a factor of two);
+#   - per cell (as `stacklab compare` judges, Mann-Whitney U): a launch the watchdog kills that it did not
+#     kill before.
+#   The per-cell comparison of the times is written too (comparison.csv, summary.md), for reading, not for the
+#   verdict. Exits 0 no regression, 1 a regression, 2 bad input. Output lands in results/gate/ (base.csv and
+#   current.csv with their .env.json sidecars, pooled.csv, gate.md: the verdict as Markdown, comparison.csv,
+#   summary.md: the per-cell verdicts as Markdown, benchmark-smaller.json / benchmark-bigger.json:
+#   github-action-benchmark's input). When GITHUB_STEP_SUMMARY is set (GitHub Actions), the verdict, gate.md
+#   and summary.md are appended to it. REPETITIONS defaults to 10 (80 pairs, 1-4 min).
 #   Environment: GATE_THRESHOLD (pooled, default 5%), GATE_ALPHA (default 0.01), GATE_INJECT_SLOWDOWN
 #   (test hook: a share such as 0.10 that makes the current side's launches do that much more work, through
 #   STACKLAB_TEST_STARTUP_SLOWDOWN, to check that the gate catches it). The base build is kept in
@@ -71,24 +74,17 @@ for side in base current; do
         [ -s "$file" ] || { echo "gate: $side repetition $rep wrote no CSV" >&2; exit 2; }
         if [ $first = 1 ]; then cat "$file"; first=0; else tail -n +2 "$file"; fi
     done > "$out/$side.csv"
+    # The first run's sidecar: the metrics' declarations (which way is better) that gate and compare read.
+    cp "$out/runs/$side-1/$name.env.json" "$out/$side.env.json"
 done
 rc=0
 "$current_bin" compare "$out/base.csv" "$out/current.csv" --threshold 10% \
     --metric time_to_first_frame_ms --metric time_to_first_screen_ms --out "$out/comparison.csv" >/dev/null || rc=$?
 [ $rc -le 1 ] || exit 2
 status=0
-echo "gate: pooled over every cell"
-python3 scripts/gate_pool.py verdict "$out/base.csv" "$out/current.csv" --threshold "$threshold" --alpha "$alpha" \
-    --out "$out/pooled.csv" || status=$?
+"$current_bin" gate "$out/base.csv" "$out/current.csv" --threshold "$threshold" --alpha "$alpha" \
+    --out "$out/pooled.csv" --markdown "$out/gate.md" || status=$?
 [ $status -le 1 ] || exit $status
-echo "gate: launches the watchdog killed, per cell"
-rc=0
-"$current_bin" compare "$out/base.csv" "$out/current.csv" --metric killed_by_watchdog --out "$out/watchdog.csv" \
-    > "$out/watchdog.txt" || rc=$?
-[ $rc -le 1 ] || exit 2
-tail -n 1 "$out/watchdog.txt"
-watchdog=$(python3 -c 'import csv, sys; print(sum(r["verdict"] == "regressed" for r in csv.DictReader(open(sys.argv[1]))))' "$out/watchdog.csv")
-[ "$watchdog" = 0 ] || status=1
 verdict=$([ $status = 0 ] && echo 'no regression' || echo 'REGRESSION')
 # For people (a pull request's summary) and for tracking tools: the per-cell view of the same two files.
 "$current_bin" compare "$out/base.csv" "$out/current.csv" --threshold 10% --metric time_to_first_frame_ms \
@@ -101,7 +97,9 @@ if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
     {
         echo "## Startup gate: $verdict"
         echo
-        echo "Pooled over every cell (the verdict): see pooled.csv. Per cell (for reading):"
+        cat "$out/gate.md"
+        echo
+        echo "Per cell, for reading (not the verdict):"
         echo
         cat "$out/summary.md"
     } >> "$GITHUB_STEP_SUMMARY"

@@ -46,7 +46,8 @@ struct GateCommand: ParsableCommand {
             pooled = try gate.rows()
             let perCellMetrics = perCell.flatMap { $0.split(separator: ",").map(String.init) }
             cells =
-                perCellMetrics.isEmpty ? nil : try ResultComparison(baseline: base, current: head, metrics: perCellMetrics)
+                perCellMetrics.isEmpty
+                ? nil : try ResultComparison(baseline: base, current: head, metrics: perCellMetrics)
             cellRows = try cells?.rows() ?? []
         } catch let error as CompareError {
             throw failure(verb: "gate", "\(error)")
@@ -61,7 +62,7 @@ struct GateCommand: ParsableCommand {
             print("\nper cell (\(cells.metrics.joined(separator: ", "))): \(tally.joined(separator: ", "))")
         }
         let regressed = pooled.contains(where: \.regressed) || cellRows.contains { $0.verdict == .regressed }
-        print("\ngate: \(regressed ? "REGRESSION" : "no regression")")
+        print("\nverdict: \(regressed ? "REGRESSION" : "no regression")")
         if let out {
             try Data(GateReport.csv(pooled, threshold: gate.threshold, alpha: gate.alpha).utf8).write(
                 to: URL(fileURLWithPath: out), options: .atomic)

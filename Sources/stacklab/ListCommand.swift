@@ -8,8 +8,14 @@ struct ListCommand: ParsableCommand {
         commandName: "list", abstract: "List scenarios and their matrix sizes.")
     @Argument(help: "Folders of scenario files, or scenario files.") var paths: [String] = ["Scenarios"]
     @Flag(help: "Show the sizes --quick runs.") var quick = false
+    @Flag(help: "List each workload's stack designs and declared metrics (unit, better, group) instead.")
+    var metrics = false
 
     func run() throws {
+        if metrics {
+            print(ScenarioListing.declarations(WorkloadRegistry.lab.all), terminator: "")
+            return
+        }
         let files: [String]
         do {
             files = try ScenarioListing.files(in: paths)

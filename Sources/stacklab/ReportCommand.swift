@@ -6,7 +6,8 @@ import Lab
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write result CSVs as one self-contained HTML page (--html) and their charts as SVG files (--charts).",
+        abstract:
+            "Write result CSVs as one self-contained HTML page (--html) and their charts as SVG files (--charts).",
         discussion: """
             Per scenario: when several files hold it, each compared against the first (verdicts, p-values and \
             the change per cell drawn); the charts its workload declares (lines against the swept parameter \

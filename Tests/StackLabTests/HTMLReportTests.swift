@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `stacklab report --html` on the committed fixtures: one page that needs no network, with the summary
-/// tables, the charts plot.py draws (lines against the swept parameter, the deadline, killed launches), a bar
+/// tables, the charts the workloads declare (lines against the swept parameter, the deadline, killed launches), a bar
 /// chart per metric whose bars carry their values, the comparison's verdicts and the import phases drawn. `scripts/report-browser-check.sh` renders the same page in Chromium.
 @Suite("stacklab report --html")
 struct HTMLReportTests {
@@ -60,7 +60,9 @@ struct HTMLReportTests {
         }
     }
 
-    @Test("The charts the workloads declare: launch time against store size per store, stall and throughput against batch size")
+    @Test(
+        "The charts the workloads declare: launch time against store size per store, stall and throughput against batch size"
+    )
     func chartKinds() throws {
         let page = try Self.render()
         let charts = Self.lineCharts(page)

@@ -1,8 +1,7 @@
 import Foundation
 import ObjectStack
-import Testing
-
 import TestSupport
+import Testing
 
 @testable import StackLab
 

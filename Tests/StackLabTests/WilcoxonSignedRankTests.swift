@@ -47,7 +47,8 @@ struct WilcoxonSignedRankTests {
         let methods = Set(cases.map { WilcoxonSignedRank(greater: $0.differences).method })
         #expect(methods == [.exact, .asymptotic])
         #expect(cases.contains { $0.differences.contains(0) && $0.differences.count <= 13 })
-        #expect(cases.contains { Set($0.differences.map(abs)).count < $0.differences.count && $0.differences.count > 50 })
+        #expect(
+            cases.contains { Set($0.differences.map(abs)).count < $0.differences.count && $0.differences.count > 50 })
         #expect(cases.contains { $0.name.hasPrefix("report fixtures") })
     }
 

@@ -7,8 +7,10 @@ public enum GateReport {
 
     static func cells(_ row: PooledComparison.Row, threshold: Double, alpha: Double) -> [String] {
         [
-            row.metric, String(row.pairs), String(format: "%+.1f", row.change * 100), String(format: "%.4f", row.pValue),
-            row.regressed ? "regressed" : "unchanged", String(format: "%g", threshold * 100), String(format: "%g", alpha),
+            row.metric, String(row.pairs), String(format: "%+.1f", row.change * 100),
+            String(format: "%.4f", row.pValue),
+            row.regressed ? "regressed" : "unchanged", String(format: "%g", threshold * 100),
+            String(format: "%g", alpha),
         ]
     }
 
@@ -52,8 +54,9 @@ public enum GateReport {
             text += "\n"
             text += ComparisonMarkdown.render(
                 cellRows, cellColumns: cellColumns, threshold: cellThreshold, alpha: cellAlpha,
-                title: "per cell (\(Set(cellRows.map(\.metric)).sorted().joined(separator: ", ")))")
-                .replacingOccurrences(of: "### ", with: "#### ")
+                title: "per cell (\(Set(cellRows.map(\.metric)).sorted().joined(separator: ", ")))"
+            )
+            .replacingOccurrences(of: "### ", with: "#### ")
         }
         return text
     }

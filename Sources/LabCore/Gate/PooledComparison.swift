@@ -70,6 +70,11 @@ public struct PooledComparison: Sendable {
         return ratios
     }
 
+    /// The gate's rule: a pooled change of at least `threshold` that the test does not put down to chance.
+    public static func isRegression(change: Double, pValue: Double, threshold: Double, alpha: Double) -> Bool {
+        change >= threshold && pValue < alpha
+    }
+
     /// Every metric's verdict.
     /// - Throws: `CompareError.noPairs` for a metric with no pair of runs to compare.
     public func rows() throws -> [Row] {
@@ -82,13 +87,15 @@ public struct PooledComparison: Sendable {
             let p = WilcoxonSignedRank(greater: ratios).pValue
             return Row(
                 metric: metric, pairs: ratios.count, change: change, pValue: p,
-                regressed: change >= threshold && p < alpha)
+                regressed: Self.isRegression(change: change, pValue: p, threshold: threshold, alpha: alpha))
         }
     }
 
     /// The cells' values of `metric` in file order (the repetitions' order), runs with an error or no value left
     /// out; cells keyed by the columns that name them.
-    private static func byCell(_ table: ResultTable, metric: String) -> (order: [[String]], values: [[String]: [Double]]) {
+    private static func byCell(_ table: ResultTable, metric: String) -> (
+        order: [[String]], values: [[String]: [Double]]
+    ) {
         let indexes = table.cellColumns(metrics: [metric]).compactMap { table.columns.firstIndex(of: $0) }
         // The metric's column after the identifying ones (startup's `objects` is both).
         guard let column = table.columns.lastIndex(of: metric) else { return ([], [:]) }

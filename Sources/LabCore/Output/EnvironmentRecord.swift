@@ -86,7 +86,8 @@ public struct EnvironmentRecord: Codable, Sendable {
             workload: workload, model: "unknown", quick: false, repetitions: repetitions, warmup: 0, parameters: [:],
             command: command, gitCommit: "unknown", host: "unknown", cores: 0, memoryBytes: 0,
             operatingSystem: "unknown", swift: "unknown", sqlite: "", lmdb: "",
-            started: times.min() ?? Date(timeIntervalSince1970: 0), finished: times.max() ?? Date(timeIntervalSince1970: 0),
+            started: times.min() ?? Date(timeIntervalSince1970: 0),
+            finished: times.max() ?? Date(timeIntervalSince1970: 0),
             peakMemoryPerRun: false, shard: nil, matrixCells: nil)
     }
 

@@ -38,7 +38,8 @@ public enum ResultCSV {
         ]
         row += matrix.map { parameters[$0]?.description ?? "" }
         row += [String(result.repetition), result.runID, formatter.string(from: result.timestamp)]
-        row += scenario.workload.columns(for: scenario).map { metric in result.metrics[metric].map(metric.format) ?? "" }
+        row += scenario.workload.columns(for: scenario).map { metric in result.metrics[metric].map(metric.format) ?? ""
+        }
         row.append(result.error ?? "")
         return row
     }

@@ -67,7 +67,8 @@ struct ChartPlan {
                 guard spec.value.columns.allSatisfy({ column in runs.contains { $0.metrics.contains(column) } })
                 else { continue }
                 if let charts = lineCharts(spec, runs: runs, names: names) {
-                    for chart in charts where chart.series.contains(where: { !$0.points.isEmpty }) || !chart.killed.isEmpty {
+                    for chart in charts
+                    where chart.series.contains(where: { !$0.points.isEmpty }) || !chart.killed.isEmpty {
                         drawn.append(Drawn(svg: chart.svg(), width: LineChart.width, height: chart.height, row: row))
                     }
                 } else if barsDrawn.insert(spec.value.name).inserted {
@@ -99,7 +100,9 @@ struct ChartPlan {
 
     /// The line charts of `spec`, a chart per panel; nil when its x axis finds no column (draw bars instead).
     private func lineCharts(_ spec: ChartSpec, runs: [ReportData], names: [String]) -> [LineChart]? {
-        let columns = runs.flatMap(\.parameterColumns).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let columns = runs.flatMap(\.parameterColumns).reduce(into: [String]()) {
+            if !$0.contains($1) { $0.append($1) }
+        }
         let varying = columns.filter { Self.distinct($0, runs).count > 1 }
         var series = spec.series.filter(columns.contains)
         let x: String

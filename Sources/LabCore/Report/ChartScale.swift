@@ -2,7 +2,7 @@ import Foundation
 
 /// One axis of a report chart: maps values to pixels, linearly or by their logarithm, and says where its ticks go.
 ///
-/// A log axis spans whole decades and puts its labelled ticks on the powers of ten, as `scripts/plot.py`'s log
+/// A log axis spans whole decades and puts its labelled ticks on the powers of ten, as matplotlib's log
 /// axes do; a linear one starts at zero (the charts' linear axes are throughputs) and steps by 1, 2 or 5 times a
 /// power of ten.
 public struct ChartScale: Sendable, Equatable {
@@ -75,7 +75,7 @@ public struct ChartScale: Sendable, Equatable {
         return (fraction <= 1 ? 1 : fraction <= 2 ? 2 : fraction <= 5 ? 5 : 10) * power
     }
 
-    /// 1234 → 1.23k, 100000 → 100k, 0.042 → 0.042: tick labels that fit, as plot.py's `short_number`.
+    /// 1234 → 1.23k, 100000 → 100k, 0.042 → 0.042: tick labels that fit.
     public static func short(_ value: Double) -> String {
         let magnitude = abs(value)
         func trimmed(_ number: Double, _ suffix: String) -> String {

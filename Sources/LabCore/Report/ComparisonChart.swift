@@ -61,7 +61,8 @@ public struct ComparisonChart: Sendable {
         guard let metricIndex = table.columns.firstIndex(of: "metric"), table.columns.contains("change_pct"),
             table.columns.contains("verdict")
         else {
-            throw CompareError.malformed(table.source, line: 1, reason: "not a comparison: no metric, change_pct, verdict")
+            throw CompareError.malformed(
+                table.source, line: 1, reason: "not a comparison: no metric, change_pct, verdict")
         }
         let cellColumns = Array(table.columns[..<metricIndex])
         let varying = cellColumns.indices.filter { index in Set(table.rows.map { $0[index] }).count > 1 }
@@ -111,12 +112,14 @@ public struct ComparisonChart: Sendable {
         case nil: better = ""
         }
         var svg = ReportChart.svgOpen(height: height, label: "change of \(metric)")
-        svg += "<text class=\"title\" x=\"0\" y=\"14\" font-weight=\"bold\">\(HTMLReport.escape(metric + better))</text>\n"
+        svg +=
+            "<text class=\"title\" x=\"0\" y=\"14\" font-weight=\"bold\">\(HTMLReport.escape(metric + better))</text>\n"
         let bottom = top + Self.rowHeight * Double(rows.count)
         if let threshold = thresholdPercent {
             let band = min(threshold, limit) * scale
             svg += "<rect class=\"band\" x=\"\(f(zero - band))\" y=\"\(f(top))\" width=\"\(f(2 * band))\" "
-            svg += "height=\"\(f(bottom - top))\" fill=\"#e8e8e8\"><title>threshold ±\(String(format: "%g", threshold))%"
+            svg +=
+                "height=\"\(f(bottom - top))\" fill=\"#e8e8e8\"><title>threshold ±\(String(format: "%g", threshold))%"
             svg += "</title></rect>\n"
         }
         for tick in [-limit / 1.25, 0, limit / 1.25] {
@@ -130,7 +133,8 @@ public struct ComparisonChart: Sendable {
         for (index, row) in rows.enumerated() {
             let y = top + Self.rowHeight * Double(index)
             svg += "<text x=\"\(f(plotLeft - 6))\" y=\"\(f(y + 11))\" text-anchor=\"end\">"
-            svg += "\(HTMLReport.escape(ReportChart.short(row.cell)))<title>\(HTMLReport.escape(row.cell))</title></text>\n"
+            svg +=
+                "\(HTMLReport.escape(ReportChart.short(row.cell)))<title>\(HTMLReport.escape(row.cell))</title></text>\n"
             guard let change = row.changePercent else {
                 svg += "<text x=\"\(f(zero + 4))\" y=\"\(f(y + 11))\" fill=\"#777\">"
                 svg += "\(HTMLReport.escape(row.note.isEmpty ? "no values" : row.note))</text>\n"
@@ -141,7 +145,8 @@ public struct ComparisonChart: Sendable {
             let color = Self.verdictColors[row.verdict] ?? "#777"
             svg += "<rect class=\"change\" x=\"\(f(min(zero, zero + length)))\" y=\"\(f(y + 2))\" "
             svg += "width=\"\(f(max(1, abs(length))))\" height=\"\(f(Self.rowHeight - 4))\" fill=\"\(color)\">"
-            svg += "<title>\(HTMLReport.escape("\(row.cell)\n\(metric): \(String(format: "%+.1f%%", change)), \(row.verdict)"))"
+            svg +=
+                "<title>\(HTMLReport.escape("\(row.cell)\n\(metric): \(String(format: "%+.1f%%", change)), \(row.verdict)"))"
             svg += "</title></rect>\n"
             let label = change.isFinite ? String(format: "%+.1f%%", change) : "from 0"
             // A long bar carries its label inside its end, so the label does not run into the cell's name.

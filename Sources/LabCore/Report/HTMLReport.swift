@@ -61,7 +61,8 @@ public struct HTMLReport {
     func workload(of inputs: [Input]) -> (any Workload)? {
         let name =
             inputs.first?.environment?.workload
-            ?? inputs.first.flatMap { input in input.table.rows.first.flatMap { input.table.value("workload", in: $0) } }
+            ?? inputs.first.flatMap { input in input.table.rows.first.flatMap { input.table.value("workload", in: $0) }
+            }
         return name.flatMap { workloads[$0] }
     }
 
@@ -95,7 +96,8 @@ public struct HTMLReport {
                 return (
                     stem,
                     ReportFigure.svg(
-                        title: "\(scenarioName): current run against the baseline, per cell (median of the repetitions)",
+                        title:
+                            "\(scenarioName): current run against the baseline, per cell (median of the repetitions)",
                         charts: drawn, footer: footer)
                 )
             }
@@ -206,7 +208,8 @@ public struct HTMLReport {
             ("repetitions", "\(env.repetitions) (warm-up \(env.warmup))\(env.quick ? ", --quick" : "")"),
             ("shard", env.shard ?? "all cells"), ("started", ISO8601DateFormatter().string(from: env.started)),
         ]
-        html += "<table class=\"env\">"
+        html +=
+            "<table class=\"env\">"
             + rows.map { "<tr><th>\(Self.escape($0))</th><td>\(Self.escape($1))</td></tr>" }.joined()
             + "</table>\n"
         let undeclared = input.table.undeclaredMetrics

@@ -24,9 +24,11 @@ enum ReportChart {
         let polarity = runs.lazy.compactMap { $0.declarations[metric]?.polarity }.first
         let direction =
             polarity == .lowerIsBetter
-            ? "lower is better" : polarity == .higherIsBetter ? "higher is better" : polarity == .neutral ? "count" : "undeclared"
+            ? "lower is better"
+            : polarity == .higherIsBetter ? "higher is better" : polarity == .neutral ? "count" : "undeclared"
         var svg = svgOpen(height: height, label: metric)
-        svg += "<text class=\"title\" x=\"0\" y=\"14\" font-weight=\"bold\">\(HTMLReport.escape(metric)) (\(direction))</text>\n"
+        svg +=
+            "<text class=\"title\" x=\"0\" y=\"14\" font-weight=\"bold\">\(HTMLReport.escape(metric)) (\(direction))</text>\n"
         for (row, label) in labels.enumerated() {
             let top = 24 + groupHeight * Double(row)
             svg += "<text x=\"\(labelWidth - 6)\" y=\"\(f(top + groupHeight / 2 + 3))\" text-anchor=\"end\">"
@@ -36,8 +38,17 @@ enum ReportChart {
                 let flags = run.badFlags
                 guard let cell = run.cells.first(where: { $0.label == label }) else { continue }
                 let values = cell.values(of: value)
-                guard let median = values.median, let low = values.min(), let high = values.max() else { continue }
                 let y = top + barHeight * Double(index)
+                let failure = "\(names[index]): \(label)\nfailed in \(cell.errors) of \(cell.runs) runs"
+                guard let median = values.median, let low = values.min(), let high = values.max() else {
+                    // No value to draw: a failed cell is marked and says so, rather than left blank.
+                    if cell.errors > 0 {
+                        svg += failedMark(x: labelWidth + 6, y: y + (barHeight - 2) / 2, note: failure)
+                        svg += "<text x=\"\(f(labelWidth + 14))\" y=\"\(f(y + barHeight - 3))\" fill=\"#c0392b\">"
+                        svg += "failed in \(cell.errors) of \(cell.runs) runs</text>\n"
+                    }
+                    continue
+                }
                 let raised = flags.map { ($0, cell.count(flag: $0)) }.filter { $0.1 > 0 }
                 let tip =
                     "\(names[index]): \(label)\n\(metric) median \(HTMLReport.number(median)) "
@@ -50,8 +61,12 @@ enum ReportChart {
                 let mid = y + (barHeight - 2) / 2
                 svg += "<line x1=\"\(f(labelWidth + low * scale))\" x2=\"\(f(labelWidth + high * scale))\" "
                 svg += "y1=\"\(f(mid))\" y2=\"\(f(mid))\" stroke=\"#222\"/>\n"
-                svg += "<text x=\"\(f(labelWidth + max(median, high) * scale + 4))\" y=\"\(f(y + barHeight - 3))\">"
-                svg += "\(HTMLReport.number(median))\(raised.isEmpty ? "" : " ✕")</text>\n"
+                let end = labelWidth + max(median, high) * scale
+                svg += "<text x=\"\(f(end + 4))\" y=\"\(f(y + barHeight - 3))\">"
+                svg += "\(HTMLReport.number(median))\(raised.isEmpty ? "" : " ✕")"
+                svg += cell.errors > 0 ? " (\(cell.errors) of \(cell.runs) failed)" : ""
+                svg += "</text>\n"
+                if cell.errors > 0 { svg += failedMark(x: labelWidth - 2, y: mid, note: failure) }
             }
         }
         return (svg + "</svg>\n", height)
@@ -103,9 +118,16 @@ enum ReportChart {
                 svg += "</title></rect>\n"
                 left += median * scale
             }
-            svg += "<text x=\"\(f(left + 4))\" y=\"\(f(y + barHeight - 3))\">\(HTMLReport.number(totals[index]))</text>\n"
+            svg +=
+                "<text x=\"\(f(left + 4))\" y=\"\(f(y + barHeight - 3))\">\(HTMLReport.number(totals[index]))</text>\n"
         }
         return (svg + "</svg>\n", height)
+    }
+
+    /// A red ✕ for failed runs at (x, y), with what failed on hover.
+    static func failedMark(x: Double, y: Double, note: String) -> String {
+        "<path class=\"failed\" d=\"M\(f(x - 4)),\(f(y - 4))L\(f(x + 4)),\(f(y + 4))M\(f(x - 4)),\(f(y + 4))L\(f(x + 4)),"
+            + "\(f(y - 4))\" stroke=\"#c0392b\" stroke-width=\"2\"><title>\(HTMLReport.escape(note))</title></path>\n"
     }
 
     static func svgOpen(height: Double, label: String) -> String {

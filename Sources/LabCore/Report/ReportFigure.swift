@@ -41,7 +41,8 @@ enum ReportFigure {
         svg += "text.figure-title { font-size: 14px; font-weight: bold; } text.footer { font-size: 10px; fill: #666; } "
         svg += "text.note { fill: #555; }</style>\n"
         svg += "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n"
-        svg += "<text class=\"figure-title\" x=\"\(f(margin))\" y=\"\(f(margin + 14))\">\(HTMLReport.escape(title))</text>\n"
+        svg +=
+            "<text class=\"figure-title\" x=\"\(f(margin))\" y=\"\(f(margin + 14))\">\(HTMLReport.escape(title))</text>\n"
         svg += placed
         for (index, line) in footer.enumerated() {
             svg += "<text class=\"footer\" x=\"\(f(margin))\" y=\"\(f(footerTop + 10 + 14 * Double(index)))\">"
@@ -62,7 +63,8 @@ enum ReportFigure {
         guard let env = table.environment else { return "\(name) · machine and commit unknown (no sidecar)" }
         let dirty = env.gitCommit.hasSuffix("+dirty")
         let commit = String(env.gitCommit.replacingOccurrences(of: "+dirty", with: "").prefix(10))
-        let started = ISO8601DateFormatter().string(from: env.started).prefix(16).replacingOccurrences(of: "T", with: " ")
+        let started = ISO8601DateFormatter().string(from: env.started).prefix(16).replacingOccurrences(
+            of: "T", with: " ")
         var run = "\(env.repetitions) repetition\(env.repetitions == 1 ? "" : "s")"
         if env.warmup > 0 { run += ", \(env.warmup) warm-up" }
         if env.quick { run += ", --quick" }

@@ -47,4 +47,32 @@ public enum ScenarioListing {
         lines += abouts
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// What `stacklab list --metrics` prints: per workload, its stack designs and every metric column it declares
+    /// (those every run has first) with unit, which way is better, group and meaning; headline metrics marked `*`.
+    public static func declarations(_ workloads: [any Workload]) -> String {
+        var text = ""
+        for workload in workloads {
+            let designs = workload.designs.map(\.name)
+            text +=
+                "\(workload.name): "
+                + (designs.isEmpty ? "no stack design" : "designs \(designs.joined(separator: ", "))")
+            text += "\n"
+            let headline = Set(workload.headlineMetrics.map(\.name))
+            let rows = (Metric.common.filter { !workload.metrics.contains($0) } + workload.metrics).map { metric in
+                [
+                    (headline.contains(metric.name) ? "* " : "  ") + metric.name, metric.unit.rawValue,
+                    metric.polarity.rawValue, metric.group, metric.about,
+                ]
+            }
+            let table = TextTable.render(
+                header: ["  metric", "unit", "better", "group", "about"], rows: rows, leftAligned: [0, 1, 2, 3, 4])
+            // The last column is padded like the others; a line ends where its text does.
+            text += table.split(separator: "\n").map { line in
+                String(line.reversed().drop { $0 == " " }.reversed())
+            }.joined(separator: "\n")
+            text += "\n\n"
+        }
+        return text
+    }
 }

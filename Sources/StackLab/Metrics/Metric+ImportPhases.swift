@@ -5,11 +5,13 @@ extension Metric {
     public static let importPhaseGroup = "import phases"
 
     public static let serviceWaitMilliseconds = phase(
-        "service_wait_ms", "from sending a page request to its last byte: the web service, the loopback socket and "
+        "service_wait_ms",
+        "from sending a page request to its last byte: the web service, the loopback socket and "
             + "URLSession")
     public static let decodeMilliseconds = phase("decode_ms", "JSONDecoder on the pages")
     public static let queueWaitMilliseconds = phase(
-        "queue_wait_ms", "waiting for a queue instead of working: from handing a page to the context's queue until "
+        "queue_wait_ms",
+        "waiting for a queue instead of working: from handing a page to the context's queue until "
             + "the import block starts, and from its end until the driver runs again")
     public static let findOrCreateMilliseconds = phase(
         "find_or_create_ms", "per batch: the name IN {…} fetch of the existing pods and setting the values")

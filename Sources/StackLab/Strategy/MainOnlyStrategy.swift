@@ -5,7 +5,8 @@ import ObjectStack
 /// the main queue.
 public struct MainOnlyStrategy: StackStrategy {
     public let design = StackDesign(
-        "main-only", color: "#7f7f7f", about: "everything on the main-queue context: imports and writes run as "
+        "main-only", color: "#7f7f7f",
+        about: "everything on the main-queue context: imports and writes run as "
             + "main-queue blocks")
     public let hasBackgroundContexts = false
 

@@ -6,7 +6,8 @@ import ObjectStack
 /// main context saves into the root and the root saves to the store.
 public struct NestedContextsStrategy: StackStrategy {
     public let design = StackDesign(
-        "nested-contexts", color: "#2ca02c", about: "a private root context on the coordinator, the main context "
+        "nested-contexts", color: "#2ca02c",
+        about: "a private root context on the coordinator, the main context "
             + "its child, background contexts children of the main context: child → main → root → store")
 
     public init() {}

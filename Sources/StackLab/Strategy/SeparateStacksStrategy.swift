@@ -4,7 +4,8 @@ import ObjectStack
 /// A coordinator and store instance per context on the same store; merged by save notification.
 public struct SeparateStacksStrategy: StackStrategy {
     public let design = StackDesign(
-        "separate-stacks", color: "#ff7f0e", about: "each background context has its own coordinator and store "
+        "separate-stacks", color: "#ff7f0e",
+        about: "each background context has its own coordinator and store "
             + "instance on the same store; merged the same way")
 
     public init() {}

@@ -5,7 +5,8 @@ import ObjectStack
 /// context with `mergeChanges(fromContextDidSave:)` on the main queue.
 public struct SharedCoordinatorStrategy: StackStrategy {
     public let design = StackDesign(
-        "shared-coordinator", color: "#1f77b4", about: "background private contexts on the main context's "
+        "shared-coordinator", color: "#1f77b4",
+        about: "background private contexts on the main context's "
             + "coordinator; each save merged into the main context on the main queue")
 
     public init() {}

@@ -1,0 +1,130 @@
+import Foundation
+import Lab
+import Testing
+
+/// `stacklab gate`, the startup gate's verdict, against the SciPy script it replaced (`scripts/gate_pool.py`): on
+/// four gate trials recorded for it (two with the current side slowed down 10% by the test hook, two
+/// unchanged; `Fixtures/gate/trial-N-*.csv`, the CSVs scripts/startup-gate.sh assembles), the same pairs, pooled
+/// change and p-value per metric, and so the same verdict (`trials-scipy.json`, the script's output).
+@Suite("stacklab gate: the startup gate's pooled verdict")
+struct GateTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/gate")
+
+    struct Golden: Decodable {
+        struct Verdict: Decodable, CustomTestStringConvertible {
+            let trial: String
+            let inject: String
+            let metric: String
+            let pairs: Int
+            let change: Double
+            let p: Double
+            let regressed: Bool
+            var testDescription: String { "\(trial) \(metric)" }
+        }
+        let verdicts: [Verdict]
+    }
+
+    static let golden: [Golden.Verdict] = {
+        // The fixture is part of the test target's sources: a failure to read it is a broken checkout.
+        try! JSONDecoder().decode(
+            Golden.self, from: Data(contentsOf: folder.appendingPathComponent("trials-scipy.json"))
+        ).verdicts
+    }()
+
+    static func table(_ trial: String, _ side: String) throws -> ResultTable {
+        try ResultTable(contentsOf: folder.appendingPathComponent("\(trial)-\(side).csv"))
+    }
+
+    @Test("each recorded trial's pooled verdict is the SciPy script's: pairs, change, p", arguments: golden)
+    func matchesGatePool(_ expected: Golden.Verdict) throws {
+        let gate = try PooledComparison(
+            baseline: Self.table(expected.trial, "base"), current: Self.table(expected.trial, "current"),
+            metrics: [expected.metric])
+        let row = try #require(try gate.rows().first)
+        #expect(row.pairs == expected.pairs)
+        #expect(abs(row.change - expected.change) < 1e-12)
+        #expect(abs(row.pValue - expected.p) <= 1e-9, "p \(row.pValue), SciPy \(expected.p)")
+        #expect(row.regressed == expected.regressed)
+    }
+
+    @Test("the trials' verdicts: every slowed-down one caught on the CPU time, no unchanged one called slower")
+    func trialsVerdicts() {
+        let cpu = Self.golden.filter { $0.metric == "cpu_ms" }
+        #expect(cpu.count == 4)
+        for verdict in cpu { #expect(verdict.regressed == (verdict.inject != "0"), "\(verdict.trial)") }
+        #expect(Self.golden.filter { $0.inject == "0" }.allSatisfy { !$0.regressed })
+    }
+
+    @Test("stacklab gate: exit 1 on a slowed-down trial, 0 on an unchanged one; the pooled CSV and the Markdown")
+    func command() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("gate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        func gate(_ trial: String) throws -> (status: Int32, output: String) {
+            try StackLabBinary.run([
+                "gate", Self.folder.appendingPathComponent("\(trial)-base.csv").path,
+                Self.folder.appendingPathComponent("\(trial)-current.csv").path, "--out",
+                out.appendingPathComponent("\(trial).csv").path, "--markdown",
+                out.appendingPathComponent("\(trial).md").path,
+            ])
+        }
+        let slowed = try gate("trial-1")
+        #expect(slowed.status == 1, "\(slowed.output)")
+        #expect(slowed.output.contains("verdict: REGRESSION"))
+        let pooled = ResultCSV.parse(try String(contentsOf: out.appendingPathComponent("trial-1.csv"), encoding: .utf8))
+        #expect(
+            pooled.first == ["metric", "pairs", "pooled_change_pct", "p_value", "verdict", "threshold_pct", "alpha"])
+        #expect(pooled.dropFirst().first == ["cpu_ms", "80", "+9.7", "0.0000", "regressed", "5", "0.01"])
+        let markdown = try String(contentsOf: out.appendingPathComponent("trial-1.md"), encoding: .utf8)
+        #expect(markdown.hasPrefix("### stacklab gate: REGRESSION"))
+        #expect(markdown.contains("| `cpu_ms` | 80 | +9.7% | 0.0000 | **regressed** |"))
+        #expect(markdown.contains("#### per cell (killed_by_watchdog): no regression"))
+        let unchanged = try gate("trial-2")
+        #expect(unchanged.status == 0, "\(unchanged.output)")
+        #expect(unchanged.output.contains("verdict: no regression"))
+    }
+
+    @Test("a launch the watchdog kills that it did not kill before fails the gate, whatever the pooled times")
+    func watchdogPerCell() throws {
+        let base = try Self.table("trial-2", "base")
+        var rows = base.rows
+        let killed = try #require(base.columns.firstIndex(of: "killed_by_watchdog"))
+        let store = try #require(base.columns.firstIndex(of: "store"))
+        let mode = try #require(base.columns.firstIndex(of: "mode"))
+        for index in rows.indices where rows[index][store] == "lmdb" && rows[index][mode] == "sync" {
+            rows[index][killed] = "true"
+        }
+        var current = try ResultTable(text: ResultCSV.render([base.columns] + rows), source: "killed")
+        current.environment = base.environment
+        let cells = try ResultComparison(baseline: base, current: current, metrics: ["killed_by_watchdog"]).rows()
+        #expect(cells.filter { $0.verdict == .regressed }.count == 2, "lmdb sync, with and without a migration")
+    }
+
+    @Test("the committed trial log's verdicts follow the gate's rule on its recorded changes and p-values")
+    func committedTrialLog() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("results/startup-gate-trials.csv")
+        let log = try ResultTable(contentsOf: url)
+        #expect(log.rows.count == 20)
+        for row in log.rows {
+            let regressed = ["cpu", "first_frame", "first_screen"].contains { metric in
+                PooledComparison.isRegression(
+                    change: (Double(log.value("\(metric)_change_pct", in: row) ?? "") ?? 0) / 100,
+                    pValue: Double(log.value("\(metric)_p", in: row) ?? "") ?? 1, threshold: 0.05, alpha: 0.01)
+            }
+            let watchdog = (Int(log.value("watchdog_regressions", in: row) ?? "") ?? 0) > 0
+            #expect((regressed || watchdog) == (log.value("gate_exit", in: row) == "1"), "\(row)")
+        }
+    }
+
+    @Test("bad input is exit 2: a missing file, a metric column a file lacks")
+    func badInput() throws {
+        let base = Self.folder.appendingPathComponent("trial-2-base.csv").path
+        #expect(try StackLabBinary.run(["gate", base, "/nonexistent/current.csv"]).status == 2)
+        let missing = try StackLabBinary.run(["gate", base, base, "--metric", "latency_ms"])
+        #expect(missing.status == 2)
+        #expect(missing.output.contains("no metric column 'latency_ms'"))
+        #expect(try StackLabBinary.run(["gate", base, base, "--threshold", "lots"]).status == 2)
+    }
+}
