@@ -134,7 +134,7 @@ public struct ComparisonChart: Sendable {
             let y = top + Self.rowHeight * Double(index)
             svg += "<text x=\"\(f(plotLeft - 6))\" y=\"\(f(y + 11))\" text-anchor=\"end\">"
             svg +=
-                "\(HTMLReport.escape(ReportChart.short(row.cell)))<title>\(HTMLReport.escape(row.cell))</title></text>\n"
+                "\(HTMLReport.escape(ReportChart.short(row.cell, limit: Int(plotLeft / 6.4))))<title>\(HTMLReport.escape(row.cell))</title></text>\n"
             guard let change = row.changePercent else {
                 svg += "<text x=\"\(f(zero + 4))\" y=\"\(f(y + 11))\" fill=\"#777\">"
                 svg += "\(HTMLReport.escape(row.note.isEmpty ? "no values" : row.note))</text>\n"

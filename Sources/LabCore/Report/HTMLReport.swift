@@ -185,7 +185,10 @@ public struct HTMLReport {
     }
 
     static func runName(_ input: Input, index: Int) -> String {
-        let commit = input.environment.map { " @ " + String($0.gitCommit.prefix(12)) } ?? ""
+        // A sidecar made after the fact (`declare --create`) knows no commit.
+        let commit =
+            input.environment.flatMap { $0.gitCommit == "unknown" ? nil : " @ " + String($0.gitCommit.prefix(12)) }
+            ?? ""
         return "\(URL(fileURLWithPath: input.file).lastPathComponent)\(commit)"
     }
 

@@ -135,9 +135,9 @@ enum ReportChart {
             + "viewBox=\"0 0 \(f(width)) \(f(height))\" role=\"img\" aria-label=\"\(HTMLReport.escape(label))\">\n"
     }
 
-    /// A label that fits left of the bars; the full one is in its `<title>`.
-    static func short(_ label: String) -> String {
-        label.count <= 36 ? label : String(label.prefix(35)) + "…"
+    /// A label that fits left of the bars (`limit` characters); the full one is in its `<title>`.
+    static func short(_ label: String, limit: Int = 36) -> String {
+        label.count <= limit ? label : String(label.prefix(limit - 1)) + "…"
     }
 
     static func f(_ value: Double) -> String { String(format: "%.1f", value) }
