@@ -66,6 +66,33 @@ struct CommittedResultsTests {
         #expect(svg.contains("commit "), "the footer names the commit from the sidecar")
     }
 
+    @Test("a baseline from before the declarations (every workload's columns) compares with a run of today's CSV")
+    func legacyBaselineAgainstTodaysColumns() throws {
+        let legacy = try ResultTable(
+            contentsOf: Self.root.appendingPathComponent("results/baselines/merge-cost.csv"))
+        let workload = try #require(WorkloadRegistry.lab["merge-cost"])
+        // The same runs as today's runner writes them: the identifying columns, then the workload's own.
+        let metrics =
+            Metric.common.map(\.name) + workload.metrics.map(\.name).filter { !Metric.common.map(\.name).contains($0) }
+        let identifying = Array(legacy.columns.prefix { $0 != "timestamp" }) + ["timestamp"]
+        let columns = identifying + metrics + ["error"]
+        let rows = legacy.rows.map { row in
+            identifying.map { legacy.value($0, in: row) ?? "" }
+                + metrics.map { name in legacy.columns.lastIndex(of: name).map { row[$0] } ?? "" }
+                + [legacy.value("error", in: row) ?? ""]
+        }
+        var today = try ResultTable(text: ResultCSV.render([columns] + rows), source: "today")
+        var record = try #require(legacy.environment)
+        record.metrics = Metric.common + workload.metrics.filter { !Metric.common.contains($0) }
+        today.environment = record
+        let comparison = try ResultComparison(baseline: legacy, current: today)
+        #expect(Set(comparison.metrics) == Set(metrics), "every column today's CSV has, and no other")
+        #expect(comparison.warnings.isEmpty)
+        let compared = try comparison.rows()
+        #expect(compared.allSatisfy { $0.verdict == .unchanged || $0.verdict == .inconclusive })
+        #expect(compared.contains { $0.metric == "merge_total_ms" && $0.verdict == .unchanged })
+    }
+
     @Test("the README's charts are the SVG files stacklab report --charts writes from the committed CSVs")
     func readmeChartsAreTheLabs() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
