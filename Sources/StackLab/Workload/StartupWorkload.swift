@@ -8,7 +8,7 @@ import LabCore
 /// On a model file the launch runs in this process (`ModelFileLaunch`): the store seeded with the scenario's
 /// population at `from_version`, opened at the scenario's version through every version in between, and the
 /// first screen fetched; `objects`, `mode`, the pod versions and `migration` are not read. Each migration step's
-/// time has a column of its own (`extraColumns(for:)`).
+/// time has a column of its own (`metrics(for:)`).
 struct StartupWorkload: Workload {
     let name = "startup"
     let acceptsModelFiles = true
