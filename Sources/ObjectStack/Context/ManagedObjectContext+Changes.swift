@@ -5,15 +5,27 @@ extension ManagedObjectContext {
 
     /// Runs the delete rules of objects deleted since the last call, keeps inverses consistent, and posts
     /// `objectsDidChangeNotification` with everything inserted, updated, deleted or refreshed since then.
+    ///
+    /// With an `undoManager`, the changes are recorded with it as one undo operation, and the manager's event
+    /// group closes (see `undoManager`).
     public func processPendingChanges() {
+        processPendingChanges(endingUndoEvent: true)
+    }
+
+    /// Processes pending changes; `endingUndoEvent` false when the undo manager itself asks (a checkpoint, an
+    /// undo being applied), whose group must stay open.
+    func processPendingChanges(endingUndoEvent: Bool) {
         assertOnQueue("processPendingChanges()")
         propagateDeletions()
-        guard !pendingNotification.isEmpty else { return }
-        let changes = pendingNotification
-        pendingNotification = PendingChanges()
-        for object in changes.inserted { object.insertAnnounced = true }
-        NotificationCenter.default.post(
-            name: Self.objectsDidChangeNotification, object: self, userInfo: changes.userInfo)
+        if let undoRecorder { registerUndoStep(undoRecorder) }
+        if !pendingNotification.isEmpty {
+            let changes = pendingNotification
+            pendingNotification = PendingChanges()
+            for object in changes.inserted { object.insertAnnounced = true }
+            NotificationCenter.default.post(
+                name: Self.objectsDidChangeNotification, object: self, userInfo: changes.userInfo)
+        }
+        if endingUndoEvent, let undoRecorder { undoRecorder.manager.endEvent() }
     }
 
     /// Applies delete rules until no deletion is left to propagate.
@@ -75,9 +87,10 @@ extension ManagedObjectContext {
     // MARK: - Discarding changes
 
     /// Discards every unsaved change: inserted objects leave the context, deleted ones come back, updated
-    /// ones return to their committed values.
+    /// ones return to their committed values. Empties the undo manager's stacks, as Core Data does.
     public func rollback() {
         assertOnQueue("rollback()")
+        discardUndoHistory()
         // Inserts already announced are announced as deleted (as undoing an insert does in Core Data).
         let announcedInserts = insertedSet.filter(\.insertAnnounced)
         for object in insertedSet {
@@ -104,9 +117,11 @@ extension ManagedObjectContext {
         processPendingChanges()
     }
 
-    /// Forgets every registered object and change; the objects may no longer be used.
+    /// Forgets every registered object and change; the objects may no longer be used. Empties the undo
+    /// manager's stacks.
     public func reset() {
         assertOnQueue("reset()")
+        discardUndoHistory()
         for object in registered.values {
             object.managedObjectContext = nil
             object.insertedFlag = false

@@ -77,6 +77,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Changes since the last `objectsDidChange`.
     var pendingNotification = PendingChanges()
     var processingScheduled = false
+    /// The undo manager and what this cycle changed, when the context has an undo manager (see `undoManager`).
+    @exclusivity(unchecked) var undoRecorder: ContextUndoRecorder?
 
     /// Creates a context. Give it a coordinator (or, for a child, a parent) before using it.
     public init(concurrencyType: ConcurrencyType) {
@@ -386,6 +388,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
         precondition(object.managedObjectContext == nil, "\(object) already belongs to another context")
         precondition(object.objectID.isTemporaryID || !awake, "\(object) is a saved object of another context")
+        undoRecorder?.existenceWillChange(object, existed: false)
         object.managedObjectContext = self
         registered[object.objectID] = object
         object.insertedFlag = true
@@ -425,6 +428,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func delete(_ object: ManagedObject) {
         assertOnQueue("delete(_:)")
         guard object.managedObjectContext === self, !object.deletedFlag else { return }
+        undoRecorder?.existenceWillChange(object, existed: true)
         object.deletedFlag = true
         deletedSet.insert(object)
         deletionsToPropagate.append(object)
@@ -436,6 +440,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     private func undelete(_ object: ManagedObject) {
+        undoRecorder?.existenceWillChange(object, existed: false)
         object.deletedFlag = false
         deletedSet.remove(object)
         pendingNotification.deleted.remove(object)

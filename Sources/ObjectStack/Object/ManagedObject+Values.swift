@@ -219,8 +219,12 @@ extension ManagedObject {
     /// Sets an attribute's store value and records the change.
     func setAttribute(_ attribute: AttributeDescription, _ value: StoreValue) {
         if attribute.isTransient {
+            let context = managedObjectContext
+            if let context, let recorder = context.undoRecorder {
+                context.recordUndo(of: self, property: attribute.index, in: recorder)
+            }
             transientValues[attribute.index] = value
-            managedObjectContext?.objectDidChange(self)
+            context?.objectDidChange(self)
             return
         }
         setStored(index: attribute.index, storedIndex: attribute.storedIndex, value)
@@ -232,18 +236,28 @@ extension ManagedObject {
             // weak load of the context (which showed in insert profiles) — unless observers already saw it.
             // Room for every property at once: growing the table one attribute at a time rehashed it 3-4 times.
             if changes.isEmpty { changes.reserveCapacity(entity.properties.count) }
+            guard insertAnnounced, let context = managedObjectContext else {
+                changes[index] = value
+                return
+            }
+            // Changed after the insert was processed: a change an undo step records, observers are told of.
+            if let recorder = context.undoRecorder { context.recordUndo(of: self, property: index, in: recorder) }
             changes[index] = value
-            if insertAnnounced { managedObjectContext?.objectDidChange(self) }
+            context.objectDidChange(self)
             return
         }
         fireFault()
+        let context = managedObjectContext
+        if let context, let recorder = context.undoRecorder {
+            context.recordUndo(of: self, property: index, in: recorder)
+        }
         let committed = storedIndex.flatMap { stored in snapshot.map { $0.values[stored] } }
         if let committed, committed == value {
             changes[index] = nil
         } else {
             changes[index] = value
         }
-        if !deletedFlag { managedObjectContext?.objectDidChange(self) }
+        if !deletedFlag { context?.objectDidChange(self) }
     }
 
     /// Fires the fault: loads the object's row from its context (row cache, then store).
@@ -367,9 +381,13 @@ extension ManagedObject {
 
     /// Changes a to-many's deltas and records the change with the context.
     func changeToMany(_ relationship: RelationshipDescription, _ change: (inout ToManyState) -> Void) {
+        let context = managedObjectContext
+        if let context, let recorder = context.undoRecorder {
+            context.recordUndo(of: self, property: relationship.index, in: recorder)
+        }
         // Only deltas are recorded: a fault's committed members are read if someone asks for them.
         change(&toMany[relationship.index, default: ToManyState()])
-        managedObjectContext?.objectDidChange(self)
+        context?.objectDidChange(self)
     }
 
     private func checkDestination(_ objects: [ManagedObject], _ relationship: RelationshipDescription) throws {
