@@ -15,6 +15,8 @@ import ObjectStack
 /// - `os_pow(base, exponent)`: `**`, as `ValueComparison.arithmetic(.power, …)` computes it (NULL for nil or
 ///   a result that is not a number).
 /// - collation `OSDECIMAL`: orders decimal text by exact `Decimal` value.
+/// - aggregates `os_sum(value, arithmetic)` and `os_avg(value, arithmetic)`: `AggregateAccumulator`'s `sum:`
+///   and `average:` (see `SQLiteFunctions+Aggregates.swift`).
 enum SQLiteFunctions {
     enum StringOperator: Int32 {
         case beginsWith = 1, endsWith, contains, like, matches, substringOf
@@ -35,6 +37,7 @@ enum SQLiteFunctions {
         if code == SQLITE_OK {
             code = sqlite3_create_collation_v2(db, "OSDECIMAL", SQLITE_UTF8, nil, decimalCollation, nil)
         }
+        if code == SQLITE_OK { code = registerAggregates(on: db) }
         guard code == SQLITE_OK else {
             throw StoreError(
                 code: .ioFailure, message: "cannot register SQL functions: \(String(cString: sqlite3_errmsg(db)))",

@@ -52,6 +52,9 @@ final class SQLitePredicateCompiler {
 
     let schema: SQLiteSchema
     let storeIdentifier: String
+    /// Columns named otherwise than the schema names them, by attribute: an aggregate fetch's result columns,
+    /// which its `HAVING` and `ORDER BY` read as the attributes of its column entity.
+    var columnAliases: [ObjectIdentifier: String] = [:]
     private var aliasCount = 0
 
     init(schema: SQLiteSchema, storeIdentifier: String) {
@@ -392,8 +395,9 @@ final class SQLitePredicateCompiler {
             let isLast = position == path.steps.count - 1
             switch step {
             case .attribute(let attribute):
+                let column = columnAliases[ObjectIdentifier(attribute)] ?? schema.column(attribute)
                 value = Operand(
-                    fragment: SQLFragment("\(current.alias).\(schema.column(attribute))"),
+                    fragment: SQLFragment("\(current.alias).\(column)"),
                     kind: Self.kind(of: attribute.type), isColumn: true)
             case .toOne(let relationship):
                 let key = "\(current.alias).\(schema.column(relationship))"

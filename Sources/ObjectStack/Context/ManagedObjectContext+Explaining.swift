@@ -18,16 +18,19 @@ extension ManagedObjectContext {
     ///   cannot explain its plans (SQLite: use its `EXPLAIN QUERY PLAN`).
     public func explain<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> QueryPlan {
         assertOnQueue("explain(_:)")
-        let plan = try FetchPlan(request: request, model: model, resultClass: T.self)
+        let aggregate = try AggregateFetchPlan(request: request, model: model, resultClass: T.self)
+        let plan = aggregate == nil ? try FetchPlan(request: request, model: model, resultClass: T.self) : nil
         guard let coordinator = persistentStoreCoordinator else {
             throw ObjectStackError(
                 code: .invalidArgument, message: "the context has no coordinator to explain a fetch with")
         }
         do {
-            return try coordinator.explain(plan.store)
+            if let aggregate { return try coordinator.explain(aggregate.store) }
+            return try coordinator.explain(plan!.store)
         } catch let error as StoreError {
             throw ObjectStackError(
-                code: .storeFailed, message: "explaining a fetch of \(plan.store.entity.name) failed: \(error.message)",
+                code: .storeFailed,
+                message: "explaining a fetch of \(request.entityName ?? "\(T.self)") failed: \(error.message)",
                 cause: error)
         }
     }

@@ -13,6 +13,9 @@ extension ManagedObjectContext {
     ///   or `.storeFailed` with the store's error.
     public func fetch<T: FetchRequestResult>(_ request: FetchRequest<T>) throws -> [T] {
         assertOnQueue("fetch(_:)")
+        if let aggregate = try AggregateFetchPlan(request: request, model: model, resultClass: T.self) {
+            return try fetchAggregates(aggregate)
+        }
         let plan = try FetchPlan(request: request, model: model, resultClass: T.self)
         let results = try execute(plan)
         switch results {
@@ -62,6 +65,9 @@ extension ManagedObjectContext {
     /// The number of objects a fetch would return, unsaved changes included.
     public func count<T: FetchRequestResult>(for request: FetchRequest<T>) throws -> Int {
         assertOnQueue("count(for:)")
+        if let aggregate = try AggregateFetchPlan(request: request, model: model, resultClass: T.self) {
+            return try aggregateRows(aggregate).count
+        }
         var countRequest = request
         countRequest.resultType = .count
         let plan = try FetchPlan(request: countRequest, model: model, resultClass: T.self)
@@ -357,16 +363,19 @@ struct FetchPlan {
         case .managedObjectID: resultType = .objectIDs
         case .count: resultType = .count
         case .dictionary:
-            let names = request.propertiesToFetch ?? entity.attributes.filter { !$0.isTransient }.map(\.name)
+            // Key paths, and key paths an expression description renames (an aggregate takes another path).
+            let properties =
+                try request.propertiesToFetch.map { try Self.keyPathProperties($0.map(\.fetchProperty)) }
+                ?? entity.attributes.filter { !$0.isTransient }.map { ($0.name, $0.name) }
             var paths: [BoundKeyPath] = []
-            for name in names {
+            for (key, name) in properties {
                 let path = try binder.bindScalarKeyPath(name, purpose: "property to fetch")
                 if case .attribute(let attribute)? = path.steps.last, attribute.isTransient {
                     throw ObjectStackError.unknownKeyPath(
                         name, entity: entity.name, detail: "a transient attribute is not stored")
                 }
                 paths.append(path)
-                dictionaryKeys.append((name, path.finalAttribute))
+                dictionaryKeys.append((key, path.finalAttribute))
             }
             resultType = .values(paths, distinct: request.returnsDistinctResults)
         }

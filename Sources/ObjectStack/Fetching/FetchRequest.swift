@@ -49,8 +49,19 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
     public var fetchBatchSize = 0
     /// What the fetch returns; follows `Result` unless set.
     public var resultType: FetchResultType
-    /// For dictionary results: the attribute names and to-one key paths to read (nil: every attribute).
-    public var propertiesToFetch: [String]?
+    /// For dictionary results: the attribute names and to-one key paths to read (nil: every attribute), and
+    /// `ExpressionDescription`s — key paths under another name, or aggregates (`count:`, `sum:`, `min:`, `max:`,
+    /// `average:`) computed over the matching objects or, with `propertiesToGroupBy`, over each group.
+    public var propertiesToFetch: [any FetchPropertyConvertible]?
+    /// For dictionary results: the key paths (or key-path expression descriptions) whose values group the
+    /// objects, one result per group, as SQL's `GROUP BY`. Each must also be in `propertiesToFetch`, and every
+    /// other property fetched must be an aggregate. Groups come in ascending order of their keys after the
+    /// sort keys, which may name the group-by key paths and the expression descriptions.
+    public var propertiesToGroupBy: [any FetchPropertyConvertible]?
+    /// For grouped results: which groups to return, as SQL's `HAVING`. It names an expression description as
+    /// a variable, `$name` (Core Data's `NSExpression(forVariable:)`), and a group-by key by its key path:
+    /// `"$books > 1 AND author.name BEGINSWITH 'L'"`. Needs `propertiesToGroupBy`.
+    public var havingPredicate: FetchPredicate?
     /// Relationship key paths whose destinations are read along with the results.
     public var relationshipKeyPathsForPrefetching: [String] = []
     /// Whether fetched objects are faults (their values read on first access). Default true.

@@ -19,12 +19,12 @@ public final class InMemoryStore: PersistentStore, StoreQueryExplaining {
     public var identifier: String { metadata.identifier }
 
     let model: ManagedObjectModel
-    private let entities: [String: EntityDescription]
+    let entities: [String: EntityDescription]
     /// What the planner may use for each entity, by name.
-    private let queryIndexes: [String: [QueryIndex]]
+    let queryIndexes: [String: [QueryIndex]]
     /// The ordered indexes a save maintains for each entity's rows, by name.
     private let orderedIndexes: [String: [QueryIndex]]
-    private let backing: InMemoryBacking
+    let backing: InMemoryBacking
     private let isClosed = Atomic<Bool>(false)
 
     /// Opens (or creates) the store described by `request`.
@@ -65,7 +65,7 @@ public final class InMemoryStore: PersistentStore, StoreQueryExplaining {
         isClosed.store(true, ordering: .releasing)
     }
 
-    private func checkOpen() throws {
+    func checkOpen() throws {
         if isClosed.load(ordering: .acquiring) {
             throw StoreError(code: .closed, message: "the store was removed from its coordinator", url: url)
         }

@@ -35,6 +35,8 @@ public struct QueryPlan: Sendable, CustomStringConvertible {
     public var isExact = false
     /// Whether a count is answered from index entries without reading rows.
     public var countsFromIndex = false
+    /// Whether an aggregate fetch's `min:`/`max:` are read from the ends of an index (a row per value).
+    public var aggregatesFromIndex = false
     /// Index entries read by the fetch (filled in when it ran).
     public var entriesRead = 0
     /// Rows read (and decoded at least in part) by the fetch (filled in when it ran).
@@ -78,6 +80,7 @@ public struct QueryPlan: Sendable, CustomStringConvertible {
         }
         if stopsAfter > 0 { parts.append("STOPS AFTER \(stopsAfter) MATCHES") }
         if countsFromIndex { parts.append("COUNT FROM INDEX") } else if isExact { parts.append("RANGE IS EXACT") }
+        if aggregatesFromIndex { parts.append("MIN/MAX FROM INDEX") }
         parts.append("entries read: \(entriesRead), rows read: \(rowsRead)")
         return parts.joined(separator: "; ")
     }
