@@ -8,7 +8,8 @@ import Testing
 /// NSPredicate's harder corners: `MATCHES` with anchors and line terminators, bare keys inside `SUBQUERY` (the
 /// evaluated object's), `**`.
 ///
-/// CI runs `models × queriesPerModel` cases (10,000); a release run can set `STACKLAB_DIFF_MODELS` higher.
+/// CI runs `models × queriesPerModel` cases (10,000) and `models × aggregateQueriesPerModel` aggregate fetches
+/// (4,000); a release run can set `STACKLAB_DIFF_MODELS` higher.
 /// A failure prints the model seed and the query; `STACKLAB_DIFF_SEED` replays from another base seed.
 @Suite("Differential: stores agree")
 struct DifferentialTests {
@@ -33,16 +34,20 @@ struct DifferentialTests {
         var isFailure: Bool { if case .failed = self { true } else { false } }
     }
 
-    @Test("random fetches return the same objects in the same order on every store", arguments: modelSeeds)
-    func storesAgree(seed: UInt64) throws {
-        let schema = try RandomSchema(seed: seed)
-        var contexts: [(StoreType, ManagedObjectContext)] = []
-        for kind in StoreType.allCases {
+    /// A context on each store kind, holding the schema's seeded data.
+    static func populatedContexts(_ schema: RandomSchema) throws -> [(StoreType, ManagedObjectContext)] {
+        try StoreType.allCases.map { kind in
             let stack = try TestStack(kind, model: schema.model)
             let context = stack.newContext()
             try context.performAndWait { try schema.populate(context) }
-            contexts.append((kind, context))
+            return (kind, context)
         }
+    }
+
+    @Test("random fetches return the same objects in the same order on every store", arguments: modelSeeds)
+    func storesAgree(seed: UInt64) throws {
+        let schema = try RandomSchema(seed: seed)
+        let contexts = try Self.populatedContexts(schema)
         var random = SeededGenerator(seed: seed ^ 0x5EED)
         var compared = 0
         for index in 0..<Self.queriesPerModel {
@@ -98,6 +103,42 @@ struct DifferentialTests {
         } catch {
             return .failed("\(error)")
         }
+    }
+
+    static let aggregateQueriesPerModel = 100
+
+    @Test(
+        "random aggregate fetches return the same groups and values on every store (nils, empty groups, integer and decimal averages)",
+        arguments: modelSeeds)
+    func aggregatesAgree(seed: UInt64) throws {
+        let schema = try RandomSchema(seed: seed)
+        let contexts = try Self.populatedContexts(schema)
+        var random = SeededGenerator(seed: seed ^ 0xA66)
+        var refused = 0
+        var severalGroups = 0
+        for index in 0..<Self.aggregateQueriesPerModel {
+            let query = RandomAggregateQuery.make(schema, using: &random)
+            let answers = contexts.map { kind, context in
+                (kind, context.performAndWait { AggregateAnswer.of(query, in: context) })
+            }
+            let reference = answers[0].1
+            if reference.isFailure { refused += 1 }
+            if case .rows(let rows) = reference, rows.count > 1 { severalGroups += 1 }
+            for (kind, answer) in answers.dropFirst() {
+                // Refusals happen before any store is read: the same error on every store.
+                #expect(
+                    answer == reference,
+                    """
+                    model seed \(seed), aggregate query \(index): \(query)
+                      \(answers[0].0): \(reference)
+                      \(kind): \(answer)
+                    replay: STACKLAB_DIFF_SEED=\(Self.baseSeed) swift test --filter DifferentialTests
+                    """)
+            }
+        }
+        // Most generated queries are valid: the comparison is of results, not of refusals.
+        #expect(refused < Self.aggregateQueriesPerModel / 2)
+        #expect(severalGroups > Self.aggregateQueriesPerModel / 10)
     }
 
     static func answer(_ query: RandomQuery, in context: ManagedObjectContext) -> Answer {
