@@ -60,6 +60,31 @@ struct UndoTests {
     }
 
     @Test(
+        "undo() records the pending changes first and undoes them; redo is gone once a change is made",
+        arguments: StoreKind.allCases)
+    func pending(kind: StoreKind) throws {
+        let (_, context, undo) = try Self.seeded(kind)
+        try context.performAndWait {
+            let dune = try Self.book(context, "Dune")
+            dune.pages = 1
+            context.processPendingChanges()
+            dune.pages = 2
+            context.undo()
+            #expect(dune.pages == 1)
+            context.undo()
+            #expect(dune.pages == 0)
+            context.redo()
+            #expect(dune.pages == 1)
+            dune.pages = 5
+            #expect(!undo.canRedo)
+            context.redo()
+            #expect(dune.pages == 5)
+            context.undo()
+            #expect(dune.pages == 1)
+        }
+    }
+
+    @Test(
         "each processPendingChanges cycle is one undo step; an explicit group joins several",
         arguments: StoreKind.allCases)
     func grouping(kind: StoreKind) throws {

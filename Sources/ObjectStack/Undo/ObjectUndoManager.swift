@@ -250,6 +250,9 @@ public final class ObjectUndoManager {
     public func undoNestedGroup() {
         precondition(openGroups.isEmpty, "undoNestedGroup() with an undo group open; close it first")
         postCheckpoint()
+        // A context that recorded pending changes at the checkpoint opened the event group: those changes are the
+        // last group, and the one undone.
+        if openGroups.count == 1 { endUndoGrouping() }
         guard let group = undoStack.popLast() else { return }
         NotificationCenter.default.post(name: Self.willUndoChangeNotification, object: self)
         perform(group, as: .undoing)
@@ -263,6 +266,8 @@ public final class ObjectUndoManager {
         precondition(activity == .idle, "redo() called while undoing or redoing")
         if openGroups.count == 1 { endUndoGrouping() }
         postCheckpoint()
+        // Pending changes recorded at the checkpoint cleared the redo stack (and opened the event group).
+        if openGroups.count == 1 { endUndoGrouping() }
         guard let group = redoStack.popLast() else { return }
         NotificationCenter.default.post(name: Self.willRedoChangeNotification, object: self)
         perform(group, as: .redoing)
@@ -272,6 +277,7 @@ public final class ObjectUndoManager {
     /// Performs a group's operations, last first, inside a new group that collects what they register (the
     /// redo of an undo, the undo of a redo) under the same action name.
     private func perform(_ group: Group, as doing: Activity) {
+        precondition(openGroups.isEmpty, "an undo group opened while undoing began")
         activity = doing
         defer { activity = .idle }
         let inverse = Group()
