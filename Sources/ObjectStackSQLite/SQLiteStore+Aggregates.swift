@@ -76,6 +76,8 @@ extension SQLiteStore: StoreAggregating {
         var groupTerms: [SQLFragment] = []
         var readings: [ColumnReading] = []
         var extras: [SQLFragment] = []
+        /// The `MIN`/`MAX` columns' expressions.
+        var extremes: [SQLFragment] = []
         for (index, column) in request.columns.enumerated() {
             let operand = compiler.value(column.keyPath, from: row)
             let alias = Int32(index)
@@ -125,14 +127,26 @@ extension SQLiteStore: StoreAggregating {
                 case .avg: select = "os_avg(" + operand.fragment + ", \(arithmetic))"
                 }
                 selects.append(select + " AS c\(index)")
+                if function == .min || function == .max { extremes.append(select) }
                 let type = AggregateAccumulator.resultType(of: function, argumentType: argumentType) ?? .integer64
                 readings.append(ColumnReading(column: alias, kind: .value(type)))
             }
         }
-        var inner = "SELECT " + SQLFragment.joined(selects + extras, separator: ", ")
-        inner = inner + " FROM \(SQLiteSchema.quote(table.name)) t0"
-        if !conditions.isEmpty { inner = inner + " WHERE " + SQLFragment.joined(conditions, separator: " AND ") }
-        if !groupTerms.isEmpty { inner = inner + " GROUP BY " + SQLFragment.joined(groupTerms, separator: ", ") }
+        var source = SQLFragment(" FROM \(SQLiteSchema.quote(table.name)) t0")
+        if !conditions.isEmpty { source = source + " WHERE " + SQLFragment.joined(conditions, separator: " AND ") }
+        var inner: SQLFragment
+        if groupTerms.isEmpty, extremes.count == request.columns.count {
+            // Each extreme in a query of its own: SQLite reads a lone MIN or MAX of an indexed column from one end
+            // of the index (together, they scan it).
+            inner =
+                "SELECT "
+                + SQLFragment.joined(
+                    extremes.enumerated().map { "(SELECT " + $0.element + source + ") AS c\($0.offset)" },
+                    separator: ", ")
+        } else {
+            inner = "SELECT " + SQLFragment.joined(selects + extras, separator: ", ") + source
+            if !groupTerms.isEmpty { inner = inner + " GROUP BY " + SQLFragment.joined(groupTerms, separator: ", ") }
+        }
 
         // The groups as rows of the column entity: the HAVING and the order read them as its attributes.
         for (index, attribute) in request.columnEntity.attributes.enumerated() {
