@@ -17,7 +17,7 @@ struct AggregateFetchTests {
     /// | Earthsea | Le Guin | 205 | 2 | 7.10 | 4.25 | 1968 | yes |
     /// | Lathe | Le Guin | 184 | nil | 7.20 | nil | nil | no |
     /// | Anonymous | nil | 100 | nil | nil | 1.0 | nil | yes |
-    static func seeded(_ kind: StoreKind) throws -> (TestStack, ManagedObjectContext) {
+    static func seeded(_ kind: StoreType) throws -> (TestStack, ManagedObjectContext) {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait {
@@ -70,8 +70,8 @@ struct AggregateFetchTests {
 
     // MARK: - Values
 
-    @Test("count:, sum:, min:, max:, average: over every book, nils skipped", arguments: StoreKind.allCases)
-    func wholeTable(kind: StoreKind) throws {
+    @Test("count:, sum:, min:, max:, average: over every book, nils skipped", arguments: StoreType.allCases)
+    func wholeTable(kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         let rows = try context.performAndWait {
             try context.fetch(
@@ -107,8 +107,8 @@ struct AggregateFetchTests {
 
     @Test(
         "over no object: counts and sums are 0, the rest nil (left out of the dictionary)",
-        arguments: StoreKind.allCases)
-    func emptySet(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func emptySet(kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         let rows = try context.performAndWait {
             try context.fetch(
@@ -132,8 +132,8 @@ struct AggregateFetchTests {
         #expect(Set(row.keys) == ["books", "pages", "score", "price"])
     }
 
-    @Test("a group whose values are all nil: count 0, sum 0, average and max nil", arguments: StoreKind.allCases)
-    func nilGroup(kind: StoreKind) throws {
+    @Test("a group whose values are all nil: count 0, sum 0, average and max nil", arguments: StoreType.allCases)
+    func nilGroup(kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         let rows = try context.performAndWait {
             try context.fetch(
@@ -157,8 +157,8 @@ struct AggregateFetchTests {
 
     @Test(
         "expressionResultType converts as SQLite reads a column: an average as integer64 truncates",
-        arguments: StoreKind.allCases)
-    func resultTypes(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func resultTypes(kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         let row = try context.performAndWait {
             try #require(
@@ -186,8 +186,8 @@ struct AggregateFetchTests {
 
     // MARK: - Groups
 
-    @Test("groups by a key path: one dictionary per group, in ascending key order", arguments: StoreKind.allCases)
-    func grouped(kind: StoreKind) throws {
+    @Test("groups by a key path: one dictionary per group, in ascending key order", arguments: StoreType.allCases)
+    func grouped(kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         let rows = try context.performAndWait {
             try context.fetch(
@@ -213,8 +213,8 @@ struct AggregateFetchTests {
         #expect(count == 3)
     }
 
-    @Test("havingPredicate names aggregates as $name and keys by their key path", arguments: StoreKind.allCases)
-    func having(kind: StoreKind) throws {
+    @Test("havingPredicate names aggregates as $name and keys by their key path", arguments: StoreType.allCases)
+    func having(kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         let properties: [any FetchPropertyConvertible] = [
             "author.name", ExpressionDescription(name: "books", expression: .count("title")),
@@ -234,8 +234,8 @@ struct AggregateFetchTests {
         #expect(arithmetic.map { $0["author.name"] as? String } == ["Herbert"])
     }
 
-    @Test("sort keys on a group key or an aggregate, then fetchOffset and fetchLimit", arguments: StoreKind.allCases)
-    func orderAndWindow(kind: StoreKind) throws {
+    @Test("sort keys on a group key or an aggregate, then fetchOffset and fetchLimit", arguments: StoreType.allCases)
+    func orderAndWindow(kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         var request = try Self.request(
             ["author.name", ExpressionDescription(name: "pages", expression: .sum("pages"))],
@@ -249,8 +249,8 @@ struct AggregateFetchTests {
         #expect(window.map { $0["author.name"] as? String } == ["Herbert"])
     }
 
-    @Test("groups by a to-one (object IDs) and by two keys", arguments: StoreKind.allCases)
-    func objectAndCompoundKeys(kind: StoreKind) throws {
+    @Test("groups by a to-one (object IDs) and by two keys", arguments: StoreType.allCases)
+    func objectAndCompoundKeys(kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         let (byAuthor, byBoth, authors) = try context.performAndWait {
             (
@@ -273,8 +273,8 @@ struct AggregateFetchTests {
             ])
     }
 
-    @Test("decimal keys that are equal as numbers form one group", arguments: StoreKind.allCases)
-    func decimalGroups(kind: StoreKind) throws {
+    @Test("decimal keys that are equal as numbers form one group", arguments: StoreType.allCases)
+    func decimalGroups(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         let rows = try context.performAndWait {
@@ -294,8 +294,8 @@ struct AggregateFetchTests {
 
     @Test(
         "aggregates read the store: unsaved changes do not count, as for every dictionary fetch",
-        arguments: StoreKind.allCases)
-    func storeOnly(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func storeOnly(kind: StoreType) throws {
         let (stack, context) = try Self.seeded(kind)
         let child = ManagedObjectContext(concurrencyType: .privateQueue)
         child.parent = context
@@ -312,8 +312,8 @@ struct AggregateFetchTests {
         #expect(counts == [6, 6, 6])
     }
 
-    @Test("a key-path expression description renames a plain dictionary fetch's key", arguments: StoreKind.allCases)
-    func renamedKeyPath(kind: StoreKind) throws {
+    @Test("a key-path expression description renames a plain dictionary fetch's key", arguments: StoreType.allCases)
+    func renamedKeyPath(kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         var request = FetchRequest<[String: Any]>(entityName: "Book")
         request.propertiesToFetch = [ExpressionDescription(name: "name", expression: .keyPath("title")), "pages"]
@@ -327,7 +327,7 @@ struct AggregateFetchTests {
     // MARK: - Indexes
 
     @Test("min: and max: of an indexed attribute come from the index's ends", arguments: QueryPlanTests.explaining)
-    func extremesFromIndex(kind: StoreKind) throws {
+    func extremesFromIndex(kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         var request = FetchRequest<[String: Any]>(entityName: "Author")
         request.propertiesToFetch = [
@@ -348,7 +348,7 @@ struct AggregateFetchTests {
     }
 
     @Test("count: with an index-served predicate is counted from the index", arguments: QueryPlanTests.explaining)
-    func countFromIndex(kind: StoreKind) throws {
+    func countFromIndex(kind: StoreType) throws {
         let (_, context) = try Self.seeded(kind)
         var request = FetchRequest<[String: Any]>(entityName: "Author")
         request.propertiesToFetch = [ExpressionDescription(name: "authors", expression: .count("name"))]
@@ -363,7 +363,7 @@ struct AggregateFetchTests {
 
     /// The error a request is refused with, by every store alike and before the store is read: the store is
     /// removed from the coordinator first, so a request that reached it would fail with `.storeFailed`.
-    static func refusal(_ kind: StoreKind, _ request: FetchRequest<[String: Any]>) throws -> ObjectStackError {
+    static func refusal(_ kind: StoreType, _ request: FetchRequest<[String: Any]>) throws -> ObjectStackError {
         let stack = try TestStack(kind)
         try stack.coordinator.remove(stack.store)
         let context = stack.newContext()
@@ -378,8 +378,8 @@ struct AggregateFetchTests {
         }
     }
 
-    @Test("an aggregate of a type it cannot take names the key and the type", arguments: StoreKind.allCases)
-    func nonNumericAggregate(kind: StoreKind) throws {
+    @Test("an aggregate of a type it cannot take names the key and the type", arguments: StoreType.allCases)
+    func nonNumericAggregate(kind: StoreType) throws {
         let error = try Self.refusal(
             kind, Self.request([ExpressionDescription(name: "total", expression: .sum("title"))]))
         #expect(error.code == .typeMismatch)
@@ -392,8 +392,8 @@ struct AggregateFetchTests {
         #expect(cover.code == .typeMismatch && cover.message.contains("binaryData"))
     }
 
-    @Test("unknown and unsupported functions are refused with the function's name", arguments: StoreKind.allCases)
-    func functions(kind: StoreKind) throws {
+    @Test("unknown and unsupported functions are refused with the function's name", arguments: StoreType.allCases)
+    func functions(kind: StoreType) throws {
         let unknown = try Self.refusal(
             kind,
             Self.request([ExpressionDescription(name: "x", expression: .function("frobnicate:", [.keyPath("pages")]))]))
@@ -408,8 +408,8 @@ struct AggregateFetchTests {
         #expect(arity.code == .invalidArgument && arity.message.contains("one key path"))
     }
 
-    @Test("group-by keys must be fetched, and fetched keys grouped", arguments: StoreKind.allCases)
-    func grouping(kind: StoreKind) throws {
+    @Test("group-by keys must be fetched, and fetched keys grouped", arguments: StoreType.allCases)
+    func grouping(kind: StoreType) throws {
         let count = ExpressionDescription(name: "books", expression: .count("title"))
         let unfetched = try Self.refusal(kind, Self.request([count], groupBy: ["author.name"]))
         #expect(unfetched.code == .invalidArgument)
@@ -424,8 +424,8 @@ struct AggregateFetchTests {
         #expect(toMany.code == .unknownKeyPath && toMany.message.contains("tags.name"))
     }
 
-    @Test("havingPredicate and sort keys must name what is fetched", arguments: StoreKind.allCases)
-    func havingNames(kind: StoreKind) throws {
+    @Test("havingPredicate and sort keys must name what is fetched", arguments: StoreType.allCases)
+    func havingNames(kind: StoreType) throws {
         let properties: [any FetchPropertyConvertible] = [
             "author.name", ExpressionDescription(name: "books", expression: .count("title")),
         ]
@@ -442,8 +442,8 @@ struct AggregateFetchTests {
         #expect(sort.code == .unknownKeyPath && sort.message.contains("pages"))
     }
 
-    @Test("aggregates need dictionary results and a result type that holds their value", arguments: StoreKind.allCases)
-    func resultTypeRefusals(kind: StoreKind) throws {
+    @Test("aggregates need dictionary results and a result type that holds their value", arguments: StoreType.allCases)
+    func resultTypeRefusals(kind: StoreType) throws {
         var objects = try Self.request([ExpressionDescription(name: "books", expression: .count("title"))])
         objects.resultType = .managedObject
         let notDictionary = try Self.refusal(kind, objects)

@@ -8,7 +8,7 @@ import Testing
 struct UndoTests {
     /// A stack with an author of two books (one saved), and a context with an undo manager set afterwards, so
     /// the seeding is not undoable.
-    static func seeded(_ kind: StoreKind) throws -> (TestStack, ManagedObjectContext, ObjectUndoManager) {
+    static func seeded(_ kind: StoreType) throws -> (TestStack, ManagedObjectContext, ObjectUndoManager) {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         let undo = ObjectUndoManager()
@@ -40,8 +40,8 @@ struct UndoTests {
 
     @Test(
         "an attribute change is undone and redone; undoing back to the saved value leaves no change",
-        arguments: StoreKind.allCases)
-    func attribute(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func attribute(kind: StoreType) throws {
         let (_, context, undo) = try Self.seeded(kind)
         try context.performAndWait {
             let dune = try Self.book(context, "Dune")
@@ -61,8 +61,8 @@ struct UndoTests {
 
     @Test(
         "undo() records the pending changes first and undoes them; redo is gone once a change is made",
-        arguments: StoreKind.allCases)
-    func pending(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func pending(kind: StoreType) throws {
         let (_, context, undo) = try Self.seeded(kind)
         try context.performAndWait {
             let dune = try Self.book(context, "Dune")
@@ -86,8 +86,8 @@ struct UndoTests {
 
     @Test(
         "each processPendingChanges cycle is one undo step; an explicit group joins several",
-        arguments: StoreKind.allCases)
-    func grouping(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func grouping(kind: StoreType) throws {
         let (_, context, undo) = try Self.seeded(kind)
         try context.performAndWait {
             let dune = try Self.book(context, "Dune")
@@ -114,8 +114,8 @@ struct UndoTests {
 
     @Test(
         "an insert is undone (the object leaves, observers see it deleted) and redone with its values",
-        arguments: StoreKind.allCases)
-    func insert(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func insert(kind: StoreType) throws {
         let (stack, context, _) = try Self.seeded(kind)
         let recorder = NotificationRecorder(context, names: [ManagedObjectContext.objectsDidChangeNotification])
         try context.performAndWait {
@@ -140,8 +140,8 @@ struct UndoTests {
         #expect(try Self.storedTitles(stack) == ["Children of Dune", "Dune", "Messiah"])
     }
 
-    @Test("a delete and what its rules changed (cascade, nullify) are undone together", arguments: StoreKind.allCases)
-    func deleteWithRules(kind: StoreKind) throws {
+    @Test("a delete and what its rules changed (cascade, nullify) are undone together", arguments: StoreType.allCases)
+    func deleteWithRules(kind: StoreType) throws {
         let (stack, context, _) = try Self.seeded(kind)
         let recorder = NotificationRecorder(context, names: [ManagedObjectContext.objectsDidChangeNotification])
         try context.performAndWait {
@@ -166,8 +166,8 @@ struct UndoTests {
         #expect(try Self.storedTitles(stack) == ["Dune", "Messiah"])
     }
 
-    @Test("a relationship change is undone on both sides of the inverse", arguments: StoreKind.allCases)
-    func relationship(kind: StoreKind) throws {
+    @Test("a relationship change is undone on both sides of the inverse", arguments: StoreType.allCases)
+    func relationship(kind: StoreType) throws {
         let (stack, context, _) = try Self.seeded(kind)
         try context.performAndWait {
             let herbert = try #require(try context.all(Author.self, "Author").first)
@@ -198,9 +198,9 @@ struct UndoTests {
     }
 
     @Test(
-        "undo after a save makes the context dirty again; saving writes the undone state", arguments: StoreKind.allCases
+        "undo after a save makes the context dirty again; saving writes the undone state", arguments: StoreType.allCases
     )
-    func afterSave(kind: StoreKind) throws {
+    func afterSave(kind: StoreType) throws {
         let (stack, context, undo) = try Self.seeded(kind)
         try context.performAndWait {
             let dune = try Self.book(context, "Dune")
@@ -219,8 +219,8 @@ struct UndoTests {
 
     @Test(
         "undoing a saved insert deletes the object; undoing a saved delete inserts it again",
-        arguments: StoreKind.allCases)
-    func insertAndDeleteAfterSave(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func insertAndDeleteAfterSave(kind: StoreType) throws {
         let (stack, context, _) = try Self.seeded(kind)
         try context.performAndWait {
             let book = Book(context: context)
@@ -250,8 +250,8 @@ struct UndoTests {
         #expect(author == "Herbert")
     }
 
-    @Test("rollback and reset empty the undo stack; a transient attribute is undoable", arguments: StoreKind.allCases)
-    func clearing(kind: StoreKind) throws {
+    @Test("rollback and reset empty the undo stack; a transient attribute is undoable", arguments: StoreType.allCases)
+    func clearing(kind: StoreType) throws {
         let (_, context, undo) = try Self.seeded(kind)
         try context.performAndWait {
             let dune = try Self.book(context, "Dune")
@@ -272,8 +272,8 @@ struct UndoTests {
 
     @Test(
         "changes made with registration disabled (processed before enabling) are not undoable",
-        arguments: StoreKind.allCases)
-    func disabledRegistration(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func disabledRegistration(kind: StoreType) throws {
         let (_, context, undo) = try Self.seeded(kind)
         try context.performAndWait {
             let dune = try Self.book(context, "Dune")
@@ -292,8 +292,8 @@ struct UndoTests {
 
     @Test(
         "without an undo manager nothing is recorded; a child's save is undoable in its parent",
-        arguments: StoreKind.allCases)
-    func childSave(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func childSave(kind: StoreType) throws {
         let (_, context, undo) = try Self.seeded(kind)
         let child = ManagedObjectContext(concurrencyType: .privateQueue)
         child.parent = context
@@ -314,8 +314,8 @@ struct UndoTests {
         }
     }
 
-    @Test("action names and levelsOfUndo apply to a context's steps", arguments: StoreKind.allCases)
-    func namesAndLevels(kind: StoreKind) throws {
+    @Test("action names and levelsOfUndo apply to a context's steps", arguments: StoreType.allCases)
+    func namesAndLevels(kind: StoreType) throws {
         let (_, context, undo) = try Self.seeded(kind)
         undo.levelsOfUndo = 2
         try context.performAndWait {
