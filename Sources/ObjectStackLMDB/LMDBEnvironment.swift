@@ -18,8 +18,9 @@ final class LMDBEnvironment: Sendable {
     private let idleReaders = LockedValue<[OpaquePointer]>([])
     /// Sub-database handles by name; opening them is serialised by the same lock, as LMDB requires.
     let databases = LockedValue<[String: MDB_dbi]>([:])
-    /// The last primary key handed out per entity hierarchy (root entity name).
-    let keyCounters = LockedValue<[String: Int64]>([:])
+    /// Primary keys this process reserved in the file and has not handed out yet, per entity hierarchy (root
+    /// entity name): see `LMDBStore+Keys`.
+    let keyRanges = LockedValue<[String: LMDBKeyRange]>([:])
     /// How many reader slots of dead processes `mdb_reader_check` cleared at open.
     let clearedStaleReaders: Int32
 

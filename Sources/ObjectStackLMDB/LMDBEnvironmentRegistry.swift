@@ -71,6 +71,7 @@ enum LMDBEnvironmentRegistry {
                 entries[environment.path] = entry
             } else {
                 entries[environment.path] = nil
+                LMDBStore.returnUnusedKeys(of: environment)
                 environment.close()
                 entry.lock?.release()
                 if !entry.isKept, !entry.createdFiles.isEmpty {

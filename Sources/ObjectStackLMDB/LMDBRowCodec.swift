@@ -98,7 +98,9 @@ struct LMDBRowCodec: Sendable {
     // MARK: - Encoding
 
     /// Appends the encoded row to `buffer`.
-    func encode(entity: EntityDescription, version: Int64, values: [StoreValue], into buffer: inout [UInt8]) {
+    func encode<Values: Collection<StoreValue>>(
+        entity: EntityDescription, version: Int64, values: Values, into buffer: inout [UInt8]
+    ) {
         buffer.append(Self.formatVersion)
         let code = code(of: entity)
         buffer.append(UInt8(truncatingIfNeeded: code))

@@ -13,8 +13,6 @@ struct LMDBSave {
     let request: StoreSaveRequest
     let schema: LMDBSchema
     let codec: LMDBRowCodec
-    /// The highest reserved primary key per root entity, persisted so reopened stores never reuse one.
-    let reservedKeys: [String: Int64]
     let url: URL
 
     private typealias Layout = LMDBSchema.EntityLayout
@@ -85,15 +83,14 @@ struct LMDBSave {
             if rc == MDB_KEYEXIST {
                 throw StoreError(
                     code: .constraintConflict,
-                    message: "primary key \(id.key) of \(id.entityName) is already in the store "
-                        + "(was it reserved by another process?)", url: url, nativeCode: rc)
+                    message: "primary key \(id.key) of \(id.entityName) is already in the store", url: url,
+                    nativeCode: rc)
             }
             try index(id, insert.values, layout, txn, &key, &indexBatches)
             versions[id] = 1
         }
         try writeIndexEntries(&indexBatches, txn)
         try applyLinks(txn)
-        try persistReservedKeys(txn)
         return versions
     }
 
@@ -482,27 +479,6 @@ struct LMDBSave {
         try txn.withCursor(dbi) { cursor in
             guard let (key, _) = try cursor.move(MDB_LAST), key.count == 8 else { return 0 }
             return key.primaryKey(at: 0)
-        }
-    }
-
-    private func persistReservedKeys(_ txn: LMDBTransaction) throws {
-        var roots: Set<String> = []
-        var previous: EntityDescription?
-        for insert in request.inserts where insert.objectID.entity !== previous {
-            previous = insert.objectID.entity
-            roots.insert(insert.objectID.entity.rootEntity.name)
-        }
-        for root in roots.sorted() {
-            guard let reserved = reservedKeys[root] else { continue }
-            let name = Array("lastKey/\(root)".utf8)
-            try name.withUnsafeBytes { k in
-                if let value = try txn.get(schema.meta, k), value.count == 8, value.primaryKey(at: 0) >= reserved {
-                    return
-                }
-                var stored: [UInt8] = []
-                stored.appendPrimaryKey(reserved)
-                try stored.withUnsafeBytes { _ = try txn.put(schema.meta, k, $0) }
-            }
         }
     }
 

@@ -114,8 +114,6 @@ extension LMDBStore: StoreRowScanning {
 
     public func reserveKeys(through key: Int64, for entity: EntityDescription) throws {
         try checkOpen()
-        environment.keyCounters.withLock { counters in
-            counters[entity.rootEntity.name] = max(counters[entity.rootEntity.name] ?? 0, key)
-        }
+        try reserveKeysInFile(through: key, for: entity)
     }
 }

@@ -123,7 +123,7 @@ public final class LMDBStore: PersistentStore, StoreQueryExplaining {
         return try environment.read { txn in try row(of: objectID, in: txn) }
     }
 
-    private func row(of id: ManagedObjectID, in txn: LMDBTransaction) throws -> RowSnapshot? {
+    func row(of id: ManagedObjectID, in txn: LMDBTransaction) throws -> RowSnapshot? {
         guard !id.isTemporaryID, let layout = schema.layout(of: id.entity),
             let bytes = try txn.get(layout.rows, primaryKey: id.key)
         else { return nil }
@@ -144,14 +144,11 @@ public final class LMDBStore: PersistentStore, StoreQueryExplaining {
 
     // MARK: - Writing
 
+    /// New IDs at keys reserved in the file (`LMDBStore+Keys`), so no other process is given the same ones.
     public func newObjectIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID] {
         try checkOpen()
-        let root = entity.rootEntity.name
-        let first = environment.keyCounters.withLock { counters in
-            let first = (counters[root] ?? 0) + 1
-            counters[root] = first + Int64(count) - 1
-            return first
-        }
+        guard count > 0 else { return [] }
+        let first = try takeKeys(for: entity, count: count)
         return (0..<Int64(count)).map {
             ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: first + $0)
         }
@@ -160,8 +157,7 @@ public final class LMDBStore: PersistentStore, StoreQueryExplaining {
     public func execute(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
         try checkOpen()
         if request.isEmpty { return [:] }
-        let reserved = environment.keyCounters.withLock { $0 }
-        let save = LMDBSave(request: request, schema: schema, codec: codec, reservedKeys: reserved, url: url)
+        let save = LMDBSave(request: request, schema: schema, codec: codec, url: url)
         // A rough size of what the save writes (rows, index entries, page overhead), so one growth fits it.
         let rowBytes = (request.inserts.first?.values.count ?? request.updates.first?.values.count ?? 8) * 24 + 64
         let hint = (request.inserts.count + request.updates.count) * rowBytes * 3

@@ -98,7 +98,6 @@ struct LMDBStoreOpening {
                 layouts: layouts)
             try codec.checkLayouts()
         }
-        try seedKeyCounters(schema)
         // The store is open: its files stay when it closes, as LMDB leaves them.
         LMDBEnvironmentRegistry.keep(environment)
         return Opened(metadata: metadata, schema: schema, codec: codec)
@@ -211,37 +210,6 @@ struct LMDBStoreOpening {
                 code: .notAStore,
                 message: "\(url.path) is an LMDB environment but not an ObjectStack store (it holds other data)",
                 url: url)
-        }
-    }
-
-    // MARK: - Keys
-
-    /// Starts each hierarchy's key counter past its last row and its last reserved key.
-    private func seedKeyCounters(_ schema: LMDBSchema) throws {
-        let roots = Dictionary(request.entities.map { ($0.rootEntity.name, $0.rootEntity) }) { first, _ in first }
-        let lastKeys = try environment.read { txn -> [String: Int64] in
-            var result: [String: Int64] = [:]
-            for (name, root) in roots {
-                guard
-                    let layout = schema.layout(of: root)
-                        ?? request.entities.first(where: { $0.rootEntity === root })
-                        .flatMap(schema.layout(of:))
-                else { continue }
-                var last = try txn.withCursor(layout.rows) { cursor -> Int64 in
-                    guard let (key, _) = try cursor.move(MDB_LAST), key.count == 8 else { return 0 }
-                    return key.primaryKey(at: 0)
-                }
-                try Array("lastKey/\(name)".utf8).withUnsafeBytes { key in
-                    if let value = try txn.get(schema.meta, key), value.count == 8 {
-                        last = max(last, value.primaryKey(at: 0))
-                    }
-                }
-                result[name] = last
-            }
-            return result
-        }
-        environment.keyCounters.withLock { counters in
-            counters.merge(lastKeys) { max($0, $1) }
         }
     }
 }

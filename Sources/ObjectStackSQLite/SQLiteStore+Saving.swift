@@ -31,6 +31,20 @@ extension SQLiteStore {
         }
     }
 
+    /// Applies a save inside a transaction already open on `db` (a batch request's): the same checks and writes
+    /// as `execute(_:)`, which the caller's transaction commits or rolls back.
+    func save(_ request: StoreSaveRequest, inTransactionOn db: SQLiteConnection) throws -> [ManagedObjectID: Int64] {
+        guard !request.isEmpty else { return [:] }
+        do {
+            let versions = try checkVersions(request, db, readingUpdates: false)
+            try checkUniqueness(request, db)
+            return try apply(request, currentVersions: versions, db)
+        } catch is StaleUpdate {
+            // The caller read the versions in this transaction, so only a bug gets here; it rolls back.
+            throw StoreError(code: .versionConflict, message: "a row is not at the version read before", url: url)
+        }
+    }
+
     /// An update's row was not at the version the save expected; the transaction rolls back and the save is
     /// redone the slow way.
     private struct StaleUpdate: Error {}

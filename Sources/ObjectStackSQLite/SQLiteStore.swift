@@ -38,6 +38,8 @@ public final class SQLiteStore: PersistentStore {
     let primaryKeyReads: [ObjectIdentifier: SQLitePrimaryKeyRead]
     /// The connection; nil once the store is closed.
     private let connection: LockedValue<SQLiteConnection?>
+    /// The connection a batch request holds, for the thread that runs it (`SQLiteStore+Batch`).
+    let batchScope = SQLiteBatchScope()
 
     /// How long a connection waits for another's write lock before a save fails with `.locked`.
     static let busyTimeoutMilliseconds: Int32 = 10_000
@@ -91,7 +93,9 @@ public final class SQLiteStore: PersistentStore {
 
     /// Runs `body` with the connection, under the store's lock.
     func withConnection<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try connection.withLock { connection in
+        // Inside a batch request, its reads run on its connection, in its transaction.
+        if let batch = batchScope.current { return try body(batch) }
+        return try connection.withLock { connection in
             guard let connection else {
                 throw StoreError(code: .closed, message: "the store was removed from its coordinator", url: url)
             }

@@ -89,6 +89,17 @@ struct RowCache {
         }
     }
 
+    /// Replaces an object's cached row with a newer one written behind the cache's back (a batch request), keeping
+    /// its holders; an object whose row is not cached stays out.
+    mutating func refresh(_ snapshot: RowSnapshot, for id: ManagedObjectID, at now: RowCacheInstant) {
+        guard let index = entries.index(forKey: ObjectKey(id)),
+            entries.values[index].snapshot.version < snapshot.version
+        else { return }
+        entries.values[index].snapshot = snapshot
+        entries.values[index].storedAt = now
+        generation.advance()
+    }
+
     /// Drops a deleted object's row.
     mutating func remove(_ id: ManagedObjectID) {
         if entries.removeValue(forKey: ObjectKey(id)) != nil { generation.advance() }

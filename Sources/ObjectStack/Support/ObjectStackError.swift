@@ -65,6 +65,10 @@ public struct ObjectStackError: Error, Sendable, CustomStringConvertible {
     public var mergeConflicts: [MergeConflict] = []
     /// For `.constraintConflict`: each set of clashing values.
     public var constraintConflicts: [ConstraintConflict] = []
+    /// For a batch request refused for its input: the position of the object at fault among those given.
+    public var objectIndex: Int?
+    /// For a batch request refused for its input: the key at fault.
+    public var key: String?
 
     /// Creates an error.
     public init(code: Code, message: String, cause: (any Error)? = nil) {

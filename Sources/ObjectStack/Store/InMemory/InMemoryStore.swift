@@ -23,7 +23,7 @@ public final class InMemoryStore: PersistentStore, StoreQueryExplaining {
     /// What the planner may use for each entity, by name.
     let queryIndexes: [String: [QueryIndex]]
     /// The ordered indexes a save maintains for each entity's rows, by name.
-    private let orderedIndexes: [String: [QueryIndex]]
+    let orderedIndexes: [String: [QueryIndex]]
     let backing: InMemoryBacking
     private let isClosed = Atomic<Bool>(false)
 
@@ -101,7 +101,7 @@ public final class InMemoryStore: PersistentStore, StoreQueryExplaining {
         return backing.state.withLock { Self.snapshot(of: objectID, in: $0) }
     }
 
-    private static func snapshot(of id: ManagedObjectID, in state: InMemoryBacking.State) -> RowSnapshot? {
+    static func snapshot(of id: ManagedObjectID, in state: InMemoryBacking.State) -> RowSnapshot? {
         guard !id.isTemporaryID, let row = state.tables[id.entity.rootEntity.name]?.row(id.key),
             row.entityName == id.entityName
         else { return nil }

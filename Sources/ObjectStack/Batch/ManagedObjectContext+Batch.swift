@@ -1,0 +1,216 @@
+import Foundation
+
+extension ManagedObjectContext {
+    // MARK: - Batch requests
+
+    /// Runs a request on the context's store directly, without managed objects: Core Data's
+    /// `execute(_:)`. Returns the request's result class (`BatchInsertResult`, `BatchUpdateResult`,
+    /// `BatchDeleteResult`); the typed overloads return it without a cast.
+    ///
+    /// For example:
+    /// ```swift
+    /// let result = try context.execute(BatchDeleteRequest(fetchRequest: fetch)) as? BatchDeleteResult
+    /// ```
+    /// - Note: Call it on the context's queue. Objects registered in any context are left as they were: merge the
+    ///   changes with `mergeChanges(fromRemoteContextSave:into:)`.
+    /// - Throws: `ObjectStackError`; a request that fails writes nothing.
+    public func execute(_ request: any PersistentStoreRequest) throws -> PersistentStoreResult {
+        switch request {
+        case let insert as BatchInsertRequest: return try execute(insert)
+        case let update as BatchUpdateRequest: return try execute(update)
+        case let delete as BatchDeleteRequest: return try execute(delete)
+        default:
+            throw ObjectStackError(
+                code: .invalidArgument, message: "a context cannot execute a \(type(of: request)) (\(request.requestType))")
+        }
+    }
+
+    /// Inserts a batch insert request's objects as rows, in one store transaction; see `BatchInsertRequest`.
+    ///
+    /// For example:
+    /// ```swift
+    /// let result = try context.execute(BatchInsertRequest(entityName: "Pod", objects: specs))
+    /// ```
+    /// - Complexity: O(n) in the objects, plus the store's writes; no managed object is made (but one per handler
+    ///   call for a managed-object handler).
+    /// - Throws: `ObjectStackError` naming the object (`objectIndex`) and key at fault for bad input,
+    ///   `.constraintConflict` for repeated constrained values under `.error`, `.storeFailed` for the store's
+    ///   failures. Nothing is written when it throws.
+    @discardableResult
+    public func execute(_ request: BatchInsertRequest) throws -> BatchInsertResult {
+        assertOnQueue("execute(_:) (batch insert)")
+        let entity = try batchEntity(request.entityName, "batch insert")
+        let merging = mergePolicy != .error && !entity.applicableUniquenessConstraints.isEmpty
+        var builder = BatchRowBuilder(
+            entity: entity, tracksGivenKeys: merging, capacity: request.objectsToInsert?.count ?? 0)
+        if let objects = request.objectsToInsert {
+            for object in objects { try builder.append(object) }
+        } else if let handler = request.dictionaryHandler {
+            while true {
+                var values: [String: Any] = [:]
+                if handler(&values) { break }
+                try builder.append(values)
+            }
+        } else if let handler = request.managedObjectHandler {
+            while true {
+                let object = entity.managedObjectClass.init(entity: entity, insertInto: nil)
+                if handler(object) { break }
+                try builder.append(object)
+            }
+        }
+        let plan = BatchInsertPlan(
+            rows: builder.rows, given: builder.given, mergePolicy: mergePolicy,
+            wantsIDs: request.resultType == .objectIDs)
+        let changes = try runBatch(entity, rowsHint: builder.count, "batch insert") { try plan.run($0) }
+        return BatchInsertResult(resultType: request.resultType, changes: changes)
+    }
+
+    /// Sets the request's values on every row it matches, in one store transaction; see `BatchUpdateRequest`.
+    ///
+    /// For example:
+    /// ```swift
+    /// var request = BatchUpdateRequest(entityName: "Pod")
+    /// request.propertiesToUpdate = ["license": "MIT"]
+    /// try context.execute(request)
+    /// ```
+    /// - Complexity: a fetch of the matching rows and an update of each.
+    /// - Throws: `ObjectStackError`: `.unknownKey`, `.invalidArgument`, `.typeMismatch` naming the key at fault;
+    ///   `.constraintConflict` when the new values would clash; `.storeFailed`. Nothing is written when it throws.
+    @discardableResult
+    public func execute(_ request: BatchUpdateRequest) throws -> BatchUpdateResult {
+        assertOnQueue("execute(_:) (batch update)")
+        let entity = try batchEntity(request.entityName, "batch update", allowsAbstract: true)
+        let values = try (request.propertiesToUpdate ?? [:]).sorted { $0.key < $1.key }.map { key, value in
+            (key, try batchUpdateValue(value, forKey: key, of: entity))
+        }
+        var fetch = FetchRequest<ManagedObject>(entityName: entity.name)
+        fetch.predicate = request.predicate
+        fetch.includesSubentities = request.includesSubentities
+        let plan = BatchUpdatePlan(
+            fetch: try FetchPlan(request: fetch, model: model, resultClass: ManagedObject.self).store,
+            values: values, wantsIDs: request.resultType == .updatedObjectIDs)
+        let changes = try runBatch(entity, rowsHint: 0, "batch update") { try plan.run($0) }
+        return BatchUpdateResult(resultType: request.resultType, changes: changes)
+    }
+
+    /// Deletes the rows the request names, with the delete rules Core Data applies to batch deletes, in one store
+    /// transaction; see `BatchDeleteRequest`.
+    ///
+    /// For example:
+    /// ```swift
+    /// try context.execute(BatchDeleteRequest(objectIDs: ids))
+    /// ```
+    /// - Complexity: a fetch of the matching rows, a read of each relationship the rules follow, a delete of each
+    ///   row.
+    /// - Throws: `ObjectStackError`: `.invalidArgument` for a deny rule or IDs of several entities;
+    ///   `.validationFailed` when a nullify rule would empty a required relationship; `.storeFailed`. Nothing is
+    ///   deleted when it throws.
+    @discardableResult
+    public func execute(_ request: BatchDeleteRequest) throws -> BatchDeleteResult {
+        assertOnQueue("execute(_:) (batch delete)")
+        let wantsIDs = request.resultType == .objectIDs
+        let entity: EntityDescription
+        let plan: BatchDeletePlan
+        if let ids = request.objectIDs {
+            guard let first = ids.first else {
+                return BatchDeleteResult(resultType: request.resultType, changes: BatchChanges())
+            }
+            entity = try batchEntity(first.entityName, "batch delete")
+            if let other = ids.first(where: { $0.entityName != first.entityName || $0.isTemporaryID }) {
+                throw ObjectStackError(
+                    code: .invalidArgument,
+                    message: other.isTemporaryID
+                        ? "batch delete refused: \(other) is a temporary ID, of an object not saved yet"
+                        : "batch delete refused: the IDs name objects of several entities (\(first.entityName), "
+                            + "\(other.entityName)); one request deletes one entity's objects, as in Core Data")
+            }
+            try BatchDeletePlan.checkRules(deleting: [entity])
+            // IDs from a separate stack name their own model's entity: the store reads this model's.
+            let own = ids.map { id in
+                id.entity === entity
+                    ? id : ManagedObjectID(entity: entity, storeIdentifier: id.storeIdentifier, primaryKey: id.key)
+            }
+            plan = BatchDeletePlan(target: .objectIDs(own), wantsIDs: wantsIDs)
+        } else {
+            let name =
+                request.entityName.isEmpty
+                ? request.entityNameFromResult.flatMap { model.entity(for: $0)?.name } ?? "" : request.entityName
+            entity = try batchEntity(name, "batch delete", allowsAbstract: true)
+            var fetch = FetchRequest<ManagedObjectID>(entityName: entity.name)
+            fetch.predicate = request.predicate
+            fetch.sortDescriptors = request.sortDescriptors
+            fetch.fetchLimit = request.fetchLimit
+            fetch.fetchOffset = request.fetchOffset
+            fetch.includesSubentities = request.includesSubentities
+            let store = try FetchPlan(request: fetch, model: model, resultClass: ManagedObjectID.self).store
+            try BatchDeletePlan.checkRules(deleting: store.candidateEntities)
+            plan = BatchDeletePlan(target: .fetch(store), wantsIDs: wantsIDs)
+        }
+        let changes = try runBatch(entity, rowsHint: 0, "batch delete") { try plan.run($0) }
+        return BatchDeleteResult(resultType: request.resultType, changes: changes)
+    }
+
+    // MARK: - Helpers
+
+    /// The entity a batch request names.
+    private func batchEntity(_ name: String, _ what: String, allowsAbstract: Bool = false) throws -> EntityDescription {
+        guard let entity = model.entitiesByName[name] else {
+            throw ObjectStackError(code: .unknownEntity, message: "\(what) refused: the model has no entity named '\(name)'")
+        }
+        guard allowsAbstract || !entity.isAbstract else {
+            throw ObjectStackError(
+                code: .invalidArgument, message: "\(what) refused: entity \(name) is abstract and has no rows of its own")
+        }
+        return entity
+    }
+
+    /// A batch update's value for an attribute of `entity`, of the attribute's type.
+    private func batchUpdateValue(_ value: Any, forKey key: String, of entity: EntityDescription) throws -> StoreValue {
+        func refuse(_ code: ObjectStackError.Code, _ message: String) -> ObjectStackError {
+            var error = ObjectStackError(code: code, message: "batch update of \(entity.name) refused, nothing written: \(message)")
+            error.key = key
+            return error
+        }
+        guard let attribute = entity.attributesByName[key] else {
+            if entity.relationshipsByName[key] != nil {
+                throw refuse(.invalidArgument, "'\(key)' is a relationship of \(entity.name); batch updates set attributes only")
+            }
+            throw refuse(.unknownKey, "entity \(entity.name) has no attribute named '\(key)'")
+        }
+        guard !attribute.isTransient, attribute.derivationExpression == nil else {
+            throw refuse(
+                .invalidArgument,
+                "\(entity.name).\(key) is \(attribute.isTransient ? "transient, never stored" : "derived at save")")
+        }
+        var builder = BatchRowBuilder(entity: entity, tracksGivenKeys: false, capacity: 0)
+        builder.describesObjects = false
+        let converted: StoreValue
+        do {
+            converted = try builder.convertValue(value, forKey: key)
+        } catch let error as ObjectStackError {
+            throw refuse(error.code, error.message)
+        }
+        if converted.isNull, !attribute.isOptional {
+            throw refuse(.validationFailed, "\(entity.name).\(key) is required and cannot be set to nil")
+        }
+        return converted
+    }
+
+    /// Runs a batch plan on the coordinator, with store failures as the context's errors.
+    private func runBatch(
+        _ entity: EntityDescription, rowsHint: Int, _ what: String,
+        _ body: (any StoreBatchTransaction) throws -> BatchChanges
+    ) throws -> BatchChanges {
+        do {
+            return try coordinator.executeBatch(for: entity, rowsHint: rowsHint, body)
+        } catch let error as StoreError {
+            if error.code == .constraintConflict {
+                var result = ObjectStackError(
+                    code: .constraintConflict, message: "\(what) failed, nothing written: \(error.message)", cause: error)
+                result.constraintConflicts = error.constraintConflicts
+                throw result
+            }
+            throw ObjectStackError(code: .storeFailed, message: "\(what) failed, nothing written: \(error.message)", cause: error)
+        }
+    }
+}

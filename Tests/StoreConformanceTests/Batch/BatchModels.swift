@@ -1,0 +1,59 @@
+import Foundation
+import ObjectStack
+
+/// Small models for the batch request suites: an entity unique by code, for upserts; parents whose children
+/// require them, for the nullify rule's mandatory inverses.
+enum BatchModels {
+    /// `Item`: `code` unique, `title` required, `count` with a default, `note` optional.
+    static func items() throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Item",
+                attributes: [
+                    AttributeDescription(name: "code", type: .string, isOptional: false),
+                    AttributeDescription(name: "title", type: .string, isOptional: false),
+                    AttributeDescription(name: "count", type: .integer64, defaultValue: 0),
+                    AttributeDescription(name: "note", type: .string),
+                ],
+                uniquenessConstraints: [["code"]])
+        ])
+    }
+
+    /// `Parent.children` (nullify) whose inverse `Child.parent` is required; `Group.members` (nullify,
+    /// many-to-many) whose inverse `Member.groups` is required.
+    static func requiredInverses() throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Parent", attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [
+                    RelationshipDescription(name: "children", destination: "Child", inverse: "parent", isToMany: true)
+                ]),
+            EntityDescription(
+                name: "Child", attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [
+                    RelationshipDescription(name: "parent", destination: "Parent", inverse: "children", isOptional: false)
+                ]),
+            EntityDescription(
+                name: "Group", attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [
+                    RelationshipDescription(name: "members", destination: "Member", inverse: "groups", isToMany: true)
+                ]),
+            EntityDescription(
+                name: "Member", attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [
+                    RelationshipDescription(
+                        name: "groups", destination: "Group", inverse: "members", isToMany: true, isOptional: false)
+                ]),
+        ])
+    }
+}
+
+extension ManagedObjectContext {
+    /// The stored values of one object, read fresh from the store (not this context's registered object).
+    func storedValues(_ id: ManagedObjectID, _ keys: [String]) throws -> [String: Any] {
+        var request = FetchRequest<[String: Any]>(entityName: id.entityName)
+        request.predicate = try FetchPredicate(format: "SELF == %@", id)
+        request.propertiesToFetch = keys
+        return try fetch(request).first ?? [:]
+    }
+}
