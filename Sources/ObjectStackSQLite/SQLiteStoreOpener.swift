@@ -151,6 +151,9 @@ struct SQLiteStoreOpener {
             throw error
         }
         defer { reader.close() }
+        // Another process may be writing, or recovering the WAL after a crash (SQLITE_BUSY_RECOVERY): wait, as the
+        // store's own connection does, rather than fail the open.
+        sqlite3_busy_timeout(reader.handle, SQLiteStore.busyTimeoutMilliseconds)
         do {
             let tables = try reader.strings("SELECT name FROM sqlite_master WHERE type = 'table'")
             guard tables.contains("Z_METADATA") else {

@@ -6,12 +6,15 @@ import Lab
 struct CrashTestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crash-test",
-        abstract: "SIGKILL save loops at random moments and check that no acknowledged save is lost or torn.")
+        abstract: "SIGKILL save loops at random moments and check that no acknowledged save is lost or torn.",
+        discussion: "With --two-writers, two processes save and batch-insert into one store and both are killed each "
+            + "round; the check adds that no primary key was handed out to both.")
     @Option(help: ArgumentHelp("A file store (repeatable; default both).", valueName: "sqlite|lmdb"))
     var store: [StoreKind] = StoreKind.fileStores
     @Option(help: "Kills per store.") var kills = 50
     @Option(help: "Seed of the batch sizes.") var seed: UInt64 = 1
     @Option(help: "Longest run of a child before its kill, in ms.") var maxRunMs = 400
+    @Flag(help: "Two writers on one store, saving and batch-inserting, both killed each round.") var twoWriters = false
 
     func validate() throws {
         for kind in store { try kind.requireFile() }
@@ -19,6 +22,19 @@ struct CrashTestCommand: ParsableCommand {
 
     func run() throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        if twoWriters {
+            for store in store {
+                let campaign = TwoWriterCampaign(
+                    executable: executable, store: store, kills: kills, seed: seed, maximumRunMilliseconds: maxRunMs)
+                let outcome = try campaign.run { round, state in
+                    if round % 20 == 0 {
+                        print("\(store.rawValue): \(round) rounds, \(state.acknowledged) batches acknowledged")
+                    }
+                }
+                print(outcome.summary)
+            }
+            return
+        }
         for store in store {
             let campaign = KillCampaign(
                 executable: executable, store: store, kills: kills, seed: seed, maximumRunMilliseconds: maxRunMs)

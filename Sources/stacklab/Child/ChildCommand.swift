@@ -9,6 +9,6 @@ struct ChildCommand: ParsableCommand {
         shouldDisplay: false,
         subcommands: [
             LaunchChildCommand.self, SaveLoopChildCommand.self, MigrateChildCommand.self, HoldStoreChildCommand.self,
-            ConcurrencyViolationChildCommand.self,
+            ConcurrencyViolationChildCommand.self, TwoWriterChildCommand.self, SharedItemChildCommand.self,
         ])
 }

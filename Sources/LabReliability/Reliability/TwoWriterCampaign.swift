@@ -1,0 +1,142 @@
+import Foundation
+import ObjectStack
+import StackLab
+
+/// Starts two `stacklab child two-writer` processes on one store, kills both with SIGKILL at random moments, again
+/// and again, and checks after each round that the store holds every batch either writer acknowledged, no batch in
+/// part, and that no primary key was handed out to both.
+public struct TwoWriterCampaign: Sendable {
+    /// What the campaign survived.
+    public struct Outcome: Sendable {
+        public let store: StoreKind
+        public let kills: Int
+        /// Batches the writers' journals acknowledged over the whole campaign.
+        public let batchesAcknowledged: Int
+        /// Rounds after which a batch was in the store but not in its writer's journal (killed between commit and
+        /// journal).
+        public let killsBetweenCommitAndJournal: Int
+        public let entries: Int
+        /// Keys the journals show handed out, each to one batch of one writer.
+        public let keysHandedOut: Int
+
+        /// One line for `stacklab crash-test --two-writers`.
+        public var summary: String {
+            "\(store.rawValue), two writers: survived \(kills) kills; \(batchesAcknowledged) batches acknowledged, "
+                + "\(killsBetweenCommitAndJournal) kills between commit and journal, \(entries) entries, "
+                + "\(keysHandedOut) keys handed out, none twice; nothing lost or torn"
+        }
+    }
+
+    public let executable: URL
+    public let store: StoreKind
+    /// Rounds; each kills both writers.
+    public let kills: Int
+    public let seed: UInt64
+    /// The longest a round runs before its kills; the moment is random below it.
+    public let maximumRunMilliseconds: Int
+
+    /// A campaign of `kills` rounds of two writers started from `executable` (the stacklab binary).
+    public init(executable: URL, store: StoreKind, kills: Int, seed: UInt64, maximumRunMilliseconds: Int = 400) {
+        self.executable = executable
+        self.store = store
+        self.kills = kills
+        self.seed = seed
+        self.maximumRunMilliseconds = maximumRunMilliseconds
+    }
+
+    /// Runs the campaign in a fresh folder; throws `SaveLoopError` at the first damage, naming the round.
+    public func run(progress: (Int, TwoWriterLoop.Verification) -> Void = { _, _ in }) throws -> Outcome {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stacklab-two-writers-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("store.\(store.rawValue)")
+        let writers = (1...2).map { number in
+            TwoWriterLoop(
+                store: store, url: url, journal: directory.appendingPathComponent("journal-\(number).txt"),
+                writer: number, seed: seed)
+        }
+        // The store exists before the writers race to open it.
+        _ = try TwoWriterLoop.verify(writers)
+        var random = SystemRandomNumberGenerator()
+        var last = TwoWriterLoop.Verification(acknowledged: 0, entries: 0, keysHandedOut: 0, unacknowledged: 0)
+        var ahead = 0
+        for round in 1...kills {
+            let children = try writers.map { try start($0) }
+            // One round in five kills while the writers start and open the store; the others once both write.
+            if random.next() % 5 == 0 {
+                usleep(useconds_t(Int.random(in: 1...max(1, maximumRunMilliseconds / 4), using: &random) * 1_000))
+            } else {
+                for child in children where !Self.waitForReady(child.output, seconds: 120) {
+                    for other in children { stop(other.process) }
+                    throw SaveLoopError("round \(round): a writer never started writing: \(child.errors())")
+                }
+                usleep(useconds_t(Int.random(in: 1...maximumRunMilliseconds, using: &random) * 1_000))
+            }
+            // The second writer dies a moment after the first: mid-transaction, or waiting for the other's.
+            stop(children[0].process)
+            usleep(useconds_t(Int.random(in: 0...30_000, using: &random)))
+            stop(children[1].process)
+            for child in children where child.process.terminationReason != .uncaughtSignal {
+                throw SaveLoopError(
+                    "round \(round): a writer exited by itself (status \(child.process.terminationStatus)): "
+                        + child.errors())
+            }
+            do {
+                last = try TwoWriterLoop.verify(writers)
+            } catch {
+                throw SaveLoopError("round \(round) of \(kills) on \(store.rawValue) (seed \(seed)): \(error)")
+            }
+            if last.unacknowledged > 0 { ahead += 1 }
+            progress(round, last)
+        }
+        return Outcome(
+            store: store, kills: kills, batchesAcknowledged: last.acknowledged, killsBetweenCommitAndJournal: ahead,
+            entries: last.entries, keysHandedOut: last.keysHandedOut)
+    }
+
+    /// A running writer and its pipes.
+    private struct Child {
+        let process: Process
+        let output: FileHandle
+        let errorPipe: Pipe
+
+        func errors() -> String {
+            String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        }
+    }
+
+    private func start(_ loop: TwoWriterLoop) throws -> Child {
+        let child = Process()
+        child.executableURL = executable
+        child.arguments = [
+            "child", "two-writer", "--store", store.rawValue, "--path", loop.url.path, "--journal", loop.journal.path,
+            "--writer", String(loop.writer), "--seed", String(seed),
+        ]
+        let output = Pipe()
+        child.standardOutput = output
+        let errors = Pipe()
+        child.standardError = errors
+        try child.run()
+        return Child(process: child, output: output.fileHandleForReading, errorPipe: errors)
+    }
+
+    /// Kills a child (if it still runs) and reaps it.
+    private func stop(_ process: Process) {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Waits for a child's `ready` line; false on end or timeout.
+    private static func waitForReady(_ handle: FileHandle, seconds: Double) -> Bool {
+        let ready = LockedValue(false)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let data = handle.readData(ofLength: 6)
+            ready.withLock { $0 = data.starts(with: Data("ready".utf8)) }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + seconds) == .success else { return false }
+        return ready.withLock { $0 }
+    }
+}
