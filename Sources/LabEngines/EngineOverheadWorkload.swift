@@ -12,7 +12,9 @@ import StackLab
 /// also `bytes_per_object`, the heap the materialised results hold), `fetch-by-id` (`lookups` random pods by
 /// primary key / object ID, one read transaction), `fetch-sorted` (the first 50 pods by name, ties by primary key:
 /// a list's first screen), `update` (every tenth pod changed and saved), `count` (pods
-/// with more than 2^19 downloads, about half), and for ObjectStack only `merge` (a `changes`-object save, half
+/// with more than 2^19 downloads, about half), `batch-insert` (N pods in one `BatchInsertRequest` from dictionaries
+/// built beforehand, fresh file each sample; the raw side runs its `insert`, so the ratio is against the engine's
+/// insert of the same rows), and for ObjectStack only `merge` (a `changes`-object save, half
 /// updates of registered pods, merged into a context holding the N pods registered and materialised),
 /// `child-save` (the same changes saved by a child context into that context: the nested-contexts design's step) and
 /// `import` (N pods in saves of `batch_size`, the context reset after each; read `peak_rss_mb`).
@@ -41,7 +43,9 @@ public struct EngineOverheadWorkload: Workload {
                 help: "objectstack, raw (the engine's C API) or grdb (Codable records; SQLite only)"),
             ParameterSpec(
                 "operation", .choice(Operation.allCases.map(\.rawValue)), default: nil,
-                help: "insert, fetch-all, fetch-by-id, fetch-sorted, update, count; merge and import for objectstack"),
+                help:
+                    "insert, fetch-all, fetch-by-id, fetch-sorted, update, count, batch-insert (raw: its insert); "
+                    + "merge and import for objectstack"),
             ParameterSpec(
                 "objects", .integer(minimum: 10), default: .integer(10_000), quick: .integer(2_000),
                 help: "pods in the store (merge: registered in the receiving context; import: imported)"),
@@ -93,15 +97,20 @@ public struct EngineOverheadWorkload: Workload {
         case merge
         case childSave = "child-save"
         case `import`
+        case batchInsert = "batch-insert"
     }
 
-    /// Whether a cell makes sense: GRDB is SQLite only; `merge`, `child-save` and `import` are ObjectStack's alone.
+    /// Whether a cell makes sense: GRDB is SQLite only; `merge`, `child-save` and `import` are ObjectStack's alone;
+    /// `batch-insert` is ObjectStack's against the raw engine's insert.
     static func accepts(_ parameters: [String: ScenarioValue]) -> Bool {
         let implementation = parameters["implementation"]?.description
         let operation = parameters["operation"]?.description
         if implementation == Implementation.grdb.rawValue, parameters["store"]?.description != StoreKind.sqlite.rawValue
         {
             return false
+        }
+        if operation == Operation.batchInsert.rawValue {
+            return implementation != Implementation.grdb.rawValue
         }
         if operation == Operation.merge.rawValue || operation == Operation.import.rawValue
             || operation == Operation.childSave.rawValue
@@ -144,6 +153,21 @@ public struct EngineOverheadWorkload: Workload {
                 let engine = try run.engine(sample)
                 defer { engine.close() }
                 times.append(try milliseconds { try engine.insert(rows) })
+            }
+        case .batchInsert:
+            // ObjectStack: one BatchInsertRequest of dictionaries built beforehand (not timed); the raw side: its
+            // insert of the same rows, which a batch insert is judged against.
+            let rows = run.rows()
+            for sample in 0..<samples {
+                let engine = try run.engine(sample)
+                defer { engine.close() }
+                if let stack = engine as? StackPods {
+                    let objects = StackPods.batchObjects(rows)
+                    times.append(try milliseconds { try stack.batchInsert(objects) })
+                } else {
+                    times.append(try milliseconds { try engine.insert(rows) })
+                }
+                try run.check(try engine.count(downloadsAbove: -1), rows.count, "the pods a batch insert wrote")
             }
         case .fetchAll:
             let rows = run.rows()

@@ -86,7 +86,8 @@ struct LMDBBatchInsert {
                     try txn.put(constraint.dbi, uniqueKey, owner, flags: flags, existing: &existing)
                 }
                 guard rc == MDB_KEYEXIST, let existing, existing.count == 8 else { return }
-                throw try conflict(constraint, row: rows.row(ofKey: entry.owner)!, holder: existing.primaryKey(at: 0), txn)
+                throw try conflict(
+                    constraint, row: rows.row(ofKey: entry.owner)!, holder: existing.primaryKey(at: 0), txn)
             }
         }
         let empty = UnsafeRawBufferPointer(start: nil, count: 0)

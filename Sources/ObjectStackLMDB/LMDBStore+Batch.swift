@@ -68,8 +68,10 @@ struct LMDBBatchTransaction: StoreBatchTransaction {
     }
 
     func insert(_ rows: StoreBatchRows) throws {
-        try LMDBBatchInsert(rows: rows, schema: store.schema, codec: store.codec, store: store.identifier, url: store.url)
-            .run(txn)
+        try LMDBBatchInsert(
+            rows: rows, schema: store.schema, codec: store.codec, store: store.identifier, url: store.url
+        )
+        .run(txn)
     }
 
     func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {

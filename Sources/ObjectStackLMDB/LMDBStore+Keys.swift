@@ -49,10 +49,12 @@ extension LMDBStore {
             return value.primaryKey(at: 0)
         }
         if let rows = rowsDatabase(of: root) {
-            last = max(last, try txn.withCursor(rows) { cursor -> Int64 in
-                guard let (key, _) = try cursor.move(MDB_LAST), key.count == 8 else { return 0 }
-                return key.primaryKey(at: 0)
-            })
+            last = max(
+                last,
+                try txn.withCursor(rows) { cursor -> Int64 in
+                    guard let (key, _) = try cursor.move(MDB_LAST), key.count == 8 else { return 0 }
+                    return key.primaryKey(at: 0)
+                })
         }
         try put(last + Int64(count), as: name, in: txn)
         return last + 1

@@ -32,6 +32,12 @@ final class SQLiteBatchScope: @unchecked Sendable {
         return try body()
     }
 
-    /// The calling thread's identity (`pthread_t` is an integer or a pointer, one word either way).
-    private static var thread: UInt { unsafeBitCast(pthread_self(), to: UInt.self) }
+    /// The calling thread's identity.
+    private static var thread: UInt {
+        #if canImport(Glibc)
+            UInt(pthread_self())
+        #else
+            UInt(bitPattern: pthread_self())
+        #endif
+    }
 }

@@ -54,6 +54,28 @@ struct EngineOverheadTests {
         #expect(header.contains("implementation") && header.contains("operation") && header.contains("ratio_vs_raw"))
     }
 
+    @Test("batch-insert times one BatchInsertRequest against the raw engine's insert, on every store")
+    @MainActor
+    func batchInsert() async throws {
+        let (_, results, _) = try await run(
+            """
+            name: batch
+            workload: engine-overhead
+            repetitions: 1
+            parameters: {samples: 2, operation: batch-insert, objects: 150}
+            matrix:
+              store: [sqlite, lmdb, memory]
+              implementation: [objectstack, raw, grdb]
+            """)
+        // ObjectStack and raw on each store; GRDB has no batch insert of its own.
+        #expect(results.count == 6)
+        #expect(!results.contains { $0.cell.parameters["implementation"]?.description == "grdb" })
+        for result in results {
+            #expect(result.error == nil, "\(result.cell.label): \(result.error ?? "")")
+            #expect((result.metrics[.ratioVsRaw] ?? 0) > 0)
+        }
+    }
+
     @Test("a batched import stores every pod", arguments: ["sqlite", "lmdb"])
     @MainActor
     func batchedImport(store: String) async throws {

@@ -71,12 +71,11 @@ struct TwoProcessWriterTests {
     private func conflict(_ store: StoreKind, _ url: URL, change: () throws -> Void) throws -> ConflictOutcome {
         let holder = try SharedItem.openContext(store: store, at: url)
         defer { try? SharedItem.close(holder) }
-        let item = try holder.performAndWait { () throws in
+        try holder.performAndWait { () throws in
             var request = FetchRequest<ManagedObject>(entityName: "Item")
             request.predicate = try FetchPredicate(format: "code == 'shared'")
             let item = try #require(try holder.fetch(request).first)
             try item.setValue(7, forKey: "count")
-            return item
         }
         try change()
         return try holder.performAndWait { () throws in
@@ -87,7 +86,9 @@ struct TwoProcessWriterTests {
                 outcome.errorCode = "\(error.code)"
                 let conflict = error.mergeConflicts.first
                 outcome.storeTitle = conflict?.storeValues?["title"]
-                outcome.versionStep = conflict.flatMap { conflict in conflict.storeVersion.map { $0 - conflict.cachedVersion } }
+                outcome.versionStep = conflict.flatMap { conflict in
+                    conflict.storeVersion.map { $0 - conflict.cachedVersion }
+                }
             }
             holder.mergePolicy = .mergeByPropertyObjectTrump
             try holder.save()
@@ -116,7 +117,8 @@ struct TwoProcessWriterTests {
         }
         let observed = try conflict(store, acrossProcesses) {
             var arguments = [
-                "child", "shared-item", "--store", store.rawValue, "--path", acrossProcesses.path, "--title", "elsewhere",
+                "child", "shared-item", "--store", store.rawValue, "--path", acrossProcesses.path, "--title",
+                "elsewhere",
             ]
             if batch { arguments.append("--batch") }
             let (status, output) = try StackLabBinary.run(arguments)

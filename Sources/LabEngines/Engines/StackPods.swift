@@ -262,6 +262,31 @@ final class StackPods: PodEngine {
         }
     }
 
+    // MARK: - Batch inserts (ObjectStack only)
+
+    /// The dictionaries a `BatchInsertRequest` of `rows` takes, as an importer holds decoded JSON: keys for the
+    /// values a pod has (none for nil), integers as `Int`.
+    static func batchObjects(_ rows: [PodRow]) -> [[String: Any]] {
+        rows.map { row in
+            var object: [String: Any] = [
+                "name": row.name, "version": row.version, "authors": row.authors, "downloads": Int(row.downloads),
+                "updated": row.updated,
+            ]
+            if let homepage = row.homepage { object["homepage"] = homepage }
+            if let license = row.license { object["license"] = license }
+            if let summary = row.summary { object["summary"] = summary }
+            return object
+        }
+    }
+
+    /// Inserts `objects` with one `BatchInsertRequest` on the context's queue.
+    func batchInsert(_ objects: [[String: Any]]) throws {
+        let context = context
+        try context.performAndWait {
+            _ = try context.execute(BatchInsertRequest(entityName: "Pod", objects: objects))
+        }
+    }
+
     /// Counts every pod in the store.
     func storedCount() throws -> Int {
         let context = context

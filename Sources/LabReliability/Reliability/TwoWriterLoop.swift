@@ -106,7 +106,9 @@ public struct TwoWriterLoop: Sendable {
 
     /// Checks the store against both writers' journals; throws `SaveLoopError` naming the first damage.
     public static func verify(_ writers: [TwoWriterLoop]) throws -> Verification {
-        guard let first = writers.first else { return Verification(acknowledged: 0, entries: 0, keysHandedOut: 0, unacknowledged: 0) }
+        guard let first = writers.first else {
+            return Verification(acknowledged: 0, entries: 0, keysHandedOut: 0, unacknowledged: 0)
+        }
         // Every key each journal shows handed out, with the batch it was handed out for.
         var owners: [Int64: (writer: Int, batch: Int64)] = [:]
         var journals: [Int: Journal] = [:]
@@ -143,11 +145,13 @@ public struct TwoWriterLoop: Sendable {
                 let lastAcknowledged = journal.acknowledged.keys.max() ?? 0
                 for (batch, keys) in journal.acknowledged {
                     guard let found = batches[batch] else {
-                        throw SaveLoopError("writer \(loop.writer): batch \(batch) was acknowledged but is not in the store")
+                        throw SaveLoopError(
+                            "writer \(loop.writer): batch \(batch) was acknowledged but is not in the store")
                     }
                     guard Set(found) == Set(keys) else {
                         throw SaveLoopError(
-                            "writer \(loop.writer): batch \(batch) holds keys \(found.sorted()), acknowledged \(keys.sorted())")
+                            "writer \(loop.writer): batch \(batch) holds keys \(found.sorted()), acknowledged \(keys.sorted())"
+                        )
                     }
                 }
                 acknowledged += journal.acknowledged.count

@@ -97,7 +97,8 @@ struct BatchDeletePlan {
         changes.updated = updates.map { update in
             (
                 update.objectID,
-                RowSnapshot(values: update.values, version: versions[update.objectID] ?? (update.expectedVersion ?? 0) + 1)
+                RowSnapshot(
+                    values: update.values, version: versions[update.objectID] ?? (update.expectedVersion ?? 0) + 1)
             )
         }
         changes.writtenCount = deleted.count
@@ -182,7 +183,8 @@ struct BatchDeletePlan {
             "Batch delete failed due to mandatory \(shape) nullify inverse on "
             + "\(relationship.entity.name)/\(relationship.name): deleting \(source) would leave "
             + "\(target).\(inverse.name), which is required, without \(source.entityName)"
-        var error = ObjectStackError(code: .validationFailed, message: "batch delete failed, nothing deleted: \(message)")
+        var error = ObjectStackError(
+            code: .validationFailed, message: "batch delete failed, nothing deleted: \(message)")
         error.validationFailures = stranded.map { id in
             ValidationFailure(
                 objectID: id, entityName: id.entityName, key: inverse.name, reason: .missingValue, message: message)

@@ -93,7 +93,8 @@ struct BatchRowBuilder {
                 guard let typed = attribute.type.coerce(value) else {
                     throw failure(
                         .typeMismatch, key: attribute.name,
-                        "\(entity.name).\(attribute.name) is a \(attribute.type.rawValue) attribute and cannot hold \(value)")
+                        "\(entity.name).\(attribute.name) is a \(attribute.type.rawValue) attribute and cannot hold \(value)"
+                    )
                 }
                 values[base + position] = typed
                 if tracksGivenKeys { given[base + position] = true }
@@ -215,7 +216,8 @@ struct BatchRowBuilder {
             return error
         }
         var error = ObjectStackError(
-            code: code, message: "batch insert into \(entity.name) refused, nothing written: objects[\(count)]: \(message)")
+            code: code,
+            message: "batch insert into \(entity.name) refused, nothing written: objects[\(count)]: \(message)")
         error.objectIndex = count
         error.key = key
         return error

@@ -39,7 +39,8 @@ struct BatchUpdatePlan {
         changes.updated = request.updates.map { update in
             (
                 update.objectID,
-                RowSnapshot(values: update.values, version: versions[update.objectID] ?? (update.expectedVersion ?? 0) + 1)
+                RowSnapshot(
+                    values: update.values, version: versions[update.objectID] ?? (update.expectedVersion ?? 0) + 1)
             )
         }
         changes.writtenCount = rows.count

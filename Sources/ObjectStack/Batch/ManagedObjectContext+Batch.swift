@@ -21,7 +21,8 @@ extension ManagedObjectContext {
         case let delete as BatchDeleteRequest: return try execute(delete)
         default:
             throw ObjectStackError(
-                code: .invalidArgument, message: "a context cannot execute a \(type(of: request)) (\(request.requestType))")
+                code: .invalidArgument,
+                message: "a context cannot execute a \(type(of: request)) (\(request.requestType))")
         }
     }
 
@@ -155,11 +156,13 @@ extension ManagedObjectContext {
     /// The entity a batch request names.
     private func batchEntity(_ name: String, _ what: String, allowsAbstract: Bool = false) throws -> EntityDescription {
         guard let entity = model.entitiesByName[name] else {
-            throw ObjectStackError(code: .unknownEntity, message: "\(what) refused: the model has no entity named '\(name)'")
+            throw ObjectStackError(
+                code: .unknownEntity, message: "\(what) refused: the model has no entity named '\(name)'")
         }
         guard allowsAbstract || !entity.isAbstract else {
             throw ObjectStackError(
-                code: .invalidArgument, message: "\(what) refused: entity \(name) is abstract and has no rows of its own")
+                code: .invalidArgument,
+                message: "\(what) refused: entity \(name) is abstract and has no rows of its own")
         }
         return entity
     }
@@ -167,13 +170,15 @@ extension ManagedObjectContext {
     /// A batch update's value for an attribute of `entity`, of the attribute's type.
     private func batchUpdateValue(_ value: Any, forKey key: String, of entity: EntityDescription) throws -> StoreValue {
         func refuse(_ code: ObjectStackError.Code, _ message: String) -> ObjectStackError {
-            var error = ObjectStackError(code: code, message: "batch update of \(entity.name) refused, nothing written: \(message)")
+            var error = ObjectStackError(
+                code: code, message: "batch update of \(entity.name) refused, nothing written: \(message)")
             error.key = key
             return error
         }
         guard let attribute = entity.attributesByName[key] else {
             if entity.relationshipsByName[key] != nil {
-                throw refuse(.invalidArgument, "'\(key)' is a relationship of \(entity.name); batch updates set attributes only")
+                throw refuse(
+                    .invalidArgument, "'\(key)' is a relationship of \(entity.name); batch updates set attributes only")
             }
             throw refuse(.unknownKey, "entity \(entity.name) has no attribute named '\(key)'")
         }
@@ -206,11 +211,13 @@ extension ManagedObjectContext {
         } catch let error as StoreError {
             if error.code == .constraintConflict {
                 var result = ObjectStackError(
-                    code: .constraintConflict, message: "\(what) failed, nothing written: \(error.message)", cause: error)
+                    code: .constraintConflict, message: "\(what) failed, nothing written: \(error.message)",
+                    cause: error)
                 result.constraintConflicts = error.constraintConflicts
                 throw result
             }
-            throw ObjectStackError(code: .storeFailed, message: "\(what) failed, nothing written: \(error.message)", cause: error)
+            throw ObjectStackError(
+                code: .storeFailed, message: "\(what) failed, nothing written: \(error.message)", cause: error)
         }
     }
 }

@@ -19,8 +19,9 @@ extension ManagedObjectContext {
     /// inserted, so a fetched results controller follows. IDs a context's store does not know are skipped.
     /// - Note: Safe from any thread; each context is merged with `performAndWait`, so do not call it from a
     ///   context's queue while holding another's.
-    public static func mergeChanges(fromRemoteContextSave changes: [AnyHashable: Any], into contexts: [ManagedObjectContext])
-    {
+    public static func mergeChanges(
+        fromRemoteContextSave changes: [AnyHashable: Any], into contexts: [ManagedObjectContext]
+    ) {
         typealias Key = NotificationKey
         for context in contexts {
             context.performAndWait {
@@ -33,9 +34,11 @@ extension ManagedObjectContext {
                     return found
                 }
                 let save = ContextDidSave(
-                    inserted: ids(.insertedObjects, .insertedObjectIDs), updated: ids(.updatedObjects, .updatedObjectIDs),
+                    inserted: ids(.insertedObjects, .insertedObjectIDs),
+                    updated: ids(.updatedObjects, .updatedObjectIDs),
                     deleted: ids(.deletedObjects, .deletedObjectIDs))
-                guard !save.insertedObjectIDs.isEmpty || !save.updatedObjectIDs.isEmpty || !save.deletedObjectIDs.isEmpty
+                guard
+                    !save.insertedObjectIDs.isEmpty || !save.updatedObjectIDs.isEmpty || !save.deletedObjectIDs.isEmpty
                 else { return }
                 // The rows changed behind the coordinator's cache: a merge reads them fresh from the store.
                 context.merge(save, rowsAreCached: false)

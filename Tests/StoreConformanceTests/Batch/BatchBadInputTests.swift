@@ -8,15 +8,15 @@ struct BatchBadInputTests {
     /// Each case: a second object that is wrong in one way, after a good first one.
     static var badObjects: [(what: String, object: [String: Any], code: ObjectStackError.Code, key: String)] {
         [
-        ("missing required", ["pages": 3], .validationFailed, "title"),
-        ("wrong type", ["title": "b", "pages": "many"], .typeMismatch, "pages"),
-        ("too wide for integer16", ["title": "b", "rank": 70_000], .typeMismatch, "rank"),
-        ("unknown key", ["title": "b", "pagez": 3], .unknownKey, "pagez"),
-        ("relationship", ["title": "b", "author": NSNull()], .invalidArgument, "author"),
-        ("to-many relationship", ["title": "b", "tags": [Any]()], .invalidArgument, "tags"),
-        ("transient", ["title": "b", "scratch": "x"], .invalidArgument, "scratch"),
-        ("nil for required", ["title": NSNull()], .validationFailed, "title"),
-        ("string for a UUID", ["title": "b", "isbn": "not a uuid"], .typeMismatch, "isbn"),
+            ("missing required", ["pages": 3], .validationFailed, "title"),
+            ("wrong type", ["title": "b", "pages": "many"], .typeMismatch, "pages"),
+            ("too wide for integer16", ["title": "b", "rank": 70_000], .typeMismatch, "rank"),
+            ("unknown key", ["title": "b", "pagez": 3], .unknownKey, "pagez"),
+            ("relationship", ["title": "b", "author": NSNull()], .invalidArgument, "author"),
+            ("to-many relationship", ["title": "b", "tags": [Any]()], .invalidArgument, "tags"),
+            ("transient", ["title": "b", "scratch": "x"], .invalidArgument, "scratch"),
+            ("nil for required", ["title": NSNull()], .validationFailed, "title"),
+            ("string for a UUID", ["title": "b", "isbn": "not a uuid"], .typeMismatch, "isbn"),
         ]
     }
 
@@ -46,13 +46,15 @@ struct BatchBadInputTests {
             author.name = "Frank"
             try context.save()
             var calls = 0
-            let request = BatchInsertRequest(entityName: "Book", managedObjectHandler: { object in
-                calls += 1
-                guard calls <= 2, let book = object as? Book else { return true }
-                book.title = "t\(calls)"
-                if calls == 2 { book.author = author }
-                return false
-            })
+            let request = BatchInsertRequest(
+                entityName: "Book",
+                managedObjectHandler: { object in
+                    calls += 1
+                    guard calls <= 2, let book = object as? Book else { return true }
+                    book.title = "t\(calls)"
+                    if calls == 2 { book.author = author }
+                    return false
+                })
             let error = try #require(throws: ObjectStackError.self) { try context.execute(request) }
             #expect(error.objectIndex == 1 && error.key == "author" && error.code == .invalidArgument)
             #expect(try context.count("Book") == 0)

@@ -31,7 +31,8 @@ struct BatchInsertTests {
             let titles = try context.all(Book.self, "Book").map(\.title)
             #expect(titles.sorted() == ["a", "b", "c", "d", "e", "f"])
             let f = try #require(try context.existingObject(with: ids[0]) as? Book)
-            #expect(f.title == "f" && f.subtitle == "sub" && f.pages == 0 && f.inPrint, "defaults fill what is left out")
+            #expect(
+                f.title == "f" && f.subtitle == "sub" && f.pages == 0 && f.inPrint, "defaults fill what is left out")
             #expect(f.value(forKey: "price") as? Decimal == Decimal(string: "9.99"))
             // Version 1, as after a save: an update through the context writes over it without a conflict.
             f.pages = 7
@@ -127,7 +128,8 @@ struct BatchInsertTests {
 
     @Test(
         "under a merging policy the stored row is updated (an upsert), as the policy merges",
-        arguments: StoreKind.allCases, [MergePolicy.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump, .overwrite, .rollback])
+        arguments: StoreKind.allCases,
+        [MergePolicy.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump, .overwrite, .rollback])
     func upsert(kind: StoreKind, policy: MergePolicy) throws {
         let stack = try TestStack(kind, model: BatchModels.items())
         let context = stack.newContext()
@@ -168,7 +170,9 @@ struct BatchInsertTests {
         }
     }
 
-    @Test("an upsert moves the row's version on: a context holding it conflicts when it saves", arguments: StoreKind.allCases)
+    @Test(
+        "an upsert moves the row's version on: a context holding it conflicts when it saves",
+        arguments: StoreKind.allCases)
     func upsertConflicts(kind: StoreKind) throws {
         let stack = try TestStack(kind, model: BatchModels.items())
         let holder = stack.newContext()

@@ -31,7 +31,8 @@ enum BatchModels {
             EntityDescription(
                 name: "Child", attributes: [AttributeDescription(name: "name", type: .string)],
                 relationships: [
-                    RelationshipDescription(name: "parent", destination: "Parent", inverse: "children", isOptional: false)
+                    RelationshipDescription(
+                        name: "parent", destination: "Parent", inverse: "children", isOptional: false)
                 ]),
             EntityDescription(
                 name: "Group", attributes: [AttributeDescription(name: "name", type: .string)],

@@ -128,7 +128,9 @@ struct BatchUpdateTests {
         #expect(refreshed.contains { $0.contains(book) })
     }
 
-    @Test("a batch update that would give two rows one constrained value fails and writes nothing", arguments: StoreKind.allCases)
+    @Test(
+        "a batch update that would give two rows one constrained value fails and writes nothing",
+        arguments: StoreKind.allCases)
     func constraint(kind: StoreKind) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
