@@ -6,6 +6,8 @@ import ObjectStack
 struct LMDBKeyRange: Sendable {
     var next: Int64
     var end: Int64
+    /// How many keys the reservation that made this range took.
+    var block: Int64
 
     var remaining: Int64 { end - next + 1 }
 }
@@ -13,9 +15,11 @@ struct LMDBKeyRange: Sendable {
 extension LMDBStore {
     // MARK: - Primary keys
 
-    /// How many keys a process reserves in the file at a time: a reservation is a durable write transaction, so
-    /// a save of a few objects takes its keys from a range reserved once rather than committing for each save.
+    /// How many keys a process reserves in the file at first; each later reservation of the hierarchy takes twice
+    /// the last, up to `largestKeyReservation`. A reservation is a durable write transaction, so saves take their
+    /// keys from a range reserved once rather than committing twice each; keys a killed process held are only a gap.
     static let keyReservationBlock: Int64 = 256
+    static let largestKeyReservation: Int64 = 1 << 16
 
     /// The last key reserved for a hierarchy, in the `meta` database: every process reserves past it.
     static func lastKeyName(_ root: EntityDescription) -> [UInt8] { Array("lastKey/\(root.name)".utf8) }
@@ -26,15 +30,17 @@ extension LMDBStore {
     func takeKeys(for entity: EntityDescription, count: Int) throws -> Int64 {
         let root = entity.rootEntity
         return try environment.keyRanges.withLock { ranges in
-            if var range = ranges[root.name], range.remaining >= Int64(count) {
+            let held = ranges[root.name]
+            if var range = held, range.remaining >= Int64(count) {
                 let first = range.next
                 range.next += Int64(count)
                 ranges[root.name] = range
                 return first
             }
-            let block = max(Int64(count), Self.keyReservationBlock)
+            let next = held.map { min($0.block * 2, Self.largestKeyReservation) } ?? Self.keyReservationBlock
+            let block = max(Int64(count), next)
             let first = try environment.write { txn in try reserveKeys(for: root, count: Int(block), in: txn) }
-            ranges[root.name] = LMDBKeyRange(next: first + Int64(count), end: first + block - 1)
+            ranges[root.name] = LMDBKeyRange(next: first + Int64(count), end: first + block - 1, block: block)
             return first
         }
     }
