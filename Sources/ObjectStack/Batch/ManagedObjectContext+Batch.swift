@@ -81,7 +81,11 @@ extension ManagedObjectContext {
     public func execute(_ request: BatchUpdateRequest) throws -> BatchUpdateResult {
         assertOnQueue("execute(_:) (batch update)")
         let entity = try batchEntity(request.entityName, "batch update", allowsAbstract: true)
-        let values = try (request.propertiesToUpdate ?? [:]).sorted { $0.key < $1.key }.map { key, value in
+        guard let properties = request.propertiesToUpdate, !properties.isEmpty else {
+            throw ObjectStackError(
+                code: .invalidArgument, message: "batch update of \(entity.name) refused: it names no property to update")
+        }
+        let values = try properties.sorted { $0.key < $1.key }.map { key, value in
             (key, try batchUpdateValue(value, forKey: key, of: entity))
         }
         var fetch = FetchRequest<ManagedObject>(entityName: entity.name)

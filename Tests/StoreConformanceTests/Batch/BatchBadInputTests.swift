@@ -99,6 +99,10 @@ struct BatchBadInputTests {
                 let error = try #require(throws: ObjectStackError.self, "\(key)") { try context.execute(request) }
                 #expect(error.code == code && error.key == key && error.message.contains(key), "\(key): \(error)")
             }
+            let empty = try #require(throws: ObjectStackError.self) {
+                try context.execute(BatchUpdateRequest(entityName: "Book"))
+            }
+            #expect(empty.code == .invalidArgument && empty.message.contains("no property"))
             #expect(try context.all(Book.self, "Book").map(\.subtitle) == [nil], "nothing written")
         }
     }
