@@ -112,21 +112,28 @@ final class LMDBEnvironment: Sendable {
     /// Callers serialise this through `databases` (LMDB requires that only one transaction at a time opens
     /// handles).
     func readKeepingHandles<T>(_ body: (LMDBTransaction) throws -> T) throws -> T {
-        try gate.shared { env in
-            var handle: OpaquePointer?
-            try LMDBFailure.check(
-                mdb_txn_begin(env, nil, UInt32(bitPattern: MDB_RDONLY), &handle),
-                "beginning a read transaction failed", url: url)
-            let txn = handle!
-            let result: T
+        while true {
             do {
-                result = try body(LMDBTransaction(txn: txn, url: url))
-            } catch {
-                mdb_txn_abort(txn)
-                throw error
+                return try gate.shared { env in
+                    var handle: OpaquePointer?
+                    let rc = mdb_txn_begin(env, nil, UInt32(bitPattern: MDB_RDONLY), &handle)
+                    if rc == MDB_MAP_RESIZED { throw MapResized() }
+                    try LMDBFailure.check(rc, "beginning a read transaction failed", url: url)
+                    let txn = handle!
+                    let result: T
+                    do {
+                        result = try body(LMDBTransaction(txn: txn, url: url))
+                    } catch {
+                        mdb_txn_abort(txn)
+                        throw error
+                    }
+                    try LMDBFailure.check(mdb_txn_commit(txn), "ending a read transaction failed", url: url)
+                    return result
+                }
+            } catch is MapResized {
+                // Another process grew the map while this one opened the store: adopt its size, then begin again.
+                try gate.exclusive { env in _ = mdb_env_set_mapsize(env, 0) }
             }
-            try LMDBFailure.check(mdb_txn_commit(txn), "ending a read transaction failed", url: url)
-            return result
         }
     }
 

@@ -133,6 +133,32 @@ struct TwoProcessWriterTests {
     }
 
     @Test(
+        "a store that another process has grown (LMDB: its map) opens again and reads in this one",
+        arguments: StoreKind.fileStores)
+    func grownElsewhere(store: StoreKind) throws {
+        let folder = try directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("store.\(store.rawValue)")
+        try SharedItem.seed(store: store, at: url)
+        // Open here first, so this process's environment has the small map when the other process grows it.
+        let first = try SharedItem.openContext(store: store, at: url)
+        defer { try? SharedItem.close(first) }
+        let (status, output) = try StackLabBinary.run([
+            "child", "shared-item", "--store", store.rawValue, "--path", url.path, "--title", "grown",
+            "--fill-kilobytes", "6000",
+        ])
+        #expect(status == 0, "\(output)")
+        // A second coordinator on the file: its open reads the file's metadata in this process's environment.
+        let second = try SharedItem.openContext(store: store, at: url)
+        defer { try? SharedItem.close(second) }
+        for context in [first, second] {
+            try context.performAndWait { () throws in
+                #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Item")) == 6_001)
+            }
+        }
+    }
+
+    @Test(
         "two writers killed at random moments lose no acknowledged batch, tear none, and share no key",
         arguments: StoreKind.fileStores)
     func killCampaign(store: StoreKind) throws {

@@ -58,6 +58,17 @@ public enum SharedItem {
         try close(context)
     }
 
+    /// Batch-inserts about `kilobytes` KB of other items (1 KB titles), growing the store's file (LMDB: its map).
+    public static func fill(kilobytes: Int, store: StoreKind, at url: URL) throws {
+        let context = try openContext(store: store, at: url)
+        try context.performAndWait {
+            let title = String(repeating: "f", count: 1_000)
+            let objects: [[String: Any]] = (0..<kilobytes).map { ["code": "fill \($0)", "title": title] }
+            _ = try context.execute(BatchInsertRequest(entityName: "Item", objects: objects))
+        }
+        try close(context)
+    }
+
     /// Closes the context's stores.
     public static func close(_ context: ManagedObjectContext) throws {
         guard let coordinator = context.persistentStoreCoordinator else { return }

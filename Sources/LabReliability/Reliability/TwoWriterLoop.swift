@@ -49,7 +49,6 @@ public struct TwoWriterLoop: Sendable {
         }
         let handle = try FileHandle(forWritingTo: journal)
         try handle.seekToEnd()
-        FileHandle.standardOutput.write(Data("ready\n".utf8))
         let payload = String(repeating: "y", count: 120)
         try context.performAndWait {
             var n = try lastBatch(in: context)
@@ -58,6 +57,8 @@ public struct TwoWriterLoop: Sendable {
             if n > 0, try !Self.read(journal).acknowledged.keys.contains(n) {
                 try handle.write(contentsOf: Data("A \(n) \(try keys(ofBatch: n, in: context))\n".utf8))
             }
+            // The parent times its kills from here: the store is open and caught up, writes begin.
+            FileHandle.standardOutput.write(Data("ready\n".utf8))
             while n < limit {
                 n += 1
                 let count = entries(inBatch: n)
@@ -249,7 +250,9 @@ public struct TwoWriterLoop: Sendable {
                     AttributeDescription(name: "writer", type: .integer64, isOptional: false),
                     AttributeDescription(name: "batch", type: .integer64, isOptional: false, isIndexed: true),
                     AttributeDescription(name: "payload", type: .string, isOptional: false),
-                ])
+                ],
+                // A writer finds its last batch at start through this index, however large the store has grown.
+                indexes: [IndexDescription(name: "byWriterBatch", attributeNames: ["writer", "batch"])])
         ])
     }
 }

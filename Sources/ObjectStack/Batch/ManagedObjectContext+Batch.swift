@@ -83,7 +83,8 @@ extension ManagedObjectContext {
         let entity = try batchEntity(request.entityName, "batch update", allowsAbstract: true)
         guard let properties = request.propertiesToUpdate, !properties.isEmpty else {
             throw ObjectStackError(
-                code: .invalidArgument, message: "batch update of \(entity.name) refused: it names no property to update")
+                code: .invalidArgument,
+                message: "batch update of \(entity.name) refused: it names no property to update")
         }
         let values = try properties.sorted { $0.key < $1.key }.map { key, value in
             (key, try batchUpdateValue(value, forKey: key, of: entity))

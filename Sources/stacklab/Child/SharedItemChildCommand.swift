@@ -11,11 +11,14 @@ struct SharedItemChildCommand: ParsableCommand {
     @Option(help: "The store file.") var path: String
     @Option(help: "The new title.") var title: String
     @Flag(help: "Through a BatchUpdateRequest instead of a context save.") var batch = false
+    @Option(help: "First batch-insert about this many KB of other items (grows the file).") var fillKilobytes = 0
 
     func validate() throws { try store.requireFile() }
 
     func run() throws {
-        try SharedItem.setTitle(title, store: store, at: URL(fileURLWithPath: path), batch: batch)
+        let url = URL(fileURLWithPath: path)
+        if fillKilobytes > 0 { try SharedItem.fill(kilobytes: fillKilobytes, store: store, at: url) }
+        try SharedItem.setTitle(title, store: store, at: url, batch: batch)
         print("changed")
     }
 }
