@@ -211,13 +211,13 @@ struct BatchDeleteTests {
             request.resultType = .objectIDs
             return try context.execute(request)
         }
-        try viewer.performAndWait { () throws in
+        viewer.performAndWait {
             #expect(viewer.registeredObject(for: ids.books[0]) === books[0], "left alone until merged")
-            // The row is gone from the cache too: a new lookup finds no such object.
-            let reader = stack.newContext()
-            reader.performAndWait {
-                #expect(throws: ObjectStackError.self) { try reader.existingObject(with: ids.books[0]) }
-            }
+        }
+        // The row is gone from the cache too: a new lookup finds no such object.
+        let reader = stack.newContext()
+        reader.performAndWait {
+            _ = #expect(throws: ObjectStackError.self) { try reader.existingObject(with: ids.books[0]) }
         }
         ManagedObjectContext.mergeChanges(fromRemoteContextSave: result.changes, into: [viewer])
         viewer.performAndWait {
