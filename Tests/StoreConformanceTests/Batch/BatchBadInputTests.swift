@@ -22,8 +22,8 @@ struct BatchBadInputTests {
 
     @Test(
         "a bad object is refused, naming its index and key, and nothing is written",
-        arguments: StoreKind.allCases, 0..<badObjects.count)
-    func refusesInsert(kind: StoreKind, number: Int) throws {
+        arguments: StoreType.allCases, 0..<badObjects.count)
+    func refusesInsert(kind: StoreType, number: Int) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         let bad = Self.badObjects[number]
@@ -37,8 +37,8 @@ struct BatchBadInputTests {
         }
     }
 
-    @Test("a managed-object handler's object that sets a relationship is refused", arguments: StoreKind.allCases)
-    func refusesHandlerRelationship(kind: StoreKind) throws {
+    @Test("a managed-object handler's object that sets a relationship is refused", arguments: StoreType.allCases)
+    func refusesHandlerRelationship(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -61,8 +61,8 @@ struct BatchBadInputTests {
         }
     }
 
-    @Test("entities a batch insert cannot fill are refused", arguments: StoreKind.allCases)
-    func refusesEntity(kind: StoreKind) throws {
+    @Test("entities a batch insert cannot fill are refused", arguments: StoreType.allCases)
+    func refusesEntity(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -81,8 +81,8 @@ struct BatchBadInputTests {
         }
     }
 
-    @Test("a batch update's bad value is refused naming the key, and nothing is written", arguments: StoreKind.allCases)
-    func refusesUpdate(kind: StoreKind) throws {
+    @Test("a batch update's bad value is refused naming the key, and nothing is written", arguments: StoreType.allCases)
+    func refusesUpdate(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in

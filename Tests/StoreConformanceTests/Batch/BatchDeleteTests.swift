@@ -6,8 +6,8 @@ import Testing
 /// and registered objects left alone until merged.
 @Suite("Batch delete")
 struct BatchDeleteTests {
-    @Test("deletes what the fetch request matches; each result type answers", arguments: StoreKind.allCases)
-    func deletesMatches(kind: StoreKind) throws {
+    @Test("deletes what the fetch request matches; each result type answers", arguments: StoreType.allCases)
+    func deletesMatches(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -34,8 +34,8 @@ struct BatchDeleteTests {
         }
     }
 
-    @Test("deletes by object IDs; IDs of several entities are refused", arguments: StoreKind.allCases)
-    func deletesByIDs(kind: StoreKind) throws {
+    @Test("deletes by object IDs; IDs of several entities are refused", arguments: StoreType.allCases)
+    func deletesByIDs(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -98,8 +98,8 @@ struct BatchDeleteTests {
 
     @Test(
         "cascade deletes through every level, nullify clears references back and moves versions on",
-        arguments: StoreKind.allCases)
-    func deleteRules(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func deleteRules(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let setup = stack.newContext()
         let ids = try library(setup)
@@ -138,8 +138,8 @@ struct BatchDeleteTests {
         }
     }
 
-    @Test("a deny rule is not supported: the request is refused and nothing is deleted", arguments: StoreKind.allCases)
-    func denyRefused(kind: StoreKind) throws {
+    @Test("a deny rule is not supported: the request is refused and nothing is deleted", arguments: StoreType.allCases)
+    func denyRefused(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         let ids = try library(context)
@@ -155,8 +155,8 @@ struct BatchDeleteTests {
 
     @Test(
         "a nullify rule whose inverse is required fails the request while a destination stays; nothing is deleted",
-        arguments: StoreKind.allCases)
-    func requiredInverse(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func requiredInverse(kind: StoreType) throws {
         let stack = try TestStack(kind, model: BatchModels.requiredInverses())
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -197,8 +197,8 @@ struct BatchDeleteTests {
 
     @Test(
         "deleted objects stay registered until merged; the merge removes them and the cache serves no deleted row",
-        arguments: StoreKind.allCases)
-    func mergeRemoves(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func mergeRemoves(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let viewer = stack.newContext()
         let ids = try library(viewer)

@@ -10,8 +10,8 @@ struct BatchInsertTests {
         titles.enumerated().map { index, title in ["title": title, "pages": index * 10] }
     }
 
-    @Test("rows land with their values and defaults; each result type answers", arguments: StoreKind.allCases)
-    func insertsRows(kind: StoreKind) throws {
+    @Test("rows land with their values and defaults; each result type answers", arguments: StoreType.allCases)
+    func insertsRows(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -41,8 +41,8 @@ struct BatchInsertTests {
         }
     }
 
-    @Test("a dictionary handler and a managed-object handler fill one object per call", arguments: StoreKind.allCases)
-    func handlers(kind: StoreKind) throws {
+    @Test("a dictionary handler and a managed-object handler fill one object per call", arguments: StoreType.allCases)
+    func handlers(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -80,8 +80,8 @@ struct BatchInsertTests {
 
     @Test(
         "objects registered in contexts are left alone until merged; the merge shows the inserts",
-        arguments: StoreKind.allCases)
-    func mergeShowsInserts(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func mergeShowsInserts(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let viewer = stack.newContext()
         let recorder = NotificationRecorder(viewer, names: [ManagedObjectContext.objectsDidChangeNotification])
@@ -104,8 +104,8 @@ struct BatchInsertTests {
     }
 
     @Test(
-        "under .error a repeated constrained value fails the request and writes nothing", arguments: StoreKind.allCases)
-    func constraintUnderError(kind: StoreKind) throws {
+        "under .error a repeated constrained value fails the request and writes nothing", arguments: StoreType.allCases)
+    func constraintUnderError(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -128,9 +128,9 @@ struct BatchInsertTests {
 
     @Test(
         "under a merging policy the stored row is updated (an upsert), as the policy merges",
-        arguments: StoreKind.allCases,
+        arguments: StoreType.allCases,
         [MergePolicy.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump, .overwrite, .rollback])
-    func upsert(kind: StoreKind, policy: MergePolicy) throws {
+    func upsert(kind: StoreType, policy: MergePolicy) throws {
         let stack = try TestStack(kind, model: BatchModels.items())
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -172,8 +172,8 @@ struct BatchInsertTests {
 
     @Test(
         "an upsert moves the row's version on: a context holding it conflicts when it saves",
-        arguments: StoreKind.allCases)
-    func upsertConflicts(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func upsertConflicts(kind: StoreType) throws {
         let stack = try TestStack(kind, model: BatchModels.items())
         let holder = stack.newContext()
         let id = try holder.performAndWait { () throws in
@@ -198,8 +198,8 @@ struct BatchInsertTests {
         }
     }
 
-    @Test("upserting keeps the stored row's relationships", arguments: StoreKind.allCases)
-    func upsertKeepsRelationships(kind: StoreKind) throws {
+    @Test("upserting keeps the stored row's relationships", arguments: StoreType.allCases)
+    func upsertKeepsRelationships(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in

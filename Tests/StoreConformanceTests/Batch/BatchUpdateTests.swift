@@ -20,8 +20,8 @@ struct BatchUpdateTests {
         }
     }
 
-    @Test("updates the rows the predicate matches; each result type answers", arguments: StoreKind.allCases)
-    func updatesMatches(kind: StoreKind) throws {
+    @Test("updates the rows the predicate matches; each result type answers", arguments: StoreType.allCases)
+    func updatesMatches(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         let ids = try seed(context, ["a", "b", "c", "d"])
@@ -46,8 +46,8 @@ struct BatchUpdateTests {
         }
     }
 
-    @Test("sub-entities' rows are updated unless excluded", arguments: StoreKind.allCases)
-    func subentities(kind: StoreKind) throws {
+    @Test("sub-entities' rows are updated unless excluded", arguments: StoreType.allCases)
+    func subentities(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in
@@ -72,8 +72,8 @@ struct BatchUpdateTests {
 
     @Test(
         "registered objects keep their values until merged; a save over a stale object conflicts as after a save",
-        arguments: StoreKind.allCases)
-    func versionsMoveOn(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func versionsMoveOn(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let holder = stack.newContext()
         let ids = try seed(holder, ["a", "b"])
@@ -101,8 +101,8 @@ struct BatchUpdateTests {
 
     @Test(
         "the coordinator's row cache serves no stale row after a batch update; the merge refreshes",
-        arguments: StoreKind.allCases)
-    func rowCacheAndMerge(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func rowCacheAndMerge(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let viewer = stack.newContext()
         let ids = try seed(viewer, ["a"])
@@ -130,8 +130,8 @@ struct BatchUpdateTests {
 
     @Test(
         "a batch update that would give two rows one constrained value fails and writes nothing",
-        arguments: StoreKind.allCases)
-    func constraint(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func constraint(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
         try context.performAndWait { () throws in

@@ -8,8 +8,8 @@ import Testing
 struct RemoteMergeTests {
     @Test(
         "IDs and URIs under Core Data's keys refresh, remove and insert in every context given",
-        arguments: StoreKind.allCases)
-    func mergesIntoEveryContext(kind: StoreKind) throws {
+        arguments: StoreType.allCases)
+    func mergesIntoEveryContext(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let seeder = stack.newContext()
         let ids = try seeder.performAndWait { () throws in
@@ -51,8 +51,8 @@ struct RemoteMergeTests {
         }
     }
 
-    @Test("a merge of nothing, or of IDs no store here knows, changes nothing", arguments: StoreKind.allCases)
-    func ignoresForeignIDs(kind: StoreKind) throws {
+    @Test("a merge of nothing, or of IDs no store here knows, changes nothing", arguments: StoreType.allCases)
+    func ignoresForeignIDs(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let other = try TestStack(kind)
         let context = stack.newContext()
