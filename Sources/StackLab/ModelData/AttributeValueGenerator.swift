@@ -4,7 +4,9 @@ import ObjectStack
 /// Makes the values of one attribute for the generator: of the attribute's type, within its minimum and maximum
 /// (of the value for numbers and dates, of the length for strings and data), matching its regular expression,
 /// distinct when a uniqueness constraint covers it, nil for a share of optional ones and the default value for
-/// a share of those that have one.
+/// a share of those that have one. A transformable attribute gets a value of the kind its registered transformer
+/// takes (`TransformableShape`: the class the model names, else the first kind the transformer gives back), distinct
+/// too under a uniqueness constraint; a derived attribute gets none, since the stack computes it.
 ///
 /// Building one checks that the attribute can be satisfied for `count` objects, so a model the generator cannot
 /// populate is refused before anything is written.
@@ -12,7 +14,7 @@ struct AttributeValueGenerator {
     /// A value to set: a store value, or a transformable attribute's value before its transformer.
     enum Value: Sendable, Hashable {
         case store(StoreValue)
-        case words([String])
+        case transformable(TransformableValue)
     }
 
     let entityName: String
@@ -22,6 +24,8 @@ struct AttributeValueGenerator {
     let nilShare: Double
     let defaultShare: Double
     private let regex: RegexSampler?
+    /// For a transformable attribute: the kind of value its transformer takes.
+    let shape: TransformableShape?
     /// Numeric bounds (of the value, or of the length for strings and data), after the type's own.
     private let low: Double
     private let high: Double
@@ -54,24 +58,19 @@ struct AttributeValueGenerator {
         func refuse(_ reason: String) -> PopulationRefusal {
             PopulationRefusal(entity: entityName, property: attribute.name, reason)
         }
-        var low = attribute.minimumValue ?? -.infinity
-        var high = attribute.maximumValue ?? .infinity
-        switch attribute.type {
-        case .integer16, .integer32, .integer64:
-            let range = Self.integerRange(attribute.type)
-            low = max(low.rounded(.up), range.lowerBound)
-            high = min(high.rounded(.down), range.upperBound)
-        case .string, .binaryData:
-            low = max(0, low.rounded(.up))
-            high = high.rounded(.down)
-        default:
-            break
-        }
+        let (low, high) = Self.bounds(of: attribute)
         self.low = low
         self.high = high
         var sampler: RegexSampler?
         var problem: String?
-        if low > high {
+        var shape: TransformableShape?
+        if attribute.type == .transformable {
+            // What the registered transformer takes and gives back; a transformer that takes nothing is the problem.
+            switch TransformableShape.resolve(attribute) {
+            case .success(let resolved): shape = resolved
+            case .failure(let unfit): problem = unfit.description
+            }
+        } else if low > high {
             problem =
                 "its minimum \(attribute.minimumValue.map { "\($0)" } ?? "-") is above its maximum "
                 + "\(attribute.maximumValue.map { "\($0)" } ?? "-") (for its type)"
@@ -84,6 +83,7 @@ struct AttributeValueGenerator {
             }
         }
         regex = sampler
+        self.shape = shape
         if problem == nil, unique,
             let capacity = Self.capacity(attribute.type, low: low, high: high, regex: sampler != nil),
             capacity < Double(count)
@@ -111,9 +111,7 @@ struct AttributeValueGenerator {
                 return .store(attribute.defaultValue)
             }
         }
-        if attribute.type == .transformable {
-            return .words((0..<Int.random(in: 1...3, using: &random)).map { _ in random.pick(Self.words) })
-        }
+        if let shape { return .transformable(shape.value(index: index, unique: unique, using: &random)) }
         if let regex {
             for _ in 0..<1_000 {
                 let text = regex.sample(using: &random)
@@ -254,6 +252,32 @@ struct AttributeValueGenerator {
         return String(text.prefix(length))
     }
 
+    /// An attribute's numeric bounds (of the value, or of the length for strings and data), after its type's own.
+    static func bounds(of attribute: AttributeDescription) -> (low: Double, high: Double) {
+        var low = attribute.minimumValue ?? -.infinity
+        var high = attribute.maximumValue ?? .infinity
+        switch attribute.type {
+        case .integer16, .integer32, .integer64:
+            let range = integerRange(attribute.type)
+            low = max(low.rounded(.up), range.lowerBound)
+            high = min(high.rounded(.down), range.upperBound)
+        case .string, .binaryData:
+            low = max(0, low.rounded(.up))
+            high = high.rounded(.down)
+        default:
+            break
+        }
+        return (low, high)
+    }
+
+    /// How many distinct values an attribute's type and bounds allow, nil when practically unlimited.
+    static func capacity(of attribute: AttributeDescription) -> Double? {
+        let (low, high) = bounds(of: attribute)
+        return capacity(
+            attribute.type, low: low, high: high, regex: attribute.type == .string && attribute.regularExpression != nil
+        )
+    }
+
     /// How many distinct values the type and bounds allow, nil when practically unlimited.
     static func capacity(_ type: AttributeType, low: Double, high: Double, regex: Bool) -> Double? {
         switch type {
@@ -264,7 +288,6 @@ struct AttributeValueGenerator {
             // Base-36 (strings) or byte (data) numbers of up to `high` characters.
             guard high.isFinite else { return nil }
             return pow(type == .string ? 36 : 256, min(high, 12))
-        case .transformable: return 0
         default: return nil
         }
     }

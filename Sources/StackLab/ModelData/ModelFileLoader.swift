@@ -34,7 +34,8 @@ public struct ModelFileLoader: ModelFileLoading {
         do {
             _ = try PopulationPlan(model: selection.model, spec: spec, seed: 1)
         } catch let refusal as PopulationRefusal {
-            throw ModelFileProblem(.model, "\(refusal)")
+            // A count the scenario gave is at fault: the error is at its line under `population:`.
+            throw ModelFileProblem(refusal.populationKey.map { .population($0) } ?? .model, "\(refusal)")
         }
         try Self.checkImportKeys(importKeys, in: selection)
         return ScenarioModelFile(selection: selection, population: spec, importKeys: importKeys)

@@ -28,16 +28,21 @@ public final class ModelImporter {
     public struct Counts: Sendable, Equatable {
         /// Objects created (pages' objects and referenced ones).
         public var inserted = 0
-        /// Page objects found: by key in the store, or by id among those this importer made.
+        /// Page objects found: by key in the store, or by id among those this importer made (a reference
+        /// created them before their page came).
         public var found = 0
         /// Fetches run to find existing objects.
         public var fetches = 0
+        /// Page objects imported, each once, found or created: what an import of every page of a population
+        /// leaves in an empty store.
+        public var imported = 0
 
         /// Creates counts.
-        public init(inserted: Int = 0, found: Int = 0, fetches: Int = 0) {
+        public init(inserted: Int = 0, found: Int = 0, fetches: Int = 0, imported: Int = 0) {
             self.inserted = inserted
             self.found = found
             self.fetches = fetches
+            self.imported = imported
         }
     }
 
@@ -48,21 +53,36 @@ public final class ModelImporter {
     private let keys: [String: [AttributeDescription]]
     /// Where a key is looked for: the entity that declares the constraint (its whole hierarchy), by name.
     private let keyScope: [String: EntityDescription]
+    /// The kind of value each transformable attribute's transformer takes, as the generator decided it.
+    private let shapes: [ObjectIdentifier: TransformableShape]
     private var byID: [String: ManagedObject] = [:]
     private var byKey: [String: [String: ManagedObject]] = [:]
+    /// Key scopes whose stored objects are all in `byKey`: keys of transformable attributes only, which a fetch
+    /// cannot match by value, so the scope is read once.
+    private var scopesRead: Set<String> = []
     private let formatter: ISO8601DateFormatter
 
     /// An importer into `context`; `keys` names the attributes an entity's objects are found by, instead of its
     /// uniqueness constraint.
+    ///
+    /// Registers `SecureCodingValueTransformer` for the model's transformer names nobody registered, as the
+    /// generator does.
     /// - Throws: `LabError.invalidScenario` for an unknown entity or attribute in `keys`.
     public init(context: ManagedObjectContext, keys: [String: [String]] = [:]) throws {
         self.context = context
         guard let model = context.persistentStoreCoordinator?.managedObjectModel else {
             throw LabError(.unsupported, "the importer's context has no coordinator")
         }
+        SecureCodingValueTransformer.registerMissing(for: model)
         var resolved: [String: [AttributeDescription]] = [:]
         var scope: [String: EntityDescription] = [:]
+        var shapes: [ObjectIdentifier: TransformableShape] = [:]
         for entity in model.entities {
+            for attribute in entity.attributes where attribute.type == .transformable {
+                if case .success(let shape) = TransformableShape.resolve(attribute) {
+                    shapes[ObjectIdentifier(attribute)] = shape
+                }
+            }
             // A key named for an entity is its sub-entities' too, looked up across the named entity's hierarchy.
             var keyed: EntityDescription? = entity
             while let candidate = keyed, keys[candidate.name] == nil { keyed = candidate.superentity }
@@ -86,6 +106,7 @@ public final class ModelImporter {
         }
         self.keys = resolved
         keyScope = scope
+        self.shapes = shapes
         formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     }
@@ -110,11 +131,12 @@ public final class ModelImporter {
         for object in objects {
             let (managed, existed) = try resolve(object, fallback: entity)
             if existed { counts.found += 1 }
+            counts.imported += 1
             try apply(object, to: managed)
         }
         return Counts(
             inserted: counts.inserted - before.inserted, found: counts.found - before.found,
-            fetches: counts.fetches - before.fetches)
+            fetches: counts.fetches - before.fetches, imported: counts.imported - before.imported)
     }
 
     // MARK: - Finding
@@ -126,15 +148,24 @@ public final class ModelImporter {
     }
 
     /// Finds, with one fetch per key scope, the stored objects the page's objects and references name by key.
+    ///
+    /// The fetch matches the key's first attribute that is not transformable (`IN` the page's values); a key of
+    /// transformable attributes only reads its scope's objects once.
     private func prefetch(_ objects: [[String: Any]], entity: EntityDescription) throws {
-        var wanted: [String: (scope: EntityDescription, attributes: [AttributeDescription], values: [StoreValue])] = [:]
+        var wanted:
+            [String: (
+                scope: EntityDescription, attributes: [AttributeDescription], values: [AttributeValueGenerator.Value]
+            )] =
+                [:]
         func want(_ reference: [String: Any], _ fallback: EntityDescription) throws {
             guard let id = reference["@id"] as? String, byID[id] == nil else { return }
             let target = self.entity(of: id, fallback: fallback)
             guard let attributes = keys[target.name], let scope = keyScope[target.name],
+                !scopesRead.contains(scope.name),
                 let tuple = try keyTuple(reference, attributes, where: id), byKey[scope.name]?[tuple.text] == nil
             else { return }
-            wanted[scope.name, default: (scope, attributes, [])].values.append(tuple.values[0])
+            let column = attributes.firstIndex { $0.type != .transformable }
+            wanted[scope.name, default: (scope, attributes, [])].values += column.map { [tuple.values[$0]] } ?? []
         }
         for object in objects {
             try want(object, entity)
@@ -146,11 +177,23 @@ public final class ModelImporter {
         }
         for (name, request) in wanted.sorted(by: { $0.key < $1.key }) {
             var fetch = FetchRequest<ManagedObject>(entityName: request.scope.name)
-            fetch.predicate = try FetchPredicate(format: "%K IN %@", request.attributes[0].name, request.values)
+            if let matched = request.attributes.first(where: { $0.type != .transformable }) {
+                let values = request.values.compactMap { value -> StoreValue? in
+                    if case .store(let stored) = value { return stored }
+                    return nil
+                }
+                fetch.predicate = try FetchPredicate(format: "%K IN %@", matched.name, values)
+            } else {
+                scopesRead.insert(name)
+            }
             fetch.returnsObjectsAsFaults = false
             counts.fetches += 1
             for found in try context.fetch(fetch) {
-                let values = request.attributes.map { Self.storeValue(object: found.value(forKey: $0.name)) }
+                let values = request.attributes.map { attribute in
+                    AttributeValueGenerator.Value(
+                        object: found.value(forKey: attribute.name), attribute,
+                        shape: shapes[ObjectIdentifier(attribute)])
+                }
                 byKey[name, default: [:]][Self.text(values)] = found
             }
         }
@@ -175,7 +218,9 @@ public final class ModelImporter {
         counts.inserted += 1
         byID[id] = made
         if let keyed, let attributes = keys[target.name], let scope = keyScope[target.name] {
-            for (attribute, value) in zip(attributes, keyed.values) { try made.setValue(value, forKey: attribute.name) }
+            for (attribute, value) in zip(attributes, keyed.values) {
+                try made.setGeneratedValue(value, forKey: attribute.name)
+            }
             byKey[scope.name, default: [:]][keyed.text] = made
         }
         return (made, false)
@@ -183,31 +228,27 @@ public final class ModelImporter {
 
     /// A reference's key values and their text, nil when a value is missing.
     private func keyTuple(_ reference: [String: Any], _ attributes: [AttributeDescription], where id: String) throws
-        -> (values: [StoreValue], text: String)?
+        -> (values: [AttributeValueGenerator.Value], text: String)?
     {
-        var values: [StoreValue] = []
+        var values: [AttributeValueGenerator.Value] = []
         for attribute in attributes {
             guard let json = reference[attribute.name], !(json is NSNull) else { return nil }
-            values.append(try storeValue(json: json, attribute, where: id))
+            values.append(try value(json: json, attribute, where: id))
         }
         return (values, Self.text(values))
     }
 
     // MARK: - Values
 
-    /// Sets every attribute and relationship the page object gives.
+    /// Sets every attribute and relationship the page object gives, through the setter the populator uses.
     private func apply(_ object: [String: Any], to managed: ManagedObject) throws {
         let id = object["@id"] as? String ?? "?"
+        // A derived attribute is computed by the stack when the context saves: the page does not carry it.
         for attribute in managed.entity.attributes where !attribute.isTransient && attribute.derivationExpression == nil
         {
             guard let json = object[attribute.name] else { continue }
-            if json is NSNull {
-                try managed.setValue(nil, forKey: attribute.name)
-            } else if attribute.type == .transformable {
-                try managed.setValue(json, forKey: attribute.name)
-            } else {
-                try managed.setValue(try storeValue(json: json, attribute, where: id), forKey: attribute.name)
-            }
+            let value = json is NSNull ? nil : try self.value(json: json, attribute, where: id)
+            try managed.setGeneratedValue(value, forKey: attribute.name)
         }
         for relationship in managed.entity.relationships where !relationship.isTransient {
             guard let json = object[relationship.name] else { continue }
@@ -225,62 +266,17 @@ public final class ModelImporter {
         return json as? [[String: Any]] ?? []
     }
 
-    /// A JSON value as a store value of the attribute's type.
+    /// A JSON value as a value of the attribute, as `ModelObjectPages` wrote it.
     /// - Throws: `LabError.invalidResults` naming the object and attribute when the value does not fit.
-    func storeValue(json: Any, _ attribute: AttributeDescription, where id: String) throws -> StoreValue {
-        let number = json as? NSNumber
-        let text = json as? String
-        let value: StoreValue?
-        switch attribute.type {
-        case .integer16, .integer32, .integer64: value = number.map { .integer($0.int64Value) }
-        case .double, .float: value = number.map { .double($0.doubleValue) }
-        case .decimal:
-            value =
-                text.flatMap { Decimal(string: $0) }.map(StoreValue.decimal) ?? number.map { .decimal($0.decimalValue) }
-        case .boolean: value = (json as? Bool).map(StoreValue.boolean) ?? number.map { .boolean($0.boolValue) }
-        case .string: value = text.map(StoreValue.string)
-        case .date: value = text.flatMap { formatter.date(from: $0) }.map(StoreValue.date)
-        case .binaryData: value = text.flatMap { Data(base64Encoded: $0) }.map(StoreValue.data)
-        case .uuid: value = text.flatMap(UUID.init(uuidString:)).map(StoreValue.uuid)
-        case .uri: value = text.flatMap(URL.init(string:)).map(StoreValue.uri)
-        case .transformable: value = nil
-        }
-        guard let value else {
-            throw LabError(
-                .invalidResults, "\(id).\(attribute.name): \(json) is not a \(attribute.type.rawValue) value")
-        }
-        return value
+    private func value(json: Any, _ attribute: AttributeDescription, where id: String) throws
+        -> AttributeValueGenerator.Value
+    {
+        try AttributeValueGenerator.Value(
+            json: json, attribute, shape: shapes[ObjectIdentifier(attribute)], where: id, formatter)
     }
 
-    /// A fetched object's value (as `value(forKey:)` gives it) as a store value, for comparing keys.
-    static func storeValue(object: Any?) -> StoreValue {
-        switch object {
-        case nil: return .null
-        case let value as Decimal: return .decimal(value)
-        case let value as String: return .string(value)
-        case let value as Date: return .date(value)
-        case let value as Data: return .data(value)
-        case let value as UUID: return .uuid(value)
-        case let value as URL: return .uri(value)
-        case let value as NSNumber:
-            let double = value.doubleValue
-            return double == double.rounded() && abs(double) < 9e15 ? .integer(value.int64Value) : .double(double)
-        default: return .null
-        }
-    }
-
-    /// Key values as text that equal values share, whichever way they were read (numbers by value).
-    static func text(_ values: [StoreValue]) -> String {
-        values.map { value in
-            switch value {
-            case .integer(let number): return "n:\(Double(number))"
-            case .double(let number): return "n:\(number)"
-            case .boolean(let flag): return "n:\(flag ? 1.0 : 0.0)"
-            case .decimal(let number): return "n:\(NSDecimalNumber(decimal: number).doubleValue)"
-            case .date(let date): return "d:\(date.timeIntervalSinceReferenceDate)"
-            case .data(let data): return "b:\(data.base64EncodedString())"
-            default: return "\(value.kindName):\(value)"
-            }
-        }.joined(separator: "|")
+    /// Key values as text that equal values share, whichever way they were read (a missing value as `nil`).
+    static func text(_ values: [AttributeValueGenerator.Value?]) -> String {
+        values.map { $0?.keyText ?? "nil" }.joined(separator: "|")
     }
 }

@@ -84,13 +84,7 @@ final class ModelObjectInserter: Sendable {
         guard let values = try state.withLock({ try $0.values(of: entity) }) else { return nil }
         let object = try context.insertNewObject(forEntityName: entity.name)
         created.append(object)
-        for (name, value) in values {
-            switch value {
-            case .store(let value)?: try object.setValue(value, forKey: name)
-            case .words(let words)?: try object.setValue(words, forKey: name)
-            case nil: try object.setValue(nil, forKey: name)
-            }
-        }
+        for (name, value) in values { try object.setGeneratedValue(value, forKey: name) }
         if let owner { try Self.link(owner.object, owner.relationship, to: object) }
         for relationship in entity.relationships where !relationship.isTransient {
             let least = relationship.isToMany ? ChildBounds(relationship).least : (relationship.isOptional ? 0 : 1)
@@ -220,7 +214,11 @@ extension ModelObjectInserter {
             for column in maker.attributes.indices {
                 let value = try maker.generators[column]?.value(index: index, using: &maker.streams[column])
                 if maker.unique[column], let generator = maker.generators[column] {
-                    guard case .store(let stored)? = value, generator.fits(stored) else {
+                    switch value {
+                    case .store(let stored)? where generator.fits(stored): break
+                    // A transformable value is distinct by its index: it never runs out.
+                    case .transformable?: break
+                    default:
                         exhausted = true
                         return nil
                     }
@@ -241,15 +239,11 @@ extension ModelObjectInserter {
         /// values continue its numbering), their draws seeded apart from the plan's.
         private func maker(_ entity: EntityDescription) throws -> Maker {
             let attributes = entity.attributes.filter { !$0.isTransient && $0.derivationExpression == nil }
-            let unique = try PopulationPlan.uniqueAttributes(of: entity)
             let hierarchy = next[entity.rootEntity.name] ?? 0
+            let unique = try PopulationPlan.uniqueAttributes(of: entity, count: hierarchy)
             let peers = plan.entities.filter { $0.entity.rootEntity === entity.rootEntity }
             var generators: [AttributeValueGenerator?] = []
             for attribute in attributes {
-                if attribute.type == .transformable, PopulationPlan.transformerProblem(attribute) != nil {
-                    generators.append(nil)
-                    continue
-                }
                 var generator = try AttributeValueGenerator(
                     entityName: entity.name, attribute: attribute, unique: unique.contains(attribute.name),
                     count: hierarchy, spec: plan.spec)

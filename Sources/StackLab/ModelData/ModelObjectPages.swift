@@ -7,7 +7,7 @@ import ObjectStack
 /// `@id` (`"Mood/12"`: its entity and position in the plan; no attribute can be named so, while `id` often is),
 /// each stored attribute (`null` when nil; dates as ISO 8601 with fractional seconds, data as base64, UUIDs and
 /// URIs as text, decimals as text so no digit is lost, transformable values as they are before their
-/// transformer), and each relationship from both of its sides: a reference for a to-one (or `null`), an array of
+/// transformer: arrays, objects, text or numbers, dates and data as text), and each relationship from both of its sides: a reference for a to-one (or `null`), an array of
 /// references for a to-many (in order, for an ordered one). A reference is `{"@id": …}` plus the referenced
 /// object's uniqueness-constraint values, so an importer finds it by its key (`ModelImporter`).
 ///
@@ -33,12 +33,15 @@ public struct ModelObjectPages: Sendable {
         let related = Self.relatedObjects(plan)
         let keys = plan.entities.map { Self.keyAttributes(of: $0.entity) }
 
+        func json(_ value: AttributeValueGenerator.Value?, _ formatter: ISO8601DateFormatter) -> Any {
+            value?.json(formatter) ?? NSNull()
+        }
         func reference(_ ref: PopulationPlan.ObjectRef) -> [String: Any] {
             let entity = plan.entities[ref.entity]
             var result: [String: Any] = ["@id": "\(entity.entity.name)/\(ref.index)"]
             for name in keys[ref.entity] {
                 guard let column = entity.attributes.firstIndex(where: { $0.name == name }) else { continue }
-                result[name] = Self.json(entity.values[ref.index * entity.attributes.count + column], formatter)
+                result[name] = json(entity.values[ref.index * entity.attributes.count + column], formatter)
             }
             return result
         }
@@ -51,7 +54,7 @@ public struct ModelObjectPages: Sendable {
             for index in 0..<entity.count {
                 var object: [String: Any] = ["@id": "\(entity.entity.name)/\(index)"]
                 for (column, attribute) in entity.attributes.enumerated() {
-                    object[attribute.name] = Self.json(entity.values[index * width + column], formatter)
+                    object[attribute.name] = json(entity.values[index * width + column], formatter)
                 }
                 let links = related[PopulationPlan.ObjectRef(entity: position, index: index)] ?? [:]
                 for relationship in entity.entity.relationships where !relationship.isTransient {
@@ -105,26 +108,5 @@ public struct ModelObjectPages: Sendable {
             }
         }
         return related
-    }
-
-    /// A planned value as JSON.
-    static func json(_ value: AttributeValueGenerator.Value?, _ formatter: ISO8601DateFormatter) -> Any {
-        switch value {
-        case nil: return NSNull()
-        case .words(let words)?: return words
-        case .store(let value)?:
-            switch value {
-            case .null, .objectID: return NSNull()
-            case .integer(let number): return number
-            case .double(let number): return number
-            case .decimal(let number): return "\(number)"
-            case .boolean(let flag): return flag
-            case .string(let text): return text
-            case .date(let date): return formatter.string(from: date)
-            case .data(let data): return data.base64EncodedString()
-            case .uuid(let uuid): return uuid.uuidString
-            case .uri(let url): return url.absoluteString
-            }
-        }
     }
 }

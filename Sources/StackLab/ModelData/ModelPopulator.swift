@@ -56,11 +56,7 @@ public enum ModelPopulator {
                 for index in 0..<entity.count {
                     let object = try context.insertNewObject(forEntityName: entity.entity.name)
                     for (column, attribute) in entity.attributes.enumerated() {
-                        switch entity.values[index * width + column] {
-                        case .store(let value)?: try object.setValue(value, forKey: attribute.name)
-                        case .words(let words)?: try object.setValue(words, forKey: attribute.name)
-                        case nil: try object.setValue(nil, forKey: attribute.name)
-                        }
+                        try object.setGeneratedValue(entity.values[index * width + column], forKey: attribute.name)
                     }
                     made.append(object)
                 }

@@ -112,13 +112,22 @@ public struct PopulationAudit: Sendable {
         }
     }
 
-    /// A value as text that tells apart every two different values (dates to the nanosecond, data in full).
+    /// A value as text that tells apart every two different values (dates to the nanosecond, data in full), and
+    /// gives equal arrays and dictionaries (a transformable attribute's) the same text (keys sorted).
     static func key(_ value: Any?) -> String {
         switch value {
         case nil: return "nil"
         case let date as Date: return "date:\(date.timeIntervalSinceReferenceDate)"
         case let data as Data: return "data:\(data.base64EncodedString())"
         case let text as String: return "\"\(text)\""
+        case let elements as [Any]: return "[" + elements.map { key($0) }.joined(separator: ",") + "]"
+        case let entries as [String: Any]:
+            return "{" + entries.sorted { $0.key < $1.key }.map { "\($0.key):\(key($0.value))" }.joined(separator: ",")
+                + "}"
+        case let entries as [AnyHashable: Any]:
+            return "{"
+                + entries.map { ("\($0.key)", key($0.value)) }.sorted { $0.0 < $1.0 }.map { "\($0):\($1)" }
+                .joined(separator: ",") + "}"
         case let some?: return "\(some)"
         }
     }

@@ -2,7 +2,9 @@ import Foundation
 import ObjectStack
 
 /// How many objects each concrete entity of a model gets under a `PopulationSpec` (see its description for the
-/// rules): given counts first, then counts derived from the to-manys that own an entity, then roots.
+/// rules): given counts first, then counts derived from the to-manys that own an entity, then roots; an entity not
+/// given is raised to its floor (`PopulationSizing` sets floors so every required relationship can be wired), and
+/// the entities its objects own grow with it.
 ///
 /// Abstract entities get none: their objects are those of their concrete sub-entities.
 struct PopulationCounts {
@@ -11,9 +13,24 @@ struct PopulationCounts {
     /// Why each entity has its count, for the summary (`root`, `given`, `3 per Country.moods`…).
     let reasons: [String: String]
 
-    init(model: ManagedObjectModel, spec: PopulationSpec) {
+    /// The counts of `model`'s entities under `spec`, each entity not given at least its `floors` count (by
+    /// entity name), with `raisedBecause` saying why in its reason.
+    init(
+        model: ManagedObjectModel, spec: PopulationSpec, floors: [String: Int] = [:],
+        raisedBecause: [String: String] = [:]
+    ) {
         var counts: [String: Int] = [:]
         var reasons: [String: String] = [:]
+        func settle(_ entity: EntityDescription, _ count: Int, _ reason: String) {
+            if let floor = floors[entity.name], floor > count {
+                counts[entity.name] = floor
+                reasons[entity.name] =
+                    "\(reason), raised to \(floor)" + (raisedBecause[entity.name].map { " for \($0)" } ?? "")
+            } else {
+                counts[entity.name] = count
+                reasons[entity.name] = reason
+            }
+        }
         let concrete = model.entities.filter { !$0.isAbstract }
         for entity in concrete {
             if let given = spec.counts[entity.name] {
@@ -27,8 +44,7 @@ struct PopulationCounts {
             for entity in unresolved {
                 let links = Self.ownerLinks(of: entity)
                 if links.isEmpty {
-                    counts[entity.name] = spec.rootCount
-                    reasons[entity.name] = "root"
+                    settle(entity, spec.rootCount, "root")
                     progressed = true
                     continue
                 }
@@ -51,15 +67,13 @@ struct PopulationCounts {
                             : "one per \(link.ownerSide.entity.name).\(link.ownerSide.name)"
                     }
                 }
-                counts[entity.name] = Int(best.rounded())
-                reasons[entity.name] = reason
+                settle(entity, Int(best.rounded()), reason)
                 progressed = true
             }
             unresolved = unresolved.filter { counts[$0.name] == nil }
             if !progressed, let first = unresolved.first {
                 // Owners that own each other: the first of the cycle starts it as a root.
-                counts[first.name] = spec.rootCount
-                reasons[first.name] = "root (ownership cycle)"
+                settle(first, spec.rootCount, "root (ownership cycle)")
                 unresolved.removeFirst()
             }
         }

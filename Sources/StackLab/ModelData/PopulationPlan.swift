@@ -56,7 +56,7 @@ public struct PopulationPlan: Sendable {
 
     /// Plans the population of `model`.
     ///
-    /// Registers `GeneratedValueTransformer` under every transformer name of the model that has none registered.
+    /// Registers `SecureCodingValueTransformer` under every transformer name of the model that has none registered.
     /// - Throws: `PopulationRefusal` when an attribute or relationship cannot be satisfied.
     public init(model: ManagedObjectModel, spec: PopulationSpec, seed: UInt64) throws {
         self.model = model
@@ -69,8 +69,8 @@ public struct PopulationPlan: Sendable {
             throw PopulationRefusal(
                 entity: name, "the entity is abstract: it has no objects of its own; give its sub-entities counts")
         }
-        GeneratedValueTransformer.registerMissing(for: model)
-        let counts = PopulationCounts(model: model, spec: spec)
+        SecureCodingValueTransformer.registerMissing(for: model)
+        let counts = try PopulationSizing.counts(model: model, spec: spec)
         let concrete = model.entities.filter { !$0.isAbstract }
         var position: [ObjectIdentifier: Int] = [:]
         for (index, entity) in concrete.enumerated() { position[ObjectIdentifier(entity)] = index }
@@ -89,18 +89,10 @@ public struct PopulationPlan: Sendable {
         for entity in concrete {
             let count = counts.byEntity[entity.name] ?? 0
             let attributes = entity.attributes.filter { !$0.isTransient && $0.derivationExpression == nil }
-            let unique = try Self.uniqueAttributes(of: entity)
+            let unique = try Self.uniqueAttributes(
+                of: entity, count: hierarchySize[ObjectIdentifier(entity.rootEntity)] ?? count)
             var generators: [AttributeValueGenerator?] = []
             for attribute in attributes {
-                if attribute.type == .transformable, let problem = Self.transformerProblem(attribute) {
-                    guard attribute.isOptional else {
-                        throw PopulationRefusal(
-                            entity: entity.name, property: attribute.name, "required, and \(problem)")
-                    }
-                    notes.append("\(entity.name).\(attribute.name) is left nil: \(problem)")
-                    generators.append(nil)
-                    continue
-                }
                 let generator = try AttributeValueGenerator(
                     entityName: entity.name, attribute: attribute, unique: unique.contains(attribute.name),
                     count: hierarchySize[ObjectIdentifier(entity.rootEntity)] ?? count, spec: spec)
@@ -145,38 +137,25 @@ public struct PopulationPlan: Sendable {
         self.notes = notes
     }
 
-    /// The attributes made distinct: of each uniqueness constraint that applies, every attribute whose type has
-    /// room for distinct values (a boolean has two); a compound constraint is then held by any one of them.
-    static func uniqueAttributes(of entity: EntityDescription) throws -> Set<String> {
+    /// The attributes made distinct for `count` objects of a hierarchy: of each uniqueness constraint that
+    /// applies, every attribute whose type and bounds have room for `count` distinct values (a boolean has two);
+    /// a compound constraint is then held by any one of them, so an attribute with too little room (a small range)
+    /// is left free when another of its constraint has room. A constraint none of whose attributes has room keeps
+    /// them all, and the generator refuses the first, saying why.
+    static func uniqueAttributes(of entity: EntityDescription, count: Int) throws -> Set<String> {
         var unique: Set<String> = []
         for constraint in entity.applicableUniquenessConstraints {
-            let roomy = constraint.attributes.filter {
-                $0.type != .boolean && $0.type != .transformable && !$0.isTransient
-            }
+            // A transformable value is distinct by its index like a string (its transformer archives the difference).
+            let roomy = constraint.attributes.filter { $0.type != .boolean && !$0.isTransient }
             guard !roomy.isEmpty else {
                 throw PopulationRefusal(
                     entity: entity.name, property: constraint.attributes.map(\.name).joined(separator: ","),
-                    "a uniqueness constraint over only booleans or transformables cannot hold distinct values for many objects"
-                )
+                    "a uniqueness constraint over only booleans cannot hold distinct values for many objects")
             }
-            unique.formUnion(roomy.map(\.name))
+            let fitting = roomy.filter { AttributeValueGenerator.capacity(of: $0).map { $0 >= Double(count) } ?? true }
+            unique.formUnion((fitting.isEmpty ? roomy : fitting).map(\.name))
         }
         return unique
-    }
-
-    /// Why the generator cannot give a transformable attribute a value, nil when it can: the registered
-    /// transformer (the app's own, when registered before) does not take the generator's values.
-    static func transformerProblem(_ attribute: AttributeDescription) -> String? {
-        guard let name = attribute.valueTransformerName,
-            let transformer = ValueTransformerRegistry.transformer(named: name)
-        else { return "no value transformer is registered for it" }
-        do {
-            _ = try transformer.transformedValue(["amber"])
-            return nil
-        } catch {
-            return
-                "its registered transformer \(name) does not take the generator's values (lists of strings): \(error)"
-        }
     }
 
     /// A stream's seed: the run's seed mixed with a name, FNV-1a, so streams do not depend on model order.

@@ -15,11 +15,14 @@ public struct PopulationRefusal: Error, Sendable, CustomStringConvertible {
     public let property: String?
     /// What cannot be satisfied.
     public let reason: String
+    /// The key of the scenario's `population:` whose count makes it impossible (an entity name), when one does.
+    public let populationKey: String?
 
     /// Creates a refusal.
-    public init(entity: String, property: String? = nil, _ reason: String) {
+    public init(entity: String, property: String? = nil, populationKey: String? = nil, _ reason: String) {
         self.entity = entity
         self.property = property
+        self.populationKey = populationKey
         self.reason = reason
     }
 

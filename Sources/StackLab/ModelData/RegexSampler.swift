@@ -3,8 +3,9 @@ import Foundation
 /// Draws strings that match a regular expression, for attributes with a regular-expression constraint.
 ///
 /// Understands the part of ICU's syntax that model files use for validation: literals and escapes, classes
-/// (`[a-z0-9_]`, `[^,]`), `.`, `\d`, `\w`, `\s`, groups (`(…)`, `(?:…)`), alternation, the quantifiers `?`, `*`,
-/// `+`, `{n}`, `{n,}`, `{n,m}` (lazy or possessive suffixes ignored), and the anchors `^` and `$`. Unbounded
+/// (`[a-z0-9_]`, `[^,]`), `.`, `\d`, `\w`, `\s` and their negations `\D`, `\W`, `\S`, groups (`(…)`, `(?:…)`),
+/// alternation, the quantifiers `?`, `*`, `+`, `{n}`, `{n,}`, `{n,m}` (lazy or possessive suffixes ignored), and the
+/// anchors `^`, `$`, `\A`, `\z` and `\Z` (the stack matches the whole string anyway). Unbounded
 /// repetition stops at 8 beyond its minimum. Anything else (look-around, back-references, Unicode properties)
 /// makes `init` fail, and the generator says which attribute it cannot satisfy.
 ///
@@ -97,6 +98,10 @@ public struct RegexSampler: Sendable {
                     position += 1
                     continue
                 }
+                if character == "\\", position + 1 < characters.count, "AzZ".contains(characters[position + 1]) {
+                    position += 2
+                    continue
+                }
                 var atom = try self.atom()
                 atom = try quantified(atom)
                 nodes.append(atom)
@@ -168,6 +173,9 @@ public struct RegexSampler: Sendable {
             case "d": return RegexSampler.digits
             case "w": return RegexSampler.word
             case "s": return [" "]
+            case "D": return RegexSampler.printable.filter { !RegexSampler.digits.contains($0) }
+            case "W": return RegexSampler.printable.filter { !RegexSampler.word.contains($0) }
+            case "S": return RegexSampler.printable
             case "n": return ["\n"]
             case "t": return ["\t"]
             case _ where character.isLetter || character.isNumber:

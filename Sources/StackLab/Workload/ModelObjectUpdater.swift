@@ -72,11 +72,7 @@ struct ModelObjectUpdater: Sendable {
         guard canUpdate else { return 0 }
         let (name, column) = columns[round % columns.count]
         for (index, object) in objects.enumerated() {
-            switch values[((offset + index + round) % rows) * width + column] {
-            case .store(let value)?: try object.setValue(value, forKey: name)
-            case .words(let words)?: try object.setValue(words, forKey: name)
-            case nil: try object.setValue(nil, forKey: name)
-            }
+            try object.setGeneratedValue(values[((offset + index + round) % rows) * width + column], forKey: name)
         }
         return objects.count
     }
