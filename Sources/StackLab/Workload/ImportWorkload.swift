@@ -119,8 +119,8 @@ struct ImportWorkload: StackWorkload {
             client.invalidate()
             await service.stop(grace: 0)
             return WorkloadOutcome(
-                wallMilliseconds: wall, objects: counts.inserted + counts.found,
-                storedObjects: try await modelFile.storedCount(stack))
+                wallMilliseconds: wall, objects: counts.imported,
+                storedObjects: try await modelFile.storedTotal(stack))
         } catch {
             client.invalidate()
             await service.stop(grace: 0)
@@ -149,6 +149,7 @@ struct ImportWorkload: StackWorkload {
                 total.inserted += counts.inserted
                 total.found += counts.found
                 total.fetches += counts.fetches
+                total.imported += counts.imported
             }
         }
         try await context.perform {

@@ -36,6 +36,16 @@ struct ModelFileRun: Sendable {
         try ModelPopulator.write(plan, into: stack.primaryCoordinator)
     }
 
+    /// Objects of every entity in the store (each hierarchy counted once, from its root), counted through the
+    /// main context: what an import's `stored_objects` compares with the objects it imported.
+    @MainActor
+    func storedTotal(_ stack: LabStack) async throws -> Int {
+        let roots = plan.model.entities.filter { $0.superentity == nil }.map(\.name)
+        return try await stack.main.perform { [main = stack.main] in
+            try roots.reduce(0) { $0 + (try main.count(for: FetchRequest<ManagedObject>(entityName: $1))) }
+        }
+    }
+
     /// Objects of the first screen's entity in the store, counted through the main context.
     @MainActor
     func storedCount(_ stack: LabStack) async throws -> Int {
