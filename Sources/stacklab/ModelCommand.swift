@@ -13,6 +13,8 @@ struct ModelCommand: ParsableCommand {
         discussion: """
             stacklab model PATH [--strict]           versions (skipped ones with the reason), entities, warnings and
                                                      migrations between versions; --strict refuses a warning
+            stacklab model PATH --version V          one version: its entities and the migration to it
+            stacklab model PATH --summary            one line per version: counts and the migration to it
             stacklab model PATH --populate N --out STORE [--store sqlite|lmdb] [--version V] [--seed S]
                                                      a new store of generated objects: N per root entity, each
                                                      to-many 0-4 children (--children), every constraint held
@@ -23,10 +25,12 @@ struct ModelCommand: ParsableCommand {
 
     @Argument(help: "The model file.") var path: String
     @Flag(help: "Print per-version counts as JSON.") var json = false
+    @Flag(help: "Print one line per version: its counts and whether the migration to it is lightweight.")
+    var summary = false
     @Option(help: "Objects per root entity to generate.") var populate: Int?
     @Option(help: "The store file to create (it must not exist).") var out: String?
     @Option(help: ArgumentHelp("The store file's engine.", valueName: "sqlite|lmdb")) var store = StoreKind.sqlite
-    @Option(help: "The model version to populate, or the last version of --history (default: the current one).")
+    @Option(help: "The version to describe or populate, or the last of --history (default: all; the current one).")
     var version: String?
     @Option(help: "The first version of --history (default: the first).") var from: String?
     @Option(help: "The seed: the same seed gives the same store.") var seed: UInt64 = 1
@@ -44,8 +48,15 @@ struct ModelCommand: ParsableCommand {
             if out != nil { throw ValidationError("--history works in a temporary folder; leave out --out") }
         } else if populate != nil {
             guard out != nil else { throw ValidationError("--populate needs --out STORE, the store file to create") }
-        } else if out != nil || version != nil || from != nil {
-            throw ValidationError("--out, --version and --from go with --populate N or --history")
+        } else if out != nil || from != nil {
+            throw ValidationError("--out and --from go with --populate N or --history")
+        } else if summary && (json || version != nil) {
+            throw ValidationError("--summary lists every version as text; leave out --json and --version")
+        } else if json && version != nil {
+            throw ValidationError("--json lists every version; leave out --version, or drop --json to describe one")
+        }
+        if summary && (history || populate != nil) {
+            throw ValidationError("--summary describes the file; leave out --populate and --history")
         }
         guard PopulationSpec.range(.text(children)) != nil || Int(children) != nil else {
             throw ValidationError("--children must be a range such as 0-4")
@@ -60,7 +71,15 @@ struct ModelCommand: ParsableCommand {
                 try runPopulate(populate, out: out)
             } else {
                 let description = try ModelDescription(contentsOf: URL(fileURLWithPath: path), options: options)
-                print(json ? try description.json() : description.text)
+                if json {
+                    print(try description.json())
+                } else if summary {
+                    print(description.summary)
+                } else if let version {
+                    print(try description.text(version: version))
+                } else {
+                    print(description.text)
+                }
             }
         } catch let error as ExitCode {
             throw error

@@ -67,40 +67,119 @@ public struct ModelDescription: Sendable {
     /// The description for people: per version (the current one marked), each entity with its declared
     /// properties, indexes and constraints, then the migration from the previous version.
     public var text: String {
-        let count = list.entries.count
-        var lines = [
-            "\(url.lastPathComponent): \(count) version\(count == 1 ? "" : "s")"
-                + (list.entries.first(where: \.isCurrent).map { ", current: \($0.name)" } ?? "")
-                + (list.skipped.isEmpty ? "" : ", \(list.skipped.count) skipped")
-        ]
+        var lines = [header]
         for skipped in list.skipped {
             lines.append("")
-            lines.append("== \(skipped.name)\(skipped.isCurrent ? " (current)" : ""): skipped, \(skipped.reason)")
+            lines.append(Self.skippedLine(skipped))
         }
-        for (position, version) in versions.enumerated() {
+        for position in versions.indices {
             lines.append("")
-            lines.append("== \(version.name)\(version.isCurrent ? " (current)" : "")")
-            let counts = version.declaredCounts
-            lines.append(
-                "   \(counts.entities) entities, \(counts.attributes) attributes, \(counts.relationships) "
-                    + "relationships, \(counts.fetchedProperties) fetched properties, \(counts.fetchIndexes) fetch indexes, "
-                    + "\(counts.uniquenessConstraints) uniqueness constraints")
-            for entity in version.model.entities { lines += Self.describe(entity) }
-            for template in version.model.fetchRequestTemplatesByName.values.sorted(by: { $0.name < $1.name }) {
-                lines.append(
-                    "  fetch request \(template.name): \(template.entityName)"
-                        + (template.predicate.map { " where \($0.predicateFormat)" } ?? ""))
-            }
-            for (name, members) in version.model.configurations.sorted(by: { $0.key < $1.key }) {
-                lines.append("  configuration \(name): \(members.joined(separator: ", "))")
-            }
-            for warning in version.warnings {
-                lines.append("  warning: line \(warning.line): <\(warning.element)>: \(warning.message)")
-            }
-            for note in version.notes { lines.append("  note: line \(note.line): <\(note.element)>: \(note.message)") }
-            lines.append(contentsOf: Self.migration(to: version, from: position > 0 ? versions[position - 1] : nil))
+            lines += describe(position)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The description of one version (named with or without `.xcdatamodel`), as `text` has it: its entities and
+    /// the migration from the readable version before it; a skipped version's reason.
+    /// - Throws: `LabError.invalidScenario` for a version the file does not have, listing those it has.
+    public func text(version name: String) throws -> String {
+        let wanted = name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
+        if let position = versions.firstIndex(where: { $0.name == wanted }) {
+            return ([header, ""] + describe(position)).joined(separator: "\n")
+        }
+        if let skipped = list.skipped.first(where: { $0.name == wanted }) {
+            return [header, "", Self.skippedLine(skipped)].joined(separator: "\n")
+        }
+        throw LabError(
+            .invalidScenario,
+            "\(url.lastPathComponent) has no version '\(name)'; expected one of "
+                + list.entries.map { "'\($0.name)'" }.joined(separator: ", "))
+    }
+
+    /// One line per version, in version order: its counts, warnings, and what migrating to it from the readable
+    /// version before it takes (a skipped version: why it is skipped).
+    ///
+    /// For example:
+    /// ```
+    /// Moody.xcdatamodeld: 6 versions, current: Moody 6
+    ///   Moody      3 entities, 19 attributes, 5 relationships; first version
+    ///   Moody 2    3 entities, 20 attributes, 5 relationships; from Moody: lightweight (1 change)
+    /// ```
+    public var summary: String {
+        let width = list.entries.map(\.name.count).max() ?? 0
+        var lines = [header]
+        var previous: ModelVersion?
+        for entry in list.entries {
+            let name = entry.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            let mark = entry.isCurrent ? " *" : "  "
+            guard let version = entry.version else {
+                lines.append("\(mark) \(name)  skipped: \(entry.skipReason ?? "")")
+                continue
+            }
+            let counts = version.declaredCounts
+            var line =
+                "\(mark) \(name)  \(counts.entities) entities, \(counts.attributes) attributes, "
+                + "\(counts.relationships) relationships"
+            if !version.warnings.isEmpty {
+                line += ", \(version.warnings.count) warning\(version.warnings.count == 1 ? "" : "s")"
+            }
+            if let previous {
+                let difference = ModelDifference(from: previous.model, to: version.model)
+                let changes = "\(difference.changes.count) change\(difference.changes.count == 1 ? "" : "s")"
+                line +=
+                    "; from \(previous.name): "
+                    + (difference.isEmpty
+                        ? "no changes"
+                        : difference.isLightweightMigratable
+                            ? "lightweight (\(changes))"
+                            : "not lightweight (\(changes), \(difference.reasonsNotLightweight.count) "
+                                + "reason\(difference.reasonsNotLightweight.count == 1 ? "" : "s"))")
+            } else {
+                line += "; first version"
+            }
+            lines.append(line)
+            previous = version
+        }
+        lines.append("(* current; `stacklab model PATH --version NAME` describes one version)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// `NAME: N versions, current: C, S skipped`.
+    private var header: String {
+        let count = list.entries.count
+        return "\(url.lastPathComponent): \(count) version\(count == 1 ? "" : "s")"
+            + (list.entries.first(where: \.isCurrent).map { ", current: \($0.name)" } ?? "")
+            + (list.skipped.isEmpty ? "" : ", \(list.skipped.count) skipped")
+    }
+
+    private static func skippedLine(_ skipped: SkippedModelVersion) -> String {
+        "== \(skipped.name)\(skipped.isCurrent ? " (current)" : ""): skipped, \(skipped.reason)"
+    }
+
+    /// The lines of the readable version at `position`.
+    private func describe(_ position: Int) -> [String] {
+        let version = versions[position]
+        var lines = ["== \(version.name)\(version.isCurrent ? " (current)" : "")"]
+        let counts = version.declaredCounts
+        lines.append(
+            "   \(counts.entities) entities, \(counts.attributes) attributes, \(counts.relationships) "
+                + "relationships, \(counts.fetchedProperties) fetched properties, \(counts.fetchIndexes) fetch indexes, "
+                + "\(counts.uniquenessConstraints) uniqueness constraints")
+        for entity in version.model.entities { lines += Self.describe(entity) }
+        for template in version.model.fetchRequestTemplatesByName.values.sorted(by: { $0.name < $1.name }) {
+            lines.append(
+                "  fetch request \(template.name): \(template.entityName)"
+                    + (template.predicate.map { " where \($0.predicateFormat)" } ?? ""))
+        }
+        for (name, members) in version.model.configurations.sorted(by: { $0.key < $1.key }) {
+            lines.append("  configuration \(name): \(members.joined(separator: ", "))")
+        }
+        for warning in version.warnings {
+            lines.append("  warning: line \(warning.line): <\(warning.element)>: \(warning.message)")
+        }
+        for note in version.notes { lines.append("  note: line \(note.line): <\(note.element)>: \(note.message)") }
+        lines.append(contentsOf: Self.migration(to: version, from: position > 0 ? versions[position - 1] : nil))
+        return lines
     }
 
     private static func describe(_ entity: EntityDescription) -> [String] {
