@@ -40,7 +40,7 @@ public enum ResultCSV {
         row += [String(result.repetition), result.runID, formatter.string(from: result.timestamp)]
         row += scenario.workload.columns(for: scenario).map { metric in result.metrics[metric].map(metric.format) ?? ""
         }
-        row.append(result.error ?? "")
+        row.append(result.error.map(ScenarioRunner.oneLine) ?? "")
         return row
     }
 

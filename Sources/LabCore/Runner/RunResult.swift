@@ -16,6 +16,7 @@ public struct RunResult: Sendable {
     public var timestamp: Date
     /// The metrics that apply to the run, those of the scenario's columns (`Workload.metrics(for:)`) included.
     public var metrics: [Metric: Double]
-    /// Why the run failed; nil when it finished.
+    /// Why the run failed, as the error says it (a list of reasons on lines of their own); nil when it finished.
+    /// The CSV writes it as one line.
     public var error: String?
 }

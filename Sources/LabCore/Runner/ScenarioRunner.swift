@@ -130,7 +130,8 @@ public final class ScenarioRunner {
                 workload.measuresProcessUsage
                 ? try await ProcessUsage.measuring { try await workload.run(run) } : try await workload.run(run)
         } catch {
-            result.error = Self.oneLine(error)
+            // Kept as written (a list stays a list on the terminal); the CSV writes it as one line.
+            result.error = "\(error)"
         }
         result.metrics.merge(run.extraMetrics.all) { _, extra in extra }
         // Most workloads remove their folder themselves; a failed one may not have.
@@ -138,8 +139,8 @@ public final class ScenarioRunner {
         return result
     }
 
-    /// An error as one CSV-friendly line.
-    static func oneLine(_ error: any Error) -> String {
-        "\(error)".replacingOccurrences(of: "\n", with: " ")
+    /// An error as one CSV-friendly line: its lines joined, each list item's indentation dropped.
+    public nonisolated static func oneLine(_ error: String) -> String {
+        error.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
     }
 }

@@ -39,12 +39,14 @@ struct ModelFileLaunch {
             let history = try ModelHistory.run(
                 versions: selection.versions, from: fromIndex, to: to, spec: modelFile.plan.spec,
                 seed: modelFile.plan.seed, store: store, directory: directory.appendingPathComponent("history"))
+            // One item per blocked step, each reason on its own line below it: a long history is read, not scrolled.
             let blocked = history.steps.compactMap { step -> String? in
                 switch step.verdict {
                 case .notLightweight(let reasons):
-                    return "\(step.from) -> \(step.to) is not lightweight: \(reasons.joined(separator: "; "))"
-                case .failed(let message): return "\(step.from) -> \(step.to) failed: \(message)"
-                case .unavailable(let message): return "\(step.from) -> \(step.to) is unavailable: \(message)"
+                    return "  - \(step.from) -> \(step.to) is not lightweight:"
+                        + reasons.map { "\n      - \($0)" }.joined()
+                case .failed(let message): return "  - \(step.from) -> \(step.to) failed: \(message)"
+                case .unavailable(let message): return "  - \(step.from) -> \(step.to) is unavailable: \(message)"
                 default: return nil
                 }
             }
@@ -52,7 +54,8 @@ struct ModelFileLaunch {
                 throw LabError(
                     .workloadFailed,
                     "a launch from \(history.versionNames.first ?? "?") to \(history.versionNames.last ?? "?") needs "
-                        + "the app's own migration code: \(blocked.joined(separator: "; "))")
+                        + "the app's own migration code for \(blocked.count) step\(blocked.count == 1 ? "" : "s"):\n"
+                        + blocked.joined(separator: "\n"))
             }
             for (number, step) in history.steps.enumerated() {
                 guard let duration = step.duration else { continue }
