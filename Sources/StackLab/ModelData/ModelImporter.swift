@@ -118,14 +118,44 @@ public final class ModelImporter {
     ///   the object and property), and what setting a value throws.
     @discardableResult
     public func importPage(_ data: Data) throws -> Counts {
-        let before = counts
+        try importPage(try Self.decode(data))
+    }
+
+    /// A page's JSON, decoded: its entity's name and its objects, as `decode(_:)` reads them.
+    public struct Page: @unchecked Sendable {
+        // @unchecked: the decoded JSON (Foundation arrays and dictionaries) is never changed after `decode`, and a
+        // driver hands it to the context's queue once.
+        /// The entity the page's objects are of.
+        public let entityName: String
+        /// Its objects, as JSON objects.
+        let objects: [[String: Any]]
+        /// The number of objects.
+        public var count: Int { objects.count }
+    }
+
+    /// Decodes a page of `ModelDataService` (the JSON a driver fetched), on any thread: the importer's decode
+    /// phase, apart from its find-or-create.
+    /// - Throws: `LabError.invalidResults` for data that is not a page of objects.
+    public static func decode(_ data: Data) throws -> Page {
         guard let page = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let entityName = page["entity"] as? String, let objects = page["result"] as? [[String: Any]]
         else {
             throw LabError(.invalidResults, "not a page of objects: expected {\"entity\", \"result\": [...]}")
         }
-        guard let entity = context.persistentStoreCoordinator?.managedObjectModel.entitiesByName[entityName] else {
-            throw LabError(.invalidResults, "a page of \(entityName), which the model does not have")
+        return Page(entityName: entityName, objects: objects)
+    }
+
+    /// Imports one decoded page (see `importPage(_:)` for data). Call it on the context's queue; the caller saves.
+    /// - Returns: what this page did.
+    /// - Throws: `LabError.invalidResults` for a page of an entity the model lacks, or an object or value that does
+    ///   not fit it (naming the object and property), and what setting a value throws.
+    @discardableResult
+    public func importPage(_ page: Page) throws -> Counts {
+        let before = counts
+        let objects = page.objects
+        guard let entity = context.persistentStoreCoordinator?.managedObjectModel.entitiesByName[page.entityName]
+        else {
+            throw LabError(.invalidResults, "a page of \(page.entityName), which the model does not have")
         }
         try prefetch(objects, entity: entity)
         for object in objects {

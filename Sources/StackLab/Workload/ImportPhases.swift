@@ -12,15 +12,17 @@ public final class ImportPhases: Sendable {
     public enum Phase: Int, Sendable, CaseIterable {
         /// From sending a page request to the last byte of the answer: what the app waits for the web service.
         case serviceWait
-        /// Decoding a page's JSON into specs.
+        /// Decoding a page's JSON into specs (on a model file: into its objects' JSON, `ModelImporter.decode`).
         case decode
         /// Waiting for a queue rather than working: from handing a page to the context's queue until the import
         /// block starts, and from its end until the driver runs again (under `main-only` the main queue, busy
         /// with the UI's fetches and merges; otherwise the context's own queue, usually free).
         case queueWait
-        /// One `name IN {…}` fetch per batch and setting the values of found and new pods.
+        /// One `name IN {…}` fetch per batch and setting the values of found and new pods (on a model file: the
+        /// importer's page, one fetch per key scope, values and relationships set on found and new objects).
         case findOrCreate
-        /// The design's save of each batch, and the reset after it (nested contexts: child → main → root → store).
+        /// The design's save of each batch, and the reset after it (nested contexts: child → main → root → store);
+        /// on a model file the one save after the last page.
         case save
         /// After the last save: waiting for the main queue to finish the merges still queued on it.
         case mergeWait

@@ -16,9 +16,11 @@ import ObjectStack
 ///
 /// On a model file the service is `ModelDataService`, serving the scenario's population entity by entity in pages
 /// of `page_size`, and `ModelImporter` finds or creates each object by the key `import_key:` names for its entity,
-/// else by its uniqueness constraint (an entity with neither is created), wiring relationships from either side; the context saves once, after the
-/// last page, since a page's objects may need a later page's. With `reimport` the pages are imported once
-/// unmeasured, then again in a fresh importer: objects with a key are found, not duplicated.
+/// else by its uniqueness constraint (an entity with neither is created), wiring relationships from either side; the
+/// context saves once, after the last page, since a page's objects may need a later page's. The phases are the
+/// pods': waiting for the service, decoding each page's JSON, the importer's find-or-create on the context's queue,
+/// the one save, the merges. With `reimport` the pages are imported once unmeasured, then again in a fresh
+/// importer: objects with a key are found, not duplicated.
 struct ImportWorkload: StackWorkload {
     let name = "import"
     let acceptsModelFiles = true
@@ -108,19 +110,26 @@ struct ImportWorkload: StackWorkload {
         let client = ModelPagesClient(baseURL: service.baseURL)
         defer { client.invalidate() }
         do {
+            let clock = session.run.clock
             if session.flag("reimport") {
                 _ = try await Self.importModelPages(
-                    pages, from: client, into: background, stack: stack, keys: modelFile.file.importKeys)
+                    pages, from: client, into: background, stack: stack, keys: modelFile.file.importKeys,
+                    phases: ImportPhases(clock: clock), since: clock.nowMilliseconds())
             }
-            let (counts, wall) = try await session.measure { _ in
-                try await Self.importModelPages(
-                    pages, from: client, into: background, stack: stack, keys: modelFile.file.importKeys)
+            let phases = ImportPhases(clock: clock)
+            let ((counts, importerSpan), wall) = try await session.measure { start in
+                let (counts, finished) = try await Self.importModelPages(
+                    pages, from: client, into: background, stack: stack, keys: modelFile.file.importKeys,
+                    phases: phases, since: start)
+                return (counts, finished - start)
             }
+            // The hop back to the main actor after the importer finished, as for the pods.
+            phases.record(.queueWait, milliseconds: max(0, wall - importerSpan))
             client.invalidate()
             await service.stop(grace: 0)
             return WorkloadOutcome(
                 wallMilliseconds: wall, objects: counts.imported,
-                storedObjects: try await modelFile.storedTotal(stack))
+                storedObjects: try await modelFile.storedTotal(stack), metrics: phases.metrics)
         } catch {
             client.invalidate()
             await service.stop(grace: 0)
@@ -129,35 +138,53 @@ struct ImportWorkload: StackWorkload {
     }
 
     /// Fetches every page of every entity and imports it into `context` with one importer (finding objects by
-    /// `keys`, else their uniqueness constraints), saves once, and waits for the main queue's merges.
+    /// `keys`, else their uniqueness constraints), saves once, and waits for the main queue's merges: the pods'
+    /// driver (`importPages`) on a model file, each step's time from `start` going to its phase, so the phases
+    /// cover the import without gaps (find-or-create is the importer's page, save the one save and its reset).
+    /// - Returns: what the import did, and when it finished (the caller's hop back to its queue comes after).
     nonisolated static func importModelPages(
         _ pages: ModelObjectPages, from client: ModelPagesClient, into context: ManagedObjectContext, stack: LabStack,
-        keys: [String: [String]] = [:]
-    ) async throws -> ModelImporter.Counts {
+        keys: [String: [String]] = [:], phases: ImportPhases, since start: Double
+    ) async throws -> (counts: ModelImporter.Counts, finished: Double) {
+        let clock = phases.clock
         // The importer lives on the context's queue: every use below is inside the context's perform.
         nonisolated(unsafe) var importer: ModelImporter?
         var total = ModelImporter.Counts()
+        // The hop from the caller's queue to the driver's.
+        var now = phases.record(.queueWait, since: start)
         for entity in pages.entityNames {
             let count = pages.pageCount(of: entity) ?? 0
             guard count > 0 else { continue }
             for number in 1...count {
                 let data = try await client.data(of: entity, page: number)
-                let counts = try await context.perform {
+                now = phases.record(.serviceWait, since: now)
+                let page = try ModelImporter.decode(data)
+                let handedOff = phases.record(.decode, since: now)
+                let (counts, began, ended) = try await context.perform {
+                    let began = clock.nowMilliseconds()
                     if importer == nil { importer = try ModelImporter(context: context, keys: keys) }
-                    return try importer!.importPage(data)
+                    let counts = try importer!.importPage(page)
+                    return (counts, began, phases.record(.findOrCreate, since: began))
                 }
+                phases.record(.queueWait, milliseconds: began - handedOff)
+                now = phases.record(.queueWait, since: ended)
                 total.inserted += counts.inserted
                 total.found += counts.found
                 total.fetches += counts.fetches
                 total.imported += counts.imported
             }
         }
-        try await context.perform {
+        let (began, ended) = try await context.perform {
+            let began = clock.nowMilliseconds()
             try stack.save(context)
             if context !== stack.main { context.reset() }
+            return (began, phases.record(.save, since: began))
         }
+        phases.record(.queueWait, milliseconds: began - now)
+        now = phases.record(.queueWait, since: ended)
+        // The merges the save queued on the main queue are part of the import: the UI has the objects once they ran.
         _ = try? await stack.main.perform { 0 }
-        return total
+        return (total, phases.record(.mergeWait, since: now))
     }
 
     /// Serves `catalogue` for the length of `body`, which gets a client of the service. The client is done when
