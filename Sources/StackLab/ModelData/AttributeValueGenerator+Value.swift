@@ -9,7 +9,7 @@ extension AttributeValueGenerator.Value {
     /// The value as a page of `ModelObjectPages` carries it: dates as ISO 8601 with fractional seconds, data as
     /// base64, UUIDs and URIs as text, decimals as text so no digit is lost, transformable values as
     /// `TransformableValue.json(_:)` writes them.
-    func json(_ formatter: ISO8601DateFormatter) -> Any {
+    func json(_ formatter: Date.ISO8601FormatStyle) -> Any {
         switch self {
         case .transformable(let value): return value.json(formatter)
         case .store(let value):
@@ -20,7 +20,7 @@ extension AttributeValueGenerator.Value {
             case .decimal(let number): return "\(number)"
             case .boolean(let flag): return flag
             case .string(let text): return text
-            case .date(let date): return formatter.string(from: date)
+            case .date(let date): return formatter.format(date)
             case .data(let data): return data.base64EncodedString()
             case .uuid(let uuid): return uuid.uuidString
             case .uri(let url): return url.absoluteString
@@ -32,7 +32,7 @@ extension AttributeValueGenerator.Value {
     /// - Throws: `LabError.invalidResults` naming the object (`id`) and attribute when the JSON does not fit.
     init(
         json: Any, _ attribute: AttributeDescription, shape: TransformableShape?, where id: String,
-        _ formatter: ISO8601DateFormatter
+        _ formatter: Date.ISO8601FormatStyle
     ) throws {
         if attribute.type == .transformable {
             guard let shape, let value = TransformableValue(json: json, shape: shape, formatter) else {
@@ -55,7 +55,7 @@ extension AttributeValueGenerator.Value {
                 text.flatMap { Decimal(string: $0) }.map(StoreValue.decimal) ?? number.map { .decimal($0.decimalValue) }
         case .boolean: value = (json as? Bool).map(StoreValue.boolean) ?? number.map { .boolean($0.boolValue) }
         case .string: value = text.map(StoreValue.string)
-        case .date: value = text.flatMap { formatter.date(from: $0) }.map(StoreValue.date)
+        case .date: value = text.flatMap { try? formatter.parse($0) }.map(StoreValue.date)
         case .binaryData: value = text.flatMap { Data(base64Encoded: $0) }.map(StoreValue.data)
         case .uuid: value = text.flatMap(UUID.init(uuidString:)).map(StoreValue.uuid)
         case .uri: value = text.flatMap(URL.init(string:)).map(StoreValue.uri)

@@ -28,12 +28,11 @@ public struct ModelObjectPages: Sendable {
     public init(plan: PopulationPlan, pageSize: Int) throws {
         precondition(pageSize > 0, "pageSize must be positive")
         self.pageSize = pageSize
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let formatter = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         let related = Self.relatedObjects(plan)
         let keys = plan.entities.map { Self.keyAttributes(of: $0.entity) }
 
-        func json(_ value: AttributeValueGenerator.Value?, _ formatter: ISO8601DateFormatter) -> Any {
+        func json(_ value: AttributeValueGenerator.Value?, _ formatter: Date.ISO8601FormatStyle) -> Any {
             value?.json(formatter) ?? NSNull()
         }
         func reference(_ ref: PopulationPlan.ObjectRef) -> [String: Any] {

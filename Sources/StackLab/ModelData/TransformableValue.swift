@@ -115,13 +115,13 @@ public indirect enum TransformableValue: Sendable, Hashable {
     // MARK: - JSON
 
     /// The value as JSON: dates as ISO 8601 text, data as base64, the rest as JSON has them.
-    func json(_ formatter: ISO8601DateFormatter) -> Any {
+    func json(_ formatter: Date.ISO8601FormatStyle) -> Any {
         switch self {
         case .string(let text): return text
         case .integer(let number): return number
         case .double(let number): return number
         case .boolean(let flag): return flag
-        case .date(let date): return formatter.string(from: date)
+        case .date(let date): return formatter.format(date)
         case .data(let data): return data.base64EncodedString()
         case .array(let elements): return elements.map { $0.json(formatter) }
         case .dictionary(let entries): return entries.mapValues { $0.json(formatter) }
@@ -129,7 +129,7 @@ public indirect enum TransformableValue: Sendable, Hashable {
     }
 
     /// The value of `shape` that JSON written by `json(_:)` stands for, nil when it does not fit the shape.
-    init?(json: Any, shape: TransformableShape, _ formatter: ISO8601DateFormatter) {
+    init?(json: Any, shape: TransformableShape, _ formatter: Date.ISO8601FormatStyle) {
         switch shape {
         case .strings:
             guard let texts = json as? [String] else { return nil }
@@ -155,7 +155,7 @@ public indirect enum TransformableValue: Sendable, Hashable {
             guard let number = json as? NSNumber else { return nil }
             self = .integer(number.int64Value)
         case .date:
-            guard let text = json as? String, let date = formatter.date(from: text) else { return nil }
+            guard let text = json as? String, let date = try? formatter.parse(text) else { return nil }
             self = .date(date)
         case .data:
             guard let text = json as? String, let data = Data(base64Encoded: text) else { return nil }
