@@ -29,6 +29,11 @@ struct CommittedResultsTests {
         ("your-model-wikipedia", "results/charts/your-model-wikipedia.csv"),
     ]
 
+    /// The charts results/charts/README.md shows (beside its own file), and the CSV each is drawn from.
+    static let chartsReadmeCharts: [(chart: String, source: String)] = [
+        ("import-inaturalist", "results/charts/import-inaturalist.csv")
+    ]
+
     static func temporaryFolder() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("committed-\(UUID().uuidString)")
     }
@@ -96,10 +101,14 @@ struct CommittedResultsTests {
     @Test("the README's charts are the SVG files stacklab report --charts writes from the committed CSVs")
     func readmeChartsAreTheLabs() throws {
         let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let chartsReadme = try String(
+            contentsOf: Self.root.appendingPathComponent("results/charts/README.md"), encoding: .utf8)
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        for (chart, source) in Self.readmeCharts {
-            #expect(readme.contains("(results/charts/\(chart).svg)"), "the README shows \(chart).svg")
+        for (chart, source) in Self.readmeCharts + Self.chartsReadmeCharts {
+            #expect(
+                readme.contains("(results/charts/\(chart).svg)") || chartsReadme.contains("(\(chart).svg)"),
+                "the README or results/charts/README.md shows \(chart).svg")
             let written = try StackLabBinary.run([
                 "report", Self.root.appendingPathComponent(source).path, "--charts", folder.path,
             ])
