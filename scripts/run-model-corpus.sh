@@ -17,7 +17,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --out) out="$2"; shift 2 ;;
         --stacklab) bin="$2"; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "run-model-corpus: unknown option $1" >&2; exit 2 ;;
         *) corpora+=("$1"); shift ;;
     esac
