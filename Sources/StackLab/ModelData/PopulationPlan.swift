@@ -12,8 +12,9 @@ import ObjectStack
 /// ```
 /// The same model, spec and seed give the same plan, value for value: each attribute and relationship draws
 /// from its own `SplitMix64` stream, seeded from the seed and its name. Abstract entities get no objects of
-/// their own. A model the generator cannot satisfy throws `PopulationRefusal` here, naming the entity and
-/// property; nothing has been written then.
+/// their own; the counts are sized first so every required relationship can be wired (`PopulationSizing`). A model
+/// the generator cannot satisfy throws `PopulationRefusal` here, naming the entity and property (and the
+/// `population:` key when a given count is at fault); nothing has been written then.
 public struct PopulationPlan: Sendable {
     /// An object of the plan: its entity's position in `entities` and its position among that entity's objects.
     public struct ObjectRef: Hashable, Sendable {

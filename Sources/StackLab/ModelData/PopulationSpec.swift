@@ -14,7 +14,10 @@ import Foundation
 /// through a to-one inverse) gets `count`; an entity some to-many owns gets its owners' count times the mean
 /// number of children (the largest such product when several to-manys own it); the other side of a one-to-one
 /// gets its partner's count. A to-many's children are drawn uniformly from `children`, clamped to the
-/// relationship's own minimum and maximum counts, which always win.
+/// relationship's own minimum and maximum counts, which always win. Then an entity not named grows wherever a
+/// required relationship needs more objects (`PopulationSizing`: a one-to-one partner each, a to-many's minimum, an
+/// owner for every child under a maximum); a named count that is too small is refused, naming it and the count that
+/// works. So no `population:` is needed for the generator to satisfy a model.
 public struct PopulationSpec: Sendable, Hashable {
     /// An entity's size: a number of objects, or a ratio to the root count.
     public enum Count: Sendable, Hashable, CustomStringConvertible {
