@@ -8,8 +8,12 @@ let package = Package(
         .library(name: "ObjectStack", targets: ["ObjectStack"]),
         .library(name: "ObjectStackSQLite", targets: ["ObjectStackSQLite"]),
         .library(name: "ObjectStackLMDB", targets: ["ObjectStackLMDB"]),
-        .library(name: "StackLab", targets: ["Lab"]),
+        // The lab's engine, its workloads and its verbs, for writing your own workloads and your own lab executable
+        // (no GRDB, no raw engine code).
+        .library(name: "LabKit", targets: ["LabCore", "LabWorkloads", "LabCommands"]),
         .executable(name: "stacklab", targets: ["stacklab"]),
+        // The engine comparison: the only product that links GRDB and the raw C engines.
+        .executable(name: "stacklab-bench", targets: ["stacklab-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -51,29 +55,34 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
-        // The workloads and the stack designs (strategies) on ObjectStack's three stores; startup, seeding, explain.
-        .target(name: "StackLab", dependencies: ["LabCore", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]),
-        // The engine comparison: ObjectStack against the engines' C APIs and GRDB. The only lab target that links
-        // CSQLite, CLMDB and GRDB.
+        // The workloads and the stack designs they run on ObjectStack's three stores; startup, seeding, explain.
+        .target(
+            name: "LabWorkloads", dependencies: ["LabCore", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]),
+        // The engine comparison: ObjectStack against the engines' C APIs and GRDB. The only target that links
+        // CSQLite and CLMDB itself and GRDB; only stacklab-bench links it.
         .target(
             name: "LabEngines",
             dependencies: [
-                "StackLab", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "CLMDB",
+                "LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "CLMDB",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Reliability tools: the fuzzer, the crash (kill) campaign and the child processes they and the tests start.
-        .target(name: "LabReliability", dependencies: ["StackLab", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]),
-        // The lab as one module for the command line: every lab target and the registry of every workload.
-        .target(name: "Lab", dependencies: ["LabCore", "StackLab", "LabEngines", "LabReliability"]),
-        .executableTarget(
-            name: "stacklab",
+        .target(
+            name: "LabReliability",
+            dependencies: ["LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]
+        ),
+        // The lab's verbs, shared by both executables: each tool names its workloads, so a verb's code is written once.
+        .target(
+            name: "LabCommands",
             dependencies: [
-                "Lab",
+                "LabCore", "LabWorkloads", "LabReliability",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // What the test targets share: store kinds, temporary stacks, one seeded generator, the shared models.
+        .executableTarget(name: "stacklab", dependencies: ["LabCommands"]),
+        .executableTarget(name: "stacklab-bench", dependencies: ["LabCommands", "LabEngines"]),
+        // What the test targets share: temporary stacks, one seeded generator, the shared models, the executables.
         .target(
             name: "TestSupport",
             dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"],
@@ -82,13 +91,29 @@ let package = Package(
         .testTarget(name: "ObjectStackTests", dependencies: ["ObjectStack", "TestSupport"]),
         .testTarget(name: "ObjectStackSQLiteTests", dependencies: ["ObjectStack", "ObjectStackSQLite", "CSQLite"]),
         .testTarget(name: "ObjectStackLMDBTests", dependencies: ["ObjectStackLMDB", "CLMDB"]),
-        .testTarget(name: "StackLabTests", dependencies: ["Lab", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "TestSupport"],
-            exclude: ["Fixtures", "Golden"]),
         // One conformance suite, parameterised over every store kind.
         .testTarget(
             name: "StoreConformanceTests",
             // CSQLite: the hostile-file tests edit a store's schema by hand.
             dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "TestSupport"]
+        ),
+        // LabCore alone: nothing of ObjectStack, no workload, no test helper that links them.
+        .testTarget(name: "LabCoreTests", dependencies: ["LabCore"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "LabWorkloadsTests",
+            dependencies: ["LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "TestSupport"]
+        ),
+        .testTarget(name: "LabEnginesTests", dependencies: ["LabEngines", "TestSupport"]),
+        .testTarget(
+            name: "LabReliabilityTests",
+            dependencies: ["LabReliability", "ObjectStack", "TestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        // The command line through the built executables: golden output, exit statuses, the committed results.
+        .testTarget(
+            name: "LabCommandsTests",
+            dependencies: ["LabWorkloads", "TestSupport", "stacklab", "stacklab-bench"],
+            exclude: ["Fixtures", "Golden"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -6,20 +6,25 @@
 #   `stacklab report --charts`. Commit your change first: the sidecar says "+dirty" when tracked files have
 #   uncommitted changes (the run writes to a temporary folder, so the old baseline does not count). Then commit
 #   the CSV, sidecar and chart, and update the README paragraph that quotes them. The concurrency baseline takes
-#   3 to 10 minutes on a 2-core machine, depending on its load. Needs only Swift.
+#   3 to 10 minutes on a 2-core machine, depending on its load. Needs only Swift. A scenario of the engine
+#   comparison (engine-overhead*) runs with stacklab-bench, the executable that links GRDB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenarios=("${@:-concurrency}")
 if ! git diff --quiet HEAD; then
     echo "baseline: the working tree has uncommitted changes: the sidecar will say +dirty" >&2
 fi
-swift build -c release --product stacklab >/dev/null
-bin="$(swift build -c release --product stacklab --show-bin-path)/stacklab"
+bin_path="$(swift build -c release --product stacklab --show-bin-path)"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for name in "${scenarios[@]}"; do
+    case "$name" in
+        engine-overhead*) product=stacklab-bench ;;
+        *) product=stacklab ;;
+    esac
+    swift build -c release --product "$product" >/dev/null
     echo "baseline: $name at $(git rev-parse --short HEAD)"
-    "$bin" run "Scenarios/$name.yaml" --out "$out"
+    "$bin_path/$product" run "Scenarios/$name.yaml" --out "$out"
     cp "$out/$name.csv" "$out/$name.env.json" results/baselines/
-    "$bin" report "results/baselines/$name.csv" --charts results/charts
+    "$bin_path/$product" report "results/baselines/$name.csv" --charts results/charts
 done

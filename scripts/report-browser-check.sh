@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Usage: scripts/report-browser-check.sh STACKLAB [SCREENSHOT.png]
-#   Renders the HTML report of the committed fixtures (Tests/StackLabTests/Fixtures/report) in headless
+#   Renders the HTML report of the committed fixtures (Tests/LabCommandsTests/Fixtures/report) in headless
 #   Chromium, at the default 800-pixel window and at 1200, and fails when the page's script did not run, the
 #   browser logged a script error, or the page's own check found a problem: a line chart with no point, no
 #   chart at all, or a page wider than the window (a table that does not scroll inside it). The check sets
@@ -21,7 +21,7 @@ if ! command -v chromium >/dev/null; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-fixtures=Tests/StackLabTests/Fixtures/report
+fixtures=Tests/LabCommandsTests/Fixtures/report
 "$stacklab" report "$fixtures/startup-base.csv" "$fixtures/startup-head.csv" "$fixtures/concurrency.csv" \
     --html "$work/report.html" >/dev/null
 browser() { # ARGS...: headless Chromium as root in a container too, its own profile, no GPU

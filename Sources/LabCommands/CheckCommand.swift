@@ -1,14 +1,17 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabWorkloads
 
 /// `stacklab check`: each scenario's CSV has every row and no error cell.
-struct CheckCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "check",
-        abstract: "Check that each scenario's CSV has a row for every cell and repetition and no error cell.",
-        discussion:
-            "Give the same options as the run. Exit status: 0 complete, 1 a missing row or an error cell, 2 bad input.")
+struct CheckCommand<Tool: LabTool>: AsyncParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "check",
+            abstract: "Check that each scenario's CSV has a row for every cell and repetition and no error cell.",
+            discussion:
+                "Give the same options as the run. Exit status: 0 complete, 1 a missing row or an error cell, 2 bad input."
+        )
+    }
     @Argument(help: "Scenario files (YAML).") var files: [String]
     @OptionGroup var selection: ScenarioSelection
     @Option(help: "Where the run wrote its CSVs.") var out = "results"
@@ -19,7 +22,7 @@ struct CheckCommand: AsyncParsableCommand {
     func run() async throws {
         let runner = ScenarioRunner(options: selection.options(out: out))
         var problems: [String] = []
-        for scenario in try selection.load(files).map(runner.prepared) {
+        for scenario in try selection.load(files, workloads: Tool.workloads).map(runner.prepared) {
             let found = ResultCheck.problems(
                 in: runner.csvURL(for: scenario), scenario: scenario, filters: selection.filters)
             problems += found

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabWorkloads
 
 /// `stacklab compare`: a result CSV against a baseline, per cell and metric.
 struct CompareCommand: ParsableCommand {

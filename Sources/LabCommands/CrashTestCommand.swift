@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabReliability
+import LabWorkloads
 
 /// `stacklab crash-test`: kills save loops at random moments and checks what survived.
 struct CrashTestCommand: ParsableCommand {

@@ -1,26 +1,28 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabWorkloads
 
 /// `stacklab declare`: adds the workload's metric and design declarations to the sidecar of a CSV written before
 /// the lab recorded them, so `compare`, `report` and `gate` judge its columns as the workload means them.
-struct DeclareCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "declare",
-        abstract: "Add the workload's metric and design declarations to result CSVs' .env.json sidecars.",
-        discussion: """
-            For a CSV written before the lab recorded declarations: the CSV's workload (its sidecar's, else its \
-            workload column) declares its metric columns (unit, which way is better, group); a column it does \
-            not declare takes another workload's declaration of the same name (an old CSV has every workload's \
-            columns), else stays undeclared and is named. Nothing else in the sidecar changes, and the CSV is \
-            not touched. --create writes a sidecar for a CSV that has none, with the machine and commit unknown. \
-            Exit status: 0 written, 2 bad input.
-            """)
+struct DeclareCommand<Tool: LabTool>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "declare",
+            abstract: "Add the workload's metric and design declarations to result CSVs' .env.json sidecars.",
+            discussion: """
+                For a CSV written before the lab recorded declarations: the CSV's workload (its sidecar's, else its \
+                workload column) declares its metric columns (unit, which way is better, group); a column it does \
+                not declare takes another workload's declaration of the same name (an old CSV has every workload's \
+                columns), else stays undeclared and is named. Nothing else in the sidecar changes, and the CSV is \
+                not touched. --create writes a sidecar for a CSV that has none, with the machine and commit unknown. \
+                Exit status: 0 written, 2 bad input.
+                """)
+    }
     @Argument(help: "Result CSVs.") var files: [String]
     @Flag(help: "Write a sidecar for a CSV that has none (environment unknown).") var create = false
 
     func run() throws {
-        let registry = WorkloadRegistry.lab
+        let registry = Tool.workloads
         for file in files {
             let url = URL(fileURLWithPath: file)
             let table: ResultTable

@@ -1,20 +1,21 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabWorkloads
 
 extension ExitStatus {
     /// The status as ArgumentParser's error, to throw from a verb.
     var code: ExitCode { ExitCode(rawValue) }
 }
 
-/// Writes `stacklab VERB: message` to standard error and returns the status to throw.
+/// Writes `stacklab VERB: message` (the program's own name) to standard error and returns the status to throw.
 func failure(verb: String? = nil, _ message: String, status: ExitStatus = .badInput) -> ExitCode {
-    let prefix = verb.map { "stacklab \($0)" } ?? "stacklab"
+    let program = LabCommandLine.programName
+    let prefix = verb.map { "\(program) \($0)" } ?? program
     FileHandle.standardError.write(Data("\(prefix): \(message)\n".utf8))
     return status.code
 }
 
 /// Writes `stacklab VERB: warning: message` to standard error.
 func warn(verb: String, _ message: String) {
-    FileHandle.standardError.write(Data("stacklab \(verb): warning: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("\(LabCommandLine.programName) \(verb): warning: \(message)\n".utf8))
 }

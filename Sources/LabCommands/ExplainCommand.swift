@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabWorkloads
 
 /// `stacklab explain`: the plan the LMDB or in-memory store chooses for a pod fetch.
 struct ExplainCommand: ParsableCommand {

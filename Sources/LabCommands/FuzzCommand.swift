@@ -1,16 +1,19 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabReliability
+import LabWorkloads
 
 /// `stacklab fuzz`: seeded mutations of a corpus against a reader of untrusted input.
-struct FuzzCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "fuzz",
-        abstract:
-            "Fuzz a reader of untrusted input (predicate, model-file, scenario) with seeded mutations of a corpus.",
-        discussion: "Exit status: 0 nothing found, 1 an input failed with an unexpected error, 3 a hang; "
-            + "a crash leaves its input in --last-input.")
-    @Argument(help: "The target: \(FuzzTarget.all(workloads: .lab).map(\.name).joined(separator: ", ")).")
+struct FuzzCommand<Tool: LabTool>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "fuzz",
+            abstract:
+                "Fuzz a reader of untrusted input (predicate, model-file, scenario) with seeded mutations of a corpus.",
+            discussion: "Exit status: 0 nothing found, 1 an input failed with an unexpected error, 3 a hang; "
+                + "a crash leaves its input in --last-input.")
+    }
+    @Argument(help: "The target: \(FuzzTarget.all(workloads: Tool.workloads).map(\.name).joined(separator: ", ")).")
     var target: String
     @Option(
         help:
@@ -22,7 +25,7 @@ struct FuzzCommand: ParsableCommand {
     @Option(help: "Where each input is written before it runs.") var lastInput = "fuzz-last-input"
 
     func run() throws {
-        let targets = FuzzTarget.all(workloads: .lab)
+        let targets = FuzzTarget.all(workloads: Tool.workloads)
         guard let fuzzTarget = targets.first(where: { $0.name == target }) else {
             throw ValidationError("no fuzz target '\(target)'; targets: \(targets.map(\.name).joined(separator: ", "))")
         }

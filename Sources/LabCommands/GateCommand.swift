@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabWorkloads
 
 /// `stacklab gate`: the startup gate's verdict on two CSVs of paired runs (`scripts/startup-gate.sh`).
 struct GateCommand: ParsableCommand {

@@ -1,34 +1,40 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabWorkloads
 
-/// `stacklab`: runs scenarios on the ObjectStack API and compares Core Data stack designs.
-@main
-struct StackLabCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "stacklab",
-        abstract: "Measure and compare Core Data stack designs on ObjectStack (SQLite, LMDB, in-memory).",
-        discussion: "Exit status: 0 ok, 1 a regression or failed check, 2 bad input, 3 a hang (fuzz).",
-        subcommands: [
-            RunCommand.self, ListCommand.self, CheckCommand.self, CompareCommand.self, GateCommand.self,
-            MergeCommand.self, ReportCommand.self, DeclareCommand.self, ServeCommand.self,
-            SeedStoreCommand.self, ModelCommand.self, VersionsCommand.self, CrashTestCommand.self,
-            FuzzCommand.self, ExplainCommand.self, ChildCommand.self,
-        ])
-
-    /// Runs the verb; a usage error exits 2 (bad input), as the discussion promises, not ArgumentParser's 64.
-    static func main() async {
+/// Runs an executable of the lab: parses the verb and its options, runs it, and exits with the lab's status.
+public enum LabCommandLine {
+    /// Runs `tool`'s command line on this process's arguments; a usage error exits 2 (bad input), as the
+    /// help promises, not ArgumentParser's 64.
+    ///
+    /// For example, the whole of `stacklab`'s entry point:
+    /// ```swift
+    /// @main
+    /// enum StackLab: LabTool {
+    ///     // commandName, abstract, workloads, verbs …
+    ///     static func main() async { await LabCommandLine.main(Self.self) }
+    /// }
+    /// ```
+    /// - Parameter tool: The executable: its name, workloads and verbs.
+    public static func main<Tool: LabTool>(_ tool: Tool.Type) async {
         do {
-            var command = try parseAsRoot()
+            var command = try RootCommand<Tool>.parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
         } catch {
-            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            exit(withError: ExitStatus.badInput.code)
+            guard RootCommand<Tool>.exitCode(for: error) == .validationFailure else {
+                RootCommand<Tool>.exit(withError: error)
+            }
+            FileHandle.standardError.write(Data((RootCommand<Tool>.fullMessage(for: error) + "\n").utf8))
+            RootCommand<Tool>.exit(withError: ExitStatus.badInput.code)
         }
+    }
+
+    /// The name this program was started as (`stacklab`, `stacklab-bench`), for its messages.
+    static var programName: String {
+        CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "stacklab"
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabWorkloads
 
 /// `stacklab merge`: joins the CSVs of `run --shard K/N` into one.
 struct MergeCommand: ParsableCommand {

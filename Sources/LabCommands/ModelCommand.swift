@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabWorkloads
 import ObjectStack
 
 /// `stacklab model PATH`: describe an Xcode model file, build a store of generated data from it

@@ -1,23 +1,25 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabWorkloads
 
 /// `stacklab report`: result CSVs as one self-contained HTML page, and their charts as standalone SVG files.
-struct ReportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "report",
-        abstract:
-            "Write result CSVs as one self-contained HTML page (--html) and their charts as SVG files (--charts).",
-        discussion: """
-            Per scenario: when several files hold it, each compared against the first (verdicts, p-values and \
-            the change per cell drawn); the charts its workload declares (lines against the swept parameter \
-            with log axes where declared, the watchdog deadline and killed launches for startup, stacked \
-            phases for import; bars when nothing numeric is swept; values on hover); each file's environment \
-            and summary table from its .env.json sidecar; a bar chart per metric. A comparison CSV (compare \
-            --out) is drawn as the change per cell. The page loads nothing from the network. --charts DIR \
-            writes the same charts as one SVG file per scenario, DIR/NAME.svg after its first CSV (the README's \
-            charts). Exit status: 0 written, 2 bad input.
-            """)
+struct ReportCommand<Tool: LabTool>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "report",
+            abstract:
+                "Write result CSVs as one self-contained HTML page (--html) and their charts as SVG files (--charts).",
+            discussion: """
+                Per scenario: when several files hold it, each compared against the first (verdicts, p-values and \
+                the change per cell drawn); the charts its workload declares (lines against the swept parameter \
+                with log axes where declared, the watchdog deadline and killed launches for startup, stacked \
+                phases for import; bars when nothing numeric is swept; values on hover); each file's environment \
+                and summary table from its .env.json sidecar; a bar chart per metric. A comparison CSV (compare \
+                --out) is drawn as the change per cell. The page loads nothing from the network. --charts DIR \
+                writes the same charts as one SVG file per scenario, DIR/NAME.svg after its first CSV (the README's \
+                charts). Exit status: 0 written, 2 bad input.
+                """)
+    }
     @Argument(help: "Result CSVs; of several with the same scenario, the first is the baseline.") var results: [String]
     @Option(help: "The HTML file to write.") var html: String?
     @Option(help: "A folder to write each scenario's charts to as NAME.svg.") var charts: String?
@@ -36,7 +38,7 @@ struct ReportCommand: ParsableCommand {
         let page: String?
         let figures: [(name: String, svg: String)]
         do {
-            var report = try HTMLReport(files: results, workloads: .lab)
+            var report = try HTMLReport(files: results, workloads: Tool.workloads)
             report.threshold = try ResultComparison.parseThreshold(threshold)
             report.alpha = alpha
             report.comparedMetrics = metrics.flatMap { $0.split(separator: ",").map(String.init) }

@@ -1,19 +1,21 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabWorkloads
 
 /// `stacklab run`: runs scenario files and writes their CSVs.
-struct RunCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "run",
-        abstract: "Run scenario files: expand each matrix, run every cell, print a summary, write CSV.",
-        discussion: """
-            --shard K/N runs only the cells at positions K, K+N, K+2N… of each expanded matrix (the same cells \
-            for the same file on every machine) and records the shard in the .env.json sidecar; `stacklab merge` \
-            joins the N CSVs. The summary shows each workload's headline metrics in at most 120 columns; --wide \
-            shows every metric. \
-            Exit status: 0 every run finished, 1 some run failed (its row has an error cell), 2 bad input.
-            """)
+struct RunCommand<Tool: LabTool>: AsyncParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "run",
+            abstract: "Run scenario files: expand each matrix, run every cell, print a summary, write CSV.",
+            discussion: """
+                --shard K/N runs only the cells at positions K, K+N, K+2N… of each expanded matrix (the same cells \
+                for the same file on every machine) and records the shard in the .env.json sidecar; `stacklab merge` \
+                joins the N CSVs. The summary shows each workload's headline metrics in at most 120 columns; --wide \
+                shows every metric. \
+                Exit status: 0 every run finished, 1 some run failed (its row has an error cell), 2 bad input.
+                """)
+    }
     @Argument(help: "Scenario files (YAML).") var files: [String]
     @OptionGroup var selection: ScenarioSelection
     @Option(help: "Where to write the CSVs and their .env.json sidecars.") var out = "results"
@@ -32,7 +34,7 @@ struct RunCommand: AsyncParsableCommand {
     // On the main actor and async: the main-queue context's blocks run only while the main actor awaits.
     @MainActor
     func run() async throws {
-        let scenarios = try selection.load(files)
+        let scenarios = try selection.load(files, workloads: Tool.workloads)
         var options = selection.options(out: out)
         options.shard = shard.flatMap(Shard.init)
         let runner = ScenarioRunner(options: options)

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabWorkloads
 
 /// The options `run` and `check` share: which scenarios, shrunk or not, how many repetitions, which cells.
 struct ScenarioSelection: ParsableArguments {
@@ -31,10 +31,10 @@ struct ScenarioSelection: ParsableArguments {
         return options
     }
 
-    /// Loads every file; a bad file or filter is bad input (exit 2).
-    func load(_ files: [String]) throws -> [Scenario] {
+    /// Loads every file naming one of `workloads`; a bad file or filter is bad input (exit 2).
+    func load(_ files: [String], workloads: WorkloadRegistry) throws -> [Scenario] {
         try files.map { file in
-            let scenario = try loadScenario(file)
+            let scenario = try loadScenario(file, workloads: workloads)
             do {
                 try scenario.validate(filters: filters)
             } catch {
@@ -45,10 +45,11 @@ struct ScenarioSelection: ParsableArguments {
     }
 }
 
-/// Loads a scenario file; its error (file, line, what is expected) goes to standard error with exit status 2.
-func loadScenario(_ file: String) throws -> Scenario {
+/// Loads a scenario file naming one of `workloads`; its error (file, line, what is expected, or the program that
+/// runs its workload) goes to standard error with exit status 2.
+func loadScenario(_ file: String, workloads: WorkloadRegistry) throws -> Scenario {
     do {
-        return try ScenarioFile.load(URL(fileURLWithPath: file))
+        return try ScenarioFile.load(URL(fileURLWithPath: file), workloads: workloads)
     } catch {
         throw failure("\(error)")
     }

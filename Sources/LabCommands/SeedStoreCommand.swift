@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabWorkloads
 
 /// `stacklab seed-store`: a store of N pods for startup and migration runs.
 struct SeedStoreCommand: ParsableCommand {

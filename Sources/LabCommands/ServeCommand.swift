@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabWorkloads
 
 /// `stacklab serve`: the paged pods web service the import workload reads.
 struct ServeCommand: AsyncParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Lab
+import LabWorkloads
 
 /// `--store sqlite|lmdb|memory`: the lab's one store vocabulary on the command line. A value that is not a
 /// store is a usage error (exit 2) naming the stores; a verb that needs a file store says so in `validate()`.

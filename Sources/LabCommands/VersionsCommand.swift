@@ -1,5 +1,5 @@
 import ArgumentParser
-import Lab
+import LabWorkloads
 
 /// `stacklab versions`: the engines this build links.
 struct VersionsCommand: ParsableCommand {

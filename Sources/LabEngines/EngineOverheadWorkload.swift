@@ -1,6 +1,6 @@
 import Foundation
+import LabWorkloads
 import ObjectStack
-import StackLab
 
 /// The engine-overhead workload: one operation on N pods, timed `samples` times (reads: more, until they add up
 /// to `min_time_ms`), through one implementation —

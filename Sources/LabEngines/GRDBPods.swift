@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
+import LabWorkloads
 import ObjectStack
-import StackLab
 
 /// Pods through GRDB with `Codable` records, as a Swift developer who picks GRDB writes them: `insert`,
 /// `fetchAll`, `fetchOne(key:)`, `update`, and a query interface count.

@@ -1,5 +1,5 @@
 import Foundation
-import StackLab
+import LabWorkloads
 
 /// One way of storing pods that the engine-overhead workload times: ObjectStack on a store, the store's
 /// engine through its C API, or GRDB. Every method but the timed ones runs outside the clock.

@@ -1,7 +1,7 @@
 import CLMDB
 import Foundation
+import LabWorkloads
 import ObjectStack
-import StackLab
 
 /// Pods through liblmdb's C API: `mdb_put`, `mdb_get` and cursors on rows encoded by hand.
 ///

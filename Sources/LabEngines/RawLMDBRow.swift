@@ -1,4 +1,4 @@
-import StackLab
+import LabWorkloads
 
 /// A pod row in the LMDB store's row format, encoded and decoded by hand for the raw side: a format byte, a
 /// 2-byte entity code, version and field-count varints, then tagged fields (0 null, 1 zig-zag varint

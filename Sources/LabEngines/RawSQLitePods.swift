@@ -1,8 +1,8 @@
 import CSQLite
 import Foundation
+import LabWorkloads
 import ObjectStack
 import ObjectStackSQLite
-import StackLab
 
 /// Pods through libsqlite3's C API: prepared statements, bound values, `sqlite3_step` loops.
 ///

@@ -1,8 +1,8 @@
 import Foundation
+import LabWorkloads
 import ObjectStack
 import ObjectStackLMDB
 import ObjectStackSQLite
-import StackLab
 
 /// Pods through ObjectStack on one store: `Pod` objects in a private-queue context on a coordinator.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import StackLab
+import LabWorkloads
 
 /// Pods in plain Swift collections: the in-memory store's floor in the engine-overhead workload, as the C API
 /// is the file stores'.

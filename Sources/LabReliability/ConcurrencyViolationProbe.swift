@@ -1,6 +1,6 @@
 import Foundation
+import LabWorkloads
 import ObjectStack
-import StackLab
 
 /// Touches a private-queue context off its queue, on purpose, so a test (in a child process) can check
 /// that `STACKLAB_CONCURRENCY_DEBUG=1` traps with a message naming the context and the call.

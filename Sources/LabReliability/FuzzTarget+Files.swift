@@ -1,6 +1,6 @@
 import Foundation
+import LabWorkloads
 import ObjectStack
-import StackLab
 
 extension FuzzTarget {
     /// The Xcode model reader: each input is the `contents` XML of a bare `.xcdatamodel`, loaded and built (warnings

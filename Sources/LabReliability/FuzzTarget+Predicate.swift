@@ -1,6 +1,6 @@
 import Foundation
+import LabWorkloads
 import ObjectStack
-import StackLab
 
 extension FuzzTarget {
     /// The predicate format-string parser, then the binder and evaluator on a fetch of a small pod store.

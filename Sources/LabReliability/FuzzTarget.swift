@@ -1,5 +1,5 @@
 import Foundation
-import StackLab
+import LabWorkloads
 
 /// Something that reads untrusted input — a predicate, a model file, a scenario file — and must turn every
 /// input into a result or an error: never a crash, never a hang.

@@ -1,5 +1,5 @@
 import Foundation
-import StackLab
+import LabWorkloads
 import Synchronization
 
 /// A seeded mutation fuzzer: starts from a corpus, mutates inputs (bit flips, byte and range edits,

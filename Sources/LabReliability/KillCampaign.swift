@@ -1,6 +1,6 @@
 import Foundation
+import LabWorkloads
 import ObjectStack
-import StackLab
 
 /// Kills a `stacklab child save-loop` child with SIGKILL at random moments, again and again on one store, and
 /// checks after each kill that the store holds every acknowledged save in full and no save in part.

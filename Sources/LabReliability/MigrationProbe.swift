@@ -1,6 +1,6 @@
 import Foundation
+import LabWorkloads
 import ObjectStack
-import StackLab
 
 /// Migrates a seeded pod store to a later pod model version, optionally killing its own process partway:
 /// how the tests show that a killed migration leaves the old store whole, and how the bench times one.

@@ -1,6 +1,6 @@
 import Foundation
+import LabWorkloads
 import ObjectStack
-import StackLab
 
 /// The model-file fuzzer's seeds when it is given no `--corpus`: small models written here that use Xcode's whole
 /// vocabulary, then the `contents` of every readable version of the real models the lab finds

@@ -1,8 +1,8 @@
 import Foundation
+import LabWorkloads
 import ObjectStack
 import ObjectStackLMDB
 import ObjectStackSQLite
-import StackLab
 
 /// A loop of saves with a journal, for crash testing: a parent kills the process at random moments and
 /// checks that every save the journal acknowledges is in the store in full, and no save is there in part.

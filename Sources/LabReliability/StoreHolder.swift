@@ -1,6 +1,6 @@
 import Foundation
+import LabWorkloads
 import ObjectStack
-import StackLab
 
 /// Keeps a pod store open, with no transaction running, until standard input closes: the other process the
 /// migration tests need (`stacklab child hold-store`).

@@ -1,5 +1,6 @@
 import Foundation
-import Lab
+import LabWorkloads
+import TestSupport
 import Testing
 
 /// The results the repository ships: every committed baseline compares with `stacklab compare` and renders with
@@ -75,7 +76,7 @@ struct CommittedResultsTests {
     func legacyBaselineAgainstTodaysColumns() throws {
         let legacy = try ResultTable(
             contentsOf: Self.root.appendingPathComponent("results/baselines/merge-cost.csv"))
-        let workload = try #require(WorkloadRegistry.lab["merge-cost"])
+        let workload = try #require(WorkloadRegistry.stack["merge-cost"])
         // The same runs as today's runner writes them: the identifying columns, then the workload's own.
         let metrics =
             Metric.common.map(\.name) + workload.metrics.map(\.name).filter { !Metric.common.map(\.name).contains($0) }

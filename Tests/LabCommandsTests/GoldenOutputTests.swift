@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The command line's output, checked against files in `Golden/`: `list`, `run --quick` with its timings
@@ -7,7 +8,9 @@ import Testing
 @Suite("Golden output of stacklab list, run and compare")
 struct GoldenOutputTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    /// The comparison fixtures LabCoreTests' compare tests read.
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("LabCoreTests/Fixtures")
 
     /// Compares `output` with the golden file `name`, or writes it when asked to.
     func check(_ output: String, against name: String) throws {

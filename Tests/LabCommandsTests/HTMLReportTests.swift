@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `stacklab report --html` on the committed fixtures: one page that needs no network, with the summary

@@ -1,27 +1,12 @@
 import Foundation
-import Lab
+import LabWorkloads
+import TestSupport
 import Testing
 
 /// `run --shard K/N` and `merge`: shards partition the matrix, the same way every time, and merge joins only
 /// a complete set of shards of one scenario and commit.
 @Suite("Sharded runs and merge")
 struct ShardTests {
-    @Test("K/N parses only with 1 ≤ K ≤ N")
-    func parse() {
-        #expect(Shard("2/3") == Shard("2/3"))
-        #expect(Shard("2/3")?.index == 2 && Shard("2/3")?.count == 3)
-        for bad in ["0/3", "4/3", "3", "a/b", "1/0", "-1/2", "1/2/3", ""] { #expect(Shard(bad) == nil, "\(bad)") }
-    }
-
-    @Test("The shards of a matrix partition it: every cell once, by position")
-    func partition() throws {
-        let cells = Array(1...10)
-        let shards = (1...3).map { Shard("\($0)/3")!.select(cells) }
-        #expect(shards[0] == [1, 4, 7, 10])
-        #expect(shards[1] == [2, 5, 8])
-        #expect(shards.flatMap { $0 }.sorted() == cells)
-    }
-
     /// A scenario of three small cells in memory, two repetitions each, written to a fresh folder.
     static func scenarioFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shard-\(UUID().uuidString)")

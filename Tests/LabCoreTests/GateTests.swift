@@ -1,5 +1,5 @@
 import Foundation
-import Lab
+import LabCore
 import Testing
 
 /// `stacklab gate`, the startup gate's verdict, against the SciPy script it replaced (`scripts/gate_pool.py`): on
@@ -56,35 +56,6 @@ struct GateTests {
         #expect(Self.golden.filter { $0.inject == "0" }.allSatisfy { !$0.regressed })
     }
 
-    @Test("stacklab gate: exit 1 on a slowed-down trial, 0 on an unchanged one; the pooled CSV and the Markdown")
-    func command() throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("gate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: out) }
-        func gate(_ trial: String) throws -> (status: Int32, output: String) {
-            try StackLabBinary.run([
-                "gate", Self.folder.appendingPathComponent("\(trial)-base.csv").path,
-                Self.folder.appendingPathComponent("\(trial)-current.csv").path, "--out",
-                out.appendingPathComponent("\(trial).csv").path, "--markdown",
-                out.appendingPathComponent("\(trial).md").path,
-            ])
-        }
-        let slowed = try gate("trial-1")
-        #expect(slowed.status == 1, "\(slowed.output)")
-        #expect(slowed.output.contains("verdict: REGRESSION"))
-        let pooled = ResultCSV.parse(try String(contentsOf: out.appendingPathComponent("trial-1.csv"), encoding: .utf8))
-        #expect(
-            pooled.first == ["metric", "pairs", "pooled_change_pct", "p_value", "verdict", "threshold_pct", "alpha"])
-        #expect(pooled.dropFirst().first == ["cpu_ms", "80", "+9.7", "0.0000", "regressed", "5", "0.01"])
-        let markdown = try String(contentsOf: out.appendingPathComponent("trial-1.md"), encoding: .utf8)
-        #expect(markdown.hasPrefix("### stacklab gate: REGRESSION"))
-        #expect(markdown.contains("| `cpu_ms` | 80 | +9.7% | 0.0000 | **regressed** |"))
-        #expect(markdown.contains("#### per cell (killed_by_watchdog): no regression"))
-        let unchanged = try gate("trial-2")
-        #expect(unchanged.status == 0, "\(unchanged.output)")
-        #expect(unchanged.output.contains("verdict: no regression"))
-    }
-
     @Test("a launch the watchdog kills that it did not kill before fails the gate, whatever the pooled times")
     func watchdogPerCell() throws {
         let base = try Self.table("trial-2", "base")
@@ -116,15 +87,5 @@ struct GateTests {
             let watchdog = (Int(log.value("watchdog_regressions", in: row) ?? "") ?? 0) > 0
             #expect((regressed || watchdog) == (log.value("gate_exit", in: row) == "1"), "\(row)")
         }
-    }
-
-    @Test("bad input is exit 2: a missing file, a metric column a file lacks")
-    func badInput() throws {
-        let base = Self.folder.appendingPathComponent("trial-2-base.csv").path
-        #expect(try StackLabBinary.run(["gate", base, "/nonexistent/current.csv"]).status == 2)
-        let missing = try StackLabBinary.run(["gate", base, base, "--metric", "latency_ms"])
-        #expect(missing.status == 2)
-        #expect(missing.output.contains("no metric column 'latency_ms'"))
-        #expect(try StackLabBinary.run(["gate", base, base, "--threshold", "lots"]).status == 2)
     }
 }

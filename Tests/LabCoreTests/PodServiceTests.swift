@@ -1,5 +1,5 @@
 import Foundation
-import Lab
+import LabCore
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,5 +1,5 @@
 import Foundation
-import Lab
+import LabCore
 import Testing
 
 /// The lab's timing logic on a clock the test moves: no test here depends on how fast the machine is.
@@ -30,22 +30,6 @@ struct TimingTests {
         let late = short.stop()
         #expect(abs(late.maxStallMilliseconds - (20 - Self.period)) < 1e-6, "late, by a little")
         #expect(late.hitchMilliseconds == 0, "less than half a frame late is jitter, not a hitch")
-    }
-
-    @Test("import phases add the time between readings of their clock, and hand on the next phase's start")
-    func importPhases() {
-        let clock = ManualClock()
-        let phases = ImportPhases(clock: clock)
-        let start = phases.now()
-        clock.advance(by: 7)
-        let next = phases.record(.serviceWait, since: start)
-        clock.advance(by: 3)
-        phases.record(.decode, since: next)
-        phases.measure(.save) { clock.advance(by: 5) }
-        #expect(phases.milliseconds(.serviceWait) == 7)
-        #expect(phases.milliseconds(.decode) == 3)
-        #expect(phases.milliseconds(.save) == 5)
-        #expect(phases.totalMilliseconds == 15)
     }
 
     @Test("a clock's measure returns the body's value and the time it moved")

@@ -1,5 +1,5 @@
 import Foundation
-import Lab
+import LabCore
 import Testing
 
 /// The startup gate's signed-rank test against SciPy's, whose verdicts it replaced: the same p-value (within

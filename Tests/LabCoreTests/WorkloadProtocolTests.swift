@@ -1,5 +1,5 @@
 import Foundation
-import Lab
+import LabCore
 import Testing
 
 /// A metric no other workload has: declared here, beside the workload that measures it, and nowhere in LabCore.
@@ -161,11 +161,17 @@ struct WorkloadProtocolTests {
         }
     }
 
-    @Test("the lab's registry holds every workload once, in the order scenario errors list them")
-    func labRegistry() {
-        #expect(
-            WorkloadRegistry.lab.names == [
-                "import", "read-write-mix", "merge-cost", "save-chain", "startup", "engine-overhead",
-            ])
+    @Test("a scenario naming a workload another program runs is refused, naming that program")
+    func workloadElsewhere() {
+        let registry = WorkloadRegistry([TickWorkload(clock: ManualClock())]).referring(["tock", "tick"], to: "ticker")
+        #expect(registry.elsewhere == ["tock": "ticker"], "a workload it holds is not elsewhere")
+        #expect {
+            try ScenarioFile.parse(
+                "name: x\nworkload: tock\n", file: URL(fileURLWithPath: "/t.yaml"), workloads: registry)
+        } throws: { error in
+            (error as? LabError)?.code == .otherProgram
+                && "\(error)" == "/t.yaml:2: workload 'tock' is run by ticker, not by this program: "
+                    + "swift run -c release ticker run /t.yaml"
+        }
     }
 }

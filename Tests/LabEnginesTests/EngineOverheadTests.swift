@@ -1,5 +1,6 @@
 import Foundation
-import Lab
+import LabEngines
+import LabWorkloads
 import Testing
 
 @Suite("Engine overhead: ObjectStack, raw engines and GRDB side by side")
@@ -8,7 +9,8 @@ struct EngineOverheadTests {
     func run(_ text: String) async throws -> (Scenario, [RunResult], String) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("overhead-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
-        let scenario = try ScenarioFile.parse(text, file: URL(fileURLWithPath: "/tests/overhead.yaml"))
+        let scenario = try ScenarioFile.parse(
+            text, file: URL(fileURLWithPath: "/tests/overhead.yaml"), workloads: .engines)
         let runner = ScenarioRunner(
             options: .init(outDirectory: out), progress: ProgressReporter(isTerminal: false) { _ in })
         let results = try await runner.run(runner.prepared(scenario))
@@ -98,7 +100,7 @@ struct EngineOverheadTests {
             name: none
             workload: engine-overhead
             parameters: {store: lmdb, implementation: grdb, operation: insert}
-            """, file: URL(fileURLWithPath: "/tests/none.yaml"))
+            """, file: URL(fileURLWithPath: "/tests/none.yaml"), workloads: .engines)
         #expect(scenario.cells().isEmpty)
     }
 }

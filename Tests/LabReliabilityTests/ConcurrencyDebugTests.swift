@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The concurrency check runs in a child process: a trap there must not take the test runner down.

@@ -1,6 +1,8 @@
 import Foundation
-import Lab
+import LabReliability
+import LabWorkloads
 import ObjectStack
+import TestSupport
 import Testing
 
 /// A save interrupted by SIGKILL must leave the store as it was before that save or after it, never between.

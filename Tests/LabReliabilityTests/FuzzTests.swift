@@ -1,5 +1,6 @@
 import Foundation
-import Lab
+import LabReliability
+import LabWorkloads
 import Testing
 
 /// The readers of untrusted input survive mutated inputs; CI runs a few seconds per target from the committed
@@ -11,9 +12,9 @@ struct FuzzTests {
 
     @Test(
         "every corpus input and its mutants end in a result or a promised error",
-        arguments: FuzzTarget.all(workloads: .lab).map(\.name))
+        arguments: FuzzTarget.all(workloads: .stack).map(\.name))
     func target(name: String) throws {
-        let target = try #require(FuzzTarget.all(workloads: .lab).first { $0.name == name })
+        let target = try #require(FuzzTarget.all(workloads: .stack).first { $0.name == name })
         let corpus = try Fuzzer.corpus(at: Self.corpora.appendingPathComponent(name))
         #expect(corpus.count >= 20, "a committed corpus of real inputs")
         let report = try Fuzzer(

@@ -1,6 +1,8 @@
 import Foundation
-import Lab
+import LabReliability
+import LabWorkloads
 import ObjectStack
+import TestSupport
 import Testing
 
 /// A migration killed with SIGKILL at any point leaves the old store whole; the next run discards the partial

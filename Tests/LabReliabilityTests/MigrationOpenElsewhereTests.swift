@@ -1,6 +1,8 @@
 import Foundation
-import Lab
+import LabReliability
+import LabWorkloads
 import ObjectStack
+import TestSupport
 import Testing
 
 /// A migration never swaps files under a store that another process has open: it refuses with

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import StackLab
+@testable import LabWorkloads
 
 /// A scenario's `import_key:`: the import finds an entity's objects by the attributes it names (an entity
 /// without a uniqueness constraint, here), so importing the same pages twice makes no duplicates; a key naming

@@ -3,7 +3,7 @@ import ObjectStack
 import TestSupport
 import Testing
 
-@testable import StackLab
+@testable import LabWorkloads
 
 /// merge-cost on real model files: inserts that fill every required attribute and relationship, updates, and
 /// deletes the delete rules allow, merged into a main context whose fetched results controller runs the first

@@ -2,7 +2,7 @@ import Foundation
 import ObjectStack
 import Testing
 
-@testable import StackLab
+@testable import LabWorkloads
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,5 +1,5 @@
 import Foundation
-import Lab
+import LabWorkloads
 import ObjectStack
 import TestSupport
 import Testing

@@ -3,7 +3,7 @@ import ObjectStack
 import TestSupport
 import Testing
 
-@testable import StackLab
+@testable import LabWorkloads
 
 /// The stack workloads on a model file: the store seeded from the model's population, the first screen fetched
 /// (as `first_screen:` names it or inferred), objects of its entity updated with values that keep the model's

@@ -3,7 +3,7 @@ import ObjectStack
 import TestSupport
 import Testing
 
-@testable import StackLab
+@testable import LabWorkloads
 
 /// The multi-version shared models through their whole history: seeded at the first version, migrated step by
 /// step to the current one, with the steps Core Data's lightweight rules do not cover named with their reasons.

@@ -1,5 +1,5 @@
 import Foundation
-import Lab
+import LabWorkloads
 import ObjectStack
 import Testing
 
@@ -32,8 +32,8 @@ struct ModelPartialBundleTests {
 
     @Test(
         "a history step to or from a skipped version is unavailable; the readable steps still run",
-        arguments: [Lab.StoreKind.sqlite, .lmdb])
-    func history(store: Lab.StoreKind) throws {
+        arguments: [LabCore.StoreKind.sqlite, .lmdb])
+    func history(store: LabCore.StoreKind) throws {
         let files = try TemporaryModelFile()
         defer { files.remove() }
         let list = try ManagedObjectModel.versionList(contentsOf: try files.partialBundle())

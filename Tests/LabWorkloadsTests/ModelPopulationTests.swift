@@ -3,7 +3,7 @@ import ObjectStack
 import TestSupport
 import Testing
 
-@testable import StackLab
+@testable import LabWorkloads
 
 /// The model-driven generator on the shared real models: every one populates on every store with its
 /// constraints holding, the same seed gives the same store, and a model it cannot populate is refused first.

@@ -1,5 +1,5 @@
 import Foundation
-import Lab
+import LabWorkloads
 import Testing
 
 @Suite("Scenario files")
@@ -148,7 +148,7 @@ struct ScenarioFileTests {
         )
         #expect(
             message(Self.valid.replacingOccurrences(of: "workload: import", with: "workload: bulk"))
-                == "/scenarios/test.yaml:4: unknown workload 'bulk'; expected one of import, read-write-mix, merge-cost, save-chain, startup, engine-overhead"
+                == "/scenarios/test.yaml:4: unknown workload 'bulk'; expected one of import, read-write-mix, merge-cost, save-chain, startup"
         )
         #expect(
             message(Self.valid.replacingOccurrences(of: "repetitions: 2", with: "repetitions: 0"))
@@ -199,7 +199,7 @@ struct ScenarioFileTests {
         arguments: [
             "quick", "concurrency", "import", "merge-cost", "save-chain", "read-write-mix", "merge-frc",
             "strategy-latency",
-            "store-open", "startup", "startup-gate", "engine-overhead",
+            "store-open", "startup", "startup-gate",
         ])
     func shippedScenarios(name: String) throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -2,11 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import StackLab
+@testable import LabWorkloads
 
 /// A scenario's `model:` naming a model file: loaded relative to the scenario, at the version `version:` picks,
-/// with its `population:` and `first_screen:`; every problem reported with the file and line; a workload that
-/// does not take model files refuses it.
+/// with its `population:` and `first_screen:`; every problem reported with the file and line. (A workload that does
+/// not take model files refuses it: `EngineOverheadModelFileTests`.)
 @Suite("Scenario model files")
 struct ScenarioModelFileTests {
     /// A folder holding a copy of the Moody bundle under `Models/` and, optionally, a broken model.
@@ -147,30 +147,5 @@ struct ScenarioModelFileTests {
         #expect(
             message(Self.text(model: "builtin:pods", extra: "first_screen:\n  limit: 5"), in: folder)
                 == "\(file):4: first_screen applies to a model file; model builtin:pods is built in")
-    }
-
-    @Test("a workload that runs on the built-in pods only refuses a model file with a clear message, before any run")
-    @MainActor
-    func workloadsRefuse() async throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let text = """
-            name: mine
-            workload: engine-overhead
-            model: Models/Moody.xcdatamodeld
-            parameters: {store: sqlite, implementation: objectstack, operation: insert}
-            """
-        let scenario = try parse(text, in: folder)
-        let refusal = #expect(throws: LabError.self) { try scenario.validate(filters: [:]) }
-        #expect(refusal?.code == .unsupported)
-        #expect(
-            refusal?.message.contains(
-                "workload engine-overhead runs on builtin:pods only; model file Models/Moody.xcdatamodeld "
-                    + "(loaded: version Moody 6, 3 entities) cannot run on it") == true)
-        let runner = ScenarioRunner(
-            options: .init(outDirectory: folder.appendingPathComponent("results")),
-            progress: ProgressReporter(isTerminal: false) { _ in })
-        await #expect(throws: LabError.self) { try await runner.run(scenario) }
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("results/mine.csv").path))
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Lab
+import LabWorkloads
 import Testing
 
 @Suite("Scenario runner: strategies, CSV, checks")

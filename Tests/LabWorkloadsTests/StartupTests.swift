@@ -1,6 +1,7 @@
 import Foundation
-import Lab
+import LabWorkloads
 import ObjectStack
+import TestSupport
 import Testing
 
 /// Launches as real child processes on seeded stores: what they measure, and the watchdog.

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@testable import StackLab
+@testable import LabWorkloads
 
 /// `Scenarios/your-model.yaml` on every real model of the shared set: the template as shipped, pointed at each
 /// model with a tiny population, in quick mode on the three stores, gives one row per store and no error.

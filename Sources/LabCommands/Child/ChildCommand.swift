@@ -1,5 +1,5 @@
 import ArgumentParser
-import Lab
+import LabWorkloads
 
 /// `stacklab child`, hidden: the processes the lab and its tests start and watch (a launch, a save loop to
 /// kill, a migration to kill, a store held open, a concurrency violation to trap). Not for people.

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Lab
+import LabReliability
+import LabWorkloads
 
 /// `stacklab child concurrency-violation`: touches a context off its queue, so the tests can see the
 /// concurrency check trap in a process of its own.

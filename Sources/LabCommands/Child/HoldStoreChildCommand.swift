@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabReliability
+import LabWorkloads
 
 /// `stacklab child hold-store`: keeps a pod store open until standard input closes (the tests' other process
 /// during a migration).

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabWorkloads
 
 /// `stacklab child launch`: one app launch on a store, for the startup workload, which watches it.
 struct LaunchChildCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabReliability
+import LabWorkloads
 
 /// `stacklab child migrate`: migrates a pod store, optionally killing itself partway (the tests' crash check).
 struct MigrateChildCommand: ParsableCommand {

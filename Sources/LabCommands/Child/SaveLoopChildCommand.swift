@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabReliability
+import LabWorkloads
 
 /// `stacklab child save-loop`: saves in a loop with a journal until killed (the crash campaign's child).
 struct SaveLoopChildCommand: ParsableCommand {

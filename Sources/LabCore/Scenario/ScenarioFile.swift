@@ -238,6 +238,13 @@ extension ScenarioFile {
 
         func validate(_ document: Document, root: Node, file: URL) throws -> Scenario {
             guard let workload = workloads[document.workload] else {
+                if let program = workloads.elsewhere[document.workload] {
+                    let line = valueLine(["workload"], in: root).map(String.init) ?? "1"
+                    throw LabError(
+                        .otherProgram,
+                        "\(path):\(line): workload '\(document.workload)' is run by \(program), not by this program: "
+                            + "swift run -c release \(program) run \(file.relativePath)")
+                }
                 throw error(
                     line: valueLine(["workload"], in: root),
                     "unknown workload '\(document.workload)'; expected one of \(workloads.names.joined(separator: ", "))"

@@ -13,7 +13,8 @@ public struct LabError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String, Hashable, Sendable {
-            case invalidScenario, invalidCatalogue, workloadFailed, serviceFailed, invalidResults, unsupported
+            case invalidScenario, invalidCatalogue, workloadFailed, serviceFailed, invalidResults, unsupported,
+                otherProgram
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -31,6 +32,9 @@ public struct LabError: Error, Sendable, CustomStringConvertible {
         public static let invalidResults = Code(.invalidResults)
         /// Something this build does not do yet (for example a workload on a model file, until the workloads take any model).
         public static let unsupported = Code(.unsupported)
+        /// A scenario naming a workload another program of the lab runs (``WorkloadRegistry/elsewhere``): the
+        /// message names the program.
+        public static let otherProgram = Code(.otherProgram)
     }
 
     /// What kind of failure this is.

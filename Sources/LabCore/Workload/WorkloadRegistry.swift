@@ -6,6 +6,10 @@ public struct WorkloadRegistry: Sendable {
     /// Loads the model files scenarios name; nil where no workload reads model files.
     public let modelFiles: (any ModelFileLoading)?
 
+    /// Workloads another program of the lab runs, by name, and that program: a scenario naming one is refused
+    /// with the program to run it with (`engine-overhead` → `stacklab-bench`), not as an unknown workload.
+    public private(set) var elsewhere: [String: String] = [:]
+
     /// A registry of `workloads`; a later workload of the same name replaces an earlier one.
     public init(_ workloads: [any Workload], modelFiles: (any ModelFileLoading)? = nil) {
         self.modelFiles = modelFiles
@@ -27,4 +31,20 @@ public struct WorkloadRegistry: Sendable {
 
     /// The names, in order.
     public var names: [String] { all.map(\.name) }
+
+    /// This registry, knowing that `program` runs the workloads `names` (those it holds itself are left out).
+    ///
+    /// For example, `stacklab` leaves the engine comparison to its own executable:
+    /// ```swift
+    /// let workloads = WorkloadRegistry.stack.referring(["engine-overhead"], to: "stacklab-bench")
+    /// ```
+    /// - Parameters:
+    ///   - names: Workload names scenario files may give.
+    ///   - program: The executable that runs them.
+    /// - Returns: The same workloads, with `names` in ``elsewhere``.
+    public func referring(_ names: [String], to program: String) -> WorkloadRegistry {
+        var registry = self
+        for name in names where self[name] == nil { registry.elsewhere[name] = program }
+        return registry
+    }
 }

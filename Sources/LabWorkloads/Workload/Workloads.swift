@@ -1,8 +1,8 @@
 import LabCore
 
 extension WorkloadRegistry {
-    /// The workloads on ObjectStack's stacks and launches, in the order `list` and errors name them. The engine
-    /// comparison adds its own (`WorkloadRegistry.lab`, in the `Lab` module).
+    /// The workloads on ObjectStack's stacks and launches, in the order `list` and errors name them: what
+    /// `stacklab` runs. The engine comparison is `stacklab-bench`'s (`WorkloadRegistry.engines`, in LabEngines).
     public static let stack = WorkloadRegistry(
         [
             ImportWorkload(), ReadWriteMixWorkload(), MergeCostWorkload(), SaveChainWorkload(), StartupWorkload(),
