@@ -19,7 +19,8 @@ public protocol LabTool {
     static var commandName: String { get }
     /// What the executable is for, in one line of `--help`.
     static var abstract: String { get }
-    /// The workloads its scenario files may name, and those another program runs (``WorkloadRegistry/elsewhere``).
+    /// The workloads its scenario files may name, and those another program runs (LabCore's
+    /// `WorkloadRegistry.elsewhere`).
     static var workloads: WorkloadRegistry { get }
     /// The verbs it offers, in the order `--help` lists them.
     static var verbs: [LabVerb] { get }

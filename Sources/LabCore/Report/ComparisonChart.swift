@@ -13,6 +13,7 @@ public struct ComparisonChart: Sendable {
         public var verdict: String
         public var note: String
 
+        /// Creates the bar of one cell's metric: its change in percent (nil when not comparable) and verdict.
         public init(cell: String, metric: String, changePercent: Double?, verdict: String, note: String) {
             self.cell = cell
             self.metric = metric
@@ -36,6 +37,7 @@ public struct ComparisonChart: Sendable {
     static let labelWidth = 200.0
     static let rowHeight = 16.0
 
+    /// Creates a chart of `bars`, with the threshold drawn at `thresholdPercent` and each metric's polarity.
     public init(bars: [Bar], thresholdPercent: Double?, polarity: [String: MetricPolarity]) {
         self.bars = bars
         self.thresholdPercent = thresholdPercent

@@ -13,6 +13,7 @@ public struct LineChart: Sendable {
         public var high: Double
         public var count: Int
 
+        /// Creates a point: the median of `count` values at `x`, with the spread from `low` to `high`.
         public init(x: Double, median: Double, low: Double, high: Double, count: Int) {
             self.x = x
             self.median = median
@@ -31,6 +32,7 @@ public struct LineChart: Sendable {
         public var dash: String?
         public var points: [Point]
 
+        /// Creates a series drawn in `color` (a CSS colour), dashed with `dash` (an SVG dash array) if given.
         public init(name: String, color: String, dash: String? = nil, points: [Point]) {
             self.name = name
             self.color = color
@@ -44,6 +46,7 @@ public struct LineChart: Sendable {
         public var y: Double
         public var label: String
 
+        /// Creates a horizontal rule at `y`, labelled.
         public init(y: Double, label: String) {
             self.y = y
             self.label = label
@@ -58,6 +61,7 @@ public struct LineChart: Sendable {
         public var color: String
         public var note: String
 
+        /// Creates a mark at `x`, drawn at `y` (the top of the plot when nil), with a note.
         public init(x: Double, y: Double? = nil, color: String, note: String) {
             self.x = x
             self.y = y

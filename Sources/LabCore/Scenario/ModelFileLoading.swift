@@ -8,7 +8,14 @@ import Foundation
 public protocol ModelFileLoading: Sendable {
     /// Loads the model file at `path` (relative to `directory`) at `version` (nil: the current one) and checks
     /// `population` and `importKeys` (entity name → the attributes its objects are found by) against it.
-    /// - Parameter location: `FILE:LINE` of a key under `population:`, for messages about it.
+    /// - Parameters:
+    ///   - path: the scenario's `model:`, a `.xcdatamodeld` or `.xcdatamodel`.
+    ///   - directory: the scenario file's folder, which a relative `path` starts from.
+    ///   - version: the scenario's `version:`; nil for the current version.
+    ///   - population: the scenario's `population:` (`count`, `children`, per entity a count or a ratio).
+    ///   - importKeys: the scenario's `import_key:`, entity name → the attributes its objects are found by.
+    ///   - location: `FILE:LINE` of a key under `population:`, for messages about it.
+    /// - Returns: the loaded file, planned for the population.
     /// - Throws: `ModelFileProblem` naming the scenario key at fault, or a `LabError` that already says where.
     func load(
         path: String, relativeTo directory: URL, version: String?, population: [String: ScenarioValue]?,

@@ -30,7 +30,11 @@ public struct ModelFileSelection: Sendable {
 
     /// Loads the model file at `path` (relative to `base` unless absolute) and chooses `version` by name (with or
     /// without `.xcdatamodel`), the current version when nil.
-    /// - Parameter options: `.strict` refuses a file the reader would load with warnings.
+    /// - Parameters:
+    ///   - path: the model file, a `.xcdatamodeld` or `.xcdatamodel`.
+    ///   - base: the folder a relative `path` starts from (a scenario file's); nil for the current folder.
+    ///   - version: the version's name; nil for the current version.
+    ///   - options: `.strict` refuses a file the reader would load with warnings.
     /// - Throws: `LabError.invalidScenario` saying what is wrong and where: no file at the path, a file the
     ///   model-file reader refuses (its file, line and reason), a version the file does not have (listing those
     ///   it has), or a version the reader skips (saying why, and which versions it reads).

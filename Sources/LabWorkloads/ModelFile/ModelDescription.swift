@@ -20,7 +20,9 @@ public struct ModelDescription: Sendable {
     public let list: ModelVersionList
 
     /// Loads every version of the model at `url`; a version the reader does not read is listed as skipped.
-    /// - Parameter options: `.strict` refuses what would otherwise be a warning.
+    /// - Parameters:
+    ///   - url: the `.xcdatamodeld` bundle or `.xcdatamodel` folder.
+    ///   - options: `.strict` refuses what would otherwise be a warning.
     /// - Throws: `ModelFileError` naming the file, element and line of the first problem.
     public init(contentsOf url: URL, options: ModelFileOptions = .lenient) throws {
         self.url = url

@@ -10,6 +10,7 @@ public struct MainOnlyStrategy: StackStrategy {
             + "main-queue blocks")
     public let hasBackgroundContexts = false
 
+    /// Creates the design.
     public init() {}
 
     /// The main context itself.

@@ -10,6 +10,7 @@ public struct NestedContextsStrategy: StackStrategy {
         about: "a private root context on the coordinator, the main context "
             + "its child, background contexts children of the main context: child → main → root → store")
 
+    /// Creates the design.
     public init() {}
 
     /// A private root on the coordinator, the main context its child.

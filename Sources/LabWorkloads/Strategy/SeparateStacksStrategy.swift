@@ -8,6 +8,7 @@ public struct SeparateStacksStrategy: StackStrategy {
         about: "each background context has its own coordinator and store "
             + "instance on the same store; merged the same way")
 
+    /// Creates the design.
     public init() {}
 
     /// A private context on a coordinator and store instance of its own, its saves merged into the main context.

@@ -9,6 +9,7 @@ public struct SharedCoordinatorStrategy: StackStrategy {
         about: "background private contexts on the main context's "
             + "coordinator; each save merged into the main context on the main queue")
 
+    /// Creates the design.
     public init() {}
 
     /// A private context on the shared coordinator, its saves merged into the main context.

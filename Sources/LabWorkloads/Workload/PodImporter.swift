@@ -11,6 +11,7 @@ public enum PodImporter {
         public var unchanged = 0
         public var fetches = 0
 
+        /// Creates counts.
         public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0, fetches: Int = 0) {
             self.inserted = inserted
             self.updated = updated

@@ -34,6 +34,9 @@ public final class PersistentContainer: Sendable {
     /// Creates a container with one default store description; no store is opened until
     /// `loadPersistentStores`.
     /// - Parameters:
+    ///   - name: the container's name, which names the default store file (`NAME.sqlite`, `NAME.lmdb`) and the
+    ///     in-memory store (`memory://NAME`).
+    ///   - managedObjectModel: the model every context of the container uses.
     ///   - storeType: the default description's store type.
     public init(name: String, managedObjectModel: ManagedObjectModel, storeType: StoreType = .inMemory) {
         self.name = name

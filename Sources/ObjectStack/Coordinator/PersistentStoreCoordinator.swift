@@ -44,7 +44,11 @@ public final class PersistentStoreCoordinator: Sendable {
     /// let store = try coordinator.addPersistentStore(type: .sqlite, at: url, options: ["synchronous": "FULL"])
     /// ```
     /// - Parameters:
+    ///   - type: the store type (`.inMemory`; `.sqlite` and `.lmdb` with their modules).
     ///   - configuration: the model configuration the store holds, or nil for every entity.
+    ///   - url: the store's file, or a `memory://NAME` URL for the in-memory store.
+    ///   - options: store options by name (for SQLite `synchronous`, for example).
+    /// - Returns: the store, open and added.
     /// - Throws: `StoreError` when the store cannot be opened or was written with another model.
     @discardableResult
     public func addPersistentStore(

@@ -55,7 +55,19 @@ public final class AttributeDescription: @unchecked Sendable {
 
     /// Creates an attribute.
     /// - Parameters:
+    ///   - name: the attribute's name, the key used by `value(forKey:)` and in predicates.
+    ///   - type: the attribute's type.
+    ///   - isOptional: whether a nil value is valid at save.
+    ///   - isTransient: whether the value lives only in memory and is never stored.
     ///   - defaultValue: converted to the attribute's type when the model is built.
+    ///   - valueTransformerName: for `.transformable`, the name of the registered transformer.
+    ///   - derivationExpression: for a derived attribute, the expression computed at save (`books.@count`).
+    ///   - renamingIdentifier: the attribute's former name, for migration.
+    ///   - versionHashModifier: changes the version hash without changing the schema.
+    ///   - isIndexed: whether the attribute is indexed on its own.
+    ///   - minimumValue: the smallest valid value at save (a number, or a length for strings and binary data).
+    ///   - maximumValue: the largest valid value at save, as `minimumValue`.
+    ///   - regularExpression: a regular expression a string value must match in full at save.
     public init(
         name: String,
         type: AttributeType,

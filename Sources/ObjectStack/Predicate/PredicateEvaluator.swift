@@ -24,6 +24,7 @@ public protocol PredicateResolver {
 ///
 /// Semantics are those of `ValueComparison`; `ANY` is false and `ALL` true on an empty collection.
 public struct PredicateEvaluator<Resolver: PredicateResolver> {
+    /// The row type of the resolver, which the evaluator reads values from.
     public typealias Row = Resolver.Row
     let resolver: Resolver
 

@@ -164,6 +164,7 @@ public struct PredicateSyntaxError: Error, Sendable, Hashable, CustomStringConve
     /// What is wrong, e.g. "expected an operator after 'name'".
     public let reason: String
 
+    /// Creates an error at `position` (in characters) of `format`, saying what is wrong.
     public init(format: String, position: Int, reason: String) {
         self.format = format
         self.position = position

@@ -110,8 +110,11 @@ public struct StoreType: Sendable, Hashable, CustomStringConvertible {
     public let fileOperations: StoreFileOperations?
 
     /// Creates a store type that opens stores with `open`.
-    /// - Parameter fileOperations: how to read, move and delete the type's store files; without them a store
-    ///   of the type is never migrated.
+    /// - Parameters:
+    ///   - name: the type's name, recorded in store metadata.
+    ///   - fileOperations: how to read, move and delete the type's store files; without them a store of the type
+    ///     is never migrated.
+    ///   - open: opens a store of the type for a coordinator's request.
     public init(
         name: String, fileOperations: StoreFileOperations? = nil,
         open: @escaping @Sendable (StoreOpenRequest) throws -> any PersistentStore

@@ -67,7 +67,14 @@ public final class StagedMigrationManager: Sendable {
     /// Migrates the store at `url` to `destinationModel` when it was written with an earlier version of the
     /// stages; does nothing when it needs no migration.
     ///
-    /// - Parameter progress: called on this thread; each step takes an equal share of `fractionCompleted`.
+    /// - Parameters:
+    ///   - type: the store's type (a file store: an in-memory store is never migrated).
+    ///   - url: the store's file.
+    ///   - destinationModel: the version to migrate to, one of the stages' versions.
+    ///   - configurationName: the model configuration the store holds, or nil for every entity.
+    ///   - options: store options by name, for every store the migration opens.
+    ///   - batchSize: rows per write transaction when a step copies the rows.
+    ///   - progress: called on this thread; each step takes an equal share of `fractionCompleted`.
     /// - Returns: whether the store was migrated.
     /// - Throws: `StoreError` `.incompatibleModel` when the store's model is none of the stages' versions, the
     ///   stores' and the lightweight steps' errors, and whatever a handler throws. The old store is left as it was.

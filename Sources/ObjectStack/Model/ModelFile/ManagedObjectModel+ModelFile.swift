@@ -15,7 +15,10 @@ extension ManagedObjectModel {
     /// cannot look a class up by the file's `representedClassName` (which is kept on the entity). A
     /// transformable attribute without `valueTransformerName` uses `NSKeyedUnarchiveFromData`, as Core Data
     /// does; a transformer need not be registered to load the model, only to use the attribute.
-    /// - Parameter options: `.strict` refuses what would otherwise be a `ModelFileWarning`.
+    /// - Parameters:
+    ///   - url: the `.xcdatamodeld` bundle or `.xcdatamodel` folder.
+    ///   - managedObjectClasses: the class of each entity that has its own, by entity name.
+    ///   - options: `.strict` refuses what would otherwise be a `ModelFileWarning`.
     /// - Throws: `ModelFileError` naming the file, the element and its line; for a current version the reader
     ///   does not read (see `SkippedModelVersion`), the reason.
     public convenience init(

@@ -19,6 +19,9 @@ public enum QuerySorter {
     /// - Parameters:
     ///   - sortValues: per match, its values of `keys`, in order.
     ///   - primaryKeys: per match, its primary key (ties).
+    ///   - keys: the sort keys, bound to the entity.
+    ///   - limit: how many positions to return; 0 for all.
+    /// - Returns: the matches' positions in `sortValues`, in result order.
     /// - Complexity: O(n log n), or O(n log k) for a limit k under n / 2.
     public static func order(
         _ sortValues: [[StoreValue]], primaryKeys: [Int64], by keys: [BoundSortKey], limit: Int
