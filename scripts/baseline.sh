@@ -7,7 +7,7 @@
 #   uncommitted changes (the run writes to a temporary folder, so the old baseline does not count). Then commit
 #   the CSV, sidecar and chart, and update the README paragraph that quotes them. The concurrency baseline takes
 #   3 to 10 minutes on a 2-core machine, depending on its load. Needs only Swift. A scenario of the engine
-#   comparison (engine-overhead*) runs with stacklab-bench, the executable that links GRDB.
+#   comparison (workload engine-overhead) runs with stacklab-bench, the executable that links GRDB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenarios=("${@:-concurrency}")
@@ -18,10 +18,9 @@ bin_path="$(swift build -c release --product stacklab --show-bin-path)"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for name in "${scenarios[@]}"; do
-    case "$name" in
-        engine-overhead*) product=stacklab-bench ;;
-        *) product=stacklab ;;
-    esac
+    # The engine comparison's workload (engine-overhead.yaml, import-memory.yaml) runs only in stacklab-bench.
+    product=stacklab
+    if grep -Eq '^workload:[[:space:]]*engine-overhead' "Scenarios/$name.yaml"; then product=stacklab-bench; fi
     swift build -c release --product "$product" >/dev/null
     echo "baseline: $name at $(git rev-parse --short HEAD)"
     "$bin_path/$product" run "Scenarios/$name.yaml" --out "$out"
