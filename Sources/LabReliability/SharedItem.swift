@@ -1,6 +1,6 @@
 import Foundation
+import LabWorkloads
 import ObjectStack
-import StackLab
 
 /// One row that two processes change, for the test that a save in one process conflicts with a change made in
 /// another exactly as with a change made by a second coordinator in the same process.

@@ -1,6 +1,6 @@
 import Foundation
+import LabWorkloads
 import ObjectStack
-import StackLab
 
 /// Starts two `stacklab child two-writer` processes on one store, kills both with SIGKILL at random moments, again
 /// and again, and checks after each round that the store holds every batch either writer acknowledged, no batch in

@@ -1,8 +1,8 @@
 import Foundation
+import LabWorkloads
 import ObjectStack
 import ObjectStackLMDB
 import ObjectStackSQLite
-import StackLab
 
 /// One of two processes writing one store at once, for the two-writer crash test: it saves entries through a
 /// context and batch-inserts them, in turns, and journals the primary keys it was handed.

@@ -1,6 +1,8 @@
 import Foundation
-import Lab
+import LabReliability
+import LabWorkloads
 import ObjectStack
+import TestSupport
 import Testing
 
 /// Two processes writing one store file (SQLite in WAL mode, LMDB's shared environment), as an app and its

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabReliability
+import LabWorkloads
 
 /// `stacklab child shared-item`: sets the shared item's title from another process, through a save or a batch
 /// update, and exits (the two-process conflict test's other writer).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Lab
+import LabReliability
+import LabWorkloads
 
 /// `stacklab child two-writer`: one of two processes writing one store, saving and batch-inserting with a journal
 /// of the keys it was handed, until killed (the two-writer crash test's child).
