@@ -10,7 +10,10 @@ public protocol StoreBatchWriting: PersistentStore {
     ///
     /// `body` may run more than once (LMDB grows a full map and starts the transaction again), so it must not
     /// change anything outside the transaction.
-    /// - Parameter rowsHint: about how many rows the body writes, so a store can make room for them at once.
+    /// - Parameters:
+    ///   - rowsHint: about how many rows the body writes, so a store can make room for them at once.
+    ///   - body: reads and writes through the transaction; its result is returned.
+    /// - Returns: what `body` returned, once the transaction has committed.
     func performBatch<T>(rowsHint: Int, _ body: (any StoreBatchTransaction) throws -> T) throws -> T
 }
 

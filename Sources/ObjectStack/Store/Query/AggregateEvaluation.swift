@@ -5,7 +5,10 @@ import Foundation
 /// `StoreAggregating`. SQLite runs the same semantics in SQL.
 public enum AggregateEvaluation {
     /// Computes an aggregate fetch from one dictionary fetch of the key paths its columns read.
-    /// - Parameter fetch: runs a store fetch (in the caller's transaction or snapshot).
+    /// - Parameters:
+    ///   - request: the aggregate fetch: its entity, predicate, columns, grouping, having predicate and order.
+    ///   - fetch: runs a store fetch (in the caller's transaction or snapshot).
+    /// - Returns: one row of column values per group (one when ungrouped), filtered, ordered and windowed as asked.
     /// - Complexity: the dictionary fetch, then O(n) to group n rows and O(g log g) to order g groups.
     public static func run(
         _ request: StoreAggregateRequest, fetch: (StoreFetchRequest) throws -> StoreFetchResult
