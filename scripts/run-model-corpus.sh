@@ -7,7 +7,7 @@
 #   every entity itself. Prints a line per bundle and a summary; exits 1 when a bundle does not load, a row is
 #   missing or a row has an error (a bundle with no readable version, such as one in the pre-Xcode-4 layout, is
 #   listed as skipped). Builds stacklab in release mode unless --stacklab names a binary. CI runs a fixed sample
-#   of the same (StackLabTests' "Model corpus runs" suite); this is the whole corpus.
+#   of the same (LabWorkloadsTests' "Model corpus runs" suite); this is the whole corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=""

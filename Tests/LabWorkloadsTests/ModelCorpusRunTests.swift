@@ -1,8 +1,7 @@
 import Foundation
-import Lab
 import Testing
 
-@testable import StackLab
+@testable import LabWorkloads
 
 /// Real models run, as a new user runs them: the model-file import workload, quick, on the three stores by two
 /// designs, with no `population:` line, gives a row per cell and no error. A fixed sample of bundles CI always has

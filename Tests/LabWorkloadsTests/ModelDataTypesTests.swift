@@ -2,7 +2,7 @@ import Foundation
 import ObjectStack
 import Testing
 
-@testable import StackLab
+@testable import LabWorkloads
 
 /// Every attribute type gets generated data on the import path as in the populator: transformable attributes of
 /// every kind a secure-coding transformer takes (also under uniqueness constraints, alone or with other

@@ -2,7 +2,7 @@ import Foundation
 import ObjectStack
 import Testing
 
-@testable import StackLab
+@testable import LabWorkloads
 
 /// Population needs no help: the plan sizes every entity so each required relationship can be wired (one-to-one
 /// both ways, minimum and maximum counts, ordered to-many, many-to-many); a `population:` that makes it impossible
