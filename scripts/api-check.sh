@@ -9,7 +9,7 @@
 #   .api-baseline and the allowlist in the same commit, with a CHANGELOG line: see CONTRIBUTING.md.
 #
 #   The current package is built in .build, where `swift test` has built it already (debug), so only the baseline is
-#   compiled: once, in a checkout under .build/…/apidiff that is deleted afterwards; its API (one JSON file per
+#   compiled: once, in a checkout under .build/TRIPLE/apidiff that is deleted afterwards; its API (one JSON file per
 #   module) is kept in .build/api-baselines/COMMIT and reused by the next check against the same commit.
 #   Exit status: 0 no break (or only allowed ones), 1 a break or a baseline that is not in this clone's history.
 set -euo pipefail
@@ -35,5 +35,5 @@ swift package diagnose-api-breaking-changes "$commit" \
     --products ObjectStack ObjectStackSQLite ObjectStackLMDB \
     --baseline-dir "$PWD/.build/api-baselines" "${allow[@]}" || status=$?
 # The baseline's checkout and its build are large and not needed once its API is dumped.
-rm -rf .build/*/debug/apidiff/*-checkout
+rm -rf .build/*/apidiff/*-checkout .build/*/debug/apidiff/*-checkout
 exit "$status"
