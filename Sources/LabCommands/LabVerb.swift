@@ -34,6 +34,8 @@ public enum LabVerb: String, CaseIterable, Sendable {
     case fuzz
     /// Shows the plan a store chooses for a fetch.
     case explain
+    /// Measures remote change notification latency between two processes.
+    case remoteChange = "remote-change"
     /// The child processes the lab and its tests start (hidden).
     case child
 
@@ -55,6 +57,7 @@ public enum LabVerb: String, CaseIterable, Sendable {
         case .crashTest: CrashTestCommand.self
         case .fuzz: FuzzCommand<Tool>.self
         case .explain: ExplainCommand.self
+        case .remoteChange: RemoteChangeCommand.self
         case .child: ChildCommand.self
         }
     }

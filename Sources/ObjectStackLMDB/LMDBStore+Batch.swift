@@ -75,6 +75,12 @@ struct LMDBBatchTransaction: StoreBatchTransaction {
     }
 
     func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
-        try LMDBSave(request: request, schema: store.schema, codec: store.codec, url: store.url).run(txn)
+        let versions = try LMDBSave(request: request, schema: store.schema, codec: store.codec, url: store.url).run(txn)
+        if let record = request.history { try appendHistory(record) }
+        return versions
+    }
+
+    func appendHistory(_ record: StoreHistoryRecord) throws {
+        if store.tracksHistory { try store.history.append(record, txn) }
     }
 }

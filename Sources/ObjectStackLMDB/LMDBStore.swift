@@ -31,6 +31,10 @@ public final class LMDBStore: PersistentStore, StoreQueryExplaining {
     let schema: LMDBSchema
     let codec: LMDBRowCodec
     private let isClosed = Atomic<Bool>(false)
+    /// Whether saves and batch requests write persistent history (the `persistentHistoryTracking` option).
+    public let tracksHistory: Bool
+    /// Where the store's persistent history lives.
+    let history: LMDBHistory
     /// How many fetches took their candidates from an index range rather than a scan (for tests and probes).
     let indexScanCount = Atomic<Int>(0)
 
@@ -62,11 +66,14 @@ public final class LMDBStore: PersistentStore, StoreQueryExplaining {
             self.metadata = opened.metadata
             self.schema = opened.schema
             self.codec = opened.codec
+            self.history = try LMDBHistory.open(
+                environment, meta: opened.schema.meta, create: request.tracksHistory, url: request.url)
         } catch {
             LMDBEnvironmentRegistry.release(environment)
             throw error
         }
         self.environment = environment
+        self.tracksHistory = request.tracksHistory
         self.url = request.url
         self.configurationName = request.configurationName
     }
@@ -161,6 +168,12 @@ public final class LMDBStore: PersistentStore, StoreQueryExplaining {
         // A rough size of what the save writes (rows, index entries, page overhead), so one growth fits it.
         let rowBytes = (request.inserts.first?.values.count ?? request.updates.first?.values.count ?? 8) * 24 + 64
         let hint = (request.inserts.count + request.updates.count) * rowBytes * 3
-        return try environment.write(growthHint: hint) { txn in try save.run(txn) }
+        let history = tracksHistory ? request.history : nil
+        return try environment.write(growthHint: hint) { txn in
+            let versions = try save.run(txn)
+            // The history of the save, in its transaction: a kill leaves both or neither.
+            if let history { try self.history.append(history, txn) }
+            return versions
+        }
     }
 }

@@ -168,4 +168,6 @@ struct SQLiteBatchTransaction: StoreBatchTransaction {
     func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
         try store.save(request, inTransactionOn: db)
     }
+
+    func appendHistory(_ record: StoreHistoryRecord) throws { try store.appendHistory(record, on: db) }
 }

@@ -307,6 +307,8 @@ extension SQLiteStore {
             statement.bindInt(link.destination.key, at: 2)
             try statement.run()
         }
+        // The history of the save, in its transaction: a kill leaves both or neither.
+        if let record = request.history { try appendHistory(record, on: db) }
         return versions
     }
 

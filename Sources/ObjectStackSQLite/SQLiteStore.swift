@@ -40,6 +40,10 @@ public final class SQLiteStore: PersistentStore {
     private let connection: LockedValue<SQLiteConnection?>
     /// The connection a batch request holds, for the thread that runs it (`SQLiteStore+Batch`).
     let batchScope = SQLiteBatchScope()
+    /// Whether saves and batch requests write persistent history (the `persistentHistoryTracking` option).
+    public let tracksHistory: Bool
+    /// A read-only connection that only reads `PRAGMA data_version`, opened on the first look for remote changes.
+    let watchConnection = LockedValue<SQLiteConnection?>(nil)
 
     /// How long a connection waits for another's write lock before a save fails with `.locked`.
     static let busyTimeoutMilliseconds: Int32 = 10_000
@@ -75,12 +79,22 @@ public final class SQLiteStore: PersistentStore {
         }
         self.primaryKeyReads = primaryKeyReads
         let opened = try SQLiteStoreOpener(request: request, schema: schema).open()
+        tracksHistory = request.tracksHistory
+        if tracksHistory {
+            do {
+                try Self.createHistoryTable(on: opened.connection)
+            } catch {
+                opened.connection.close()
+                throw error
+            }
+        }
         metadata = opened.metadata
         connection = LockedValue(opened.connection)
     }
 
     deinit {
         connection.withLock { $0?.close() }
+        watchConnection.withLock { $0?.close() }
     }
 
     /// Closes the connection; later requests throw `.closed`.
@@ -88,6 +102,10 @@ public final class SQLiteStore: PersistentStore {
         connection.withLock { connection in
             connection?.close()
             connection = nil
+        }
+        watchConnection.withLock { watch in
+            watch?.close()
+            watch = nil
         }
     }
 

@@ -19,6 +19,7 @@ extension ManagedObjectContext {
         case let insert as BatchInsertRequest: return try execute(insert)
         case let update as BatchUpdateRequest: return try execute(update)
         case let delete as BatchDeleteRequest: return try execute(delete)
+        case let history as PersistentHistoryChangeRequest: return try execute(history)
         default:
             throw ObjectStackError(
                 code: .invalidArgument,
@@ -209,10 +210,12 @@ extension ManagedObjectContext {
     /// Runs a batch plan on the coordinator, with store failures as the context's errors.
     private func runBatch(
         _ entity: EntityDescription, rowsHint: Int, _ what: String,
-        _ body: (any StoreBatchTransaction) throws -> BatchChanges
+        _ body: @escaping (any StoreBatchTransaction) throws -> BatchChanges
     ) throws -> BatchChanges {
         do {
-            return try coordinator.executeBatch(for: entity, rowsHint: rowsHint, body)
+            return try coordinator.executeBatch(
+                for: entity, rowsHint: rowsHint, author: HistoryAuthor(author: transactionAuthor, contextName: name),
+                body)
         } catch let error as StoreError {
             if error.code == .constraintConflict {
                 var result = ObjectStackError(

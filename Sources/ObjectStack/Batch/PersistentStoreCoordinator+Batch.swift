@@ -7,15 +7,18 @@ extension PersistentStoreCoordinator {
     /// - Throws: `StoreError` from the store (`.unsupported` for a store that runs no batch requests), or the body's
     ///   error; either way nothing was written.
     func executeBatch(
-        for entity: EntityDescription, rowsHint: Int, _ body: (any StoreBatchTransaction) throws -> BatchChanges
+        for entity: EntityDescription, rowsHint: Int, author: HistoryAuthor? = nil,
+        _ body: @escaping (any StoreBatchTransaction) throws -> BatchChanges
     ) throws -> BatchChanges {
         let store = try store(for: entity)
         guard let batchStore = store as? any StoreBatchWriting else {
             throw StoreError(
                 code: .unsupported, message: "the \(store.type) store does not run batch requests", url: store.url)
         }
+        defer { didWrite(to: store) }
         return try withStoreAccess {
-            let changes = try batchStore.performBatch(rowsHint: rowsHint, body)
+            let changes = try batchStore.performBatch(
+                rowsHint: rowsHint, recordingHistory(of: store, by: author, body))
             if !changes.updated.isEmpty || !changes.deleted.isEmpty {
                 rowCache.withLock { cache in
                     let now = RowCacheInstant.now

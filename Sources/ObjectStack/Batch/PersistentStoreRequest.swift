@@ -6,6 +6,8 @@ public enum PersistentStoreRequestType: Sendable, Hashable {
     case batchUpdate
     /// A `BatchDeleteRequest`.
     case batchDelete
+    /// A `PersistentHistoryChangeRequest`.
+    case historyChange
 }
 
 /// A request a context's store carries out on its rows directly, without managed objects: Core Data's

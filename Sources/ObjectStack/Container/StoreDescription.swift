@@ -42,6 +42,26 @@ public struct StoreDescription: Sendable, CustomStringConvertible {
     /// migration from the matching `sourceModels` entry.
     public var stagedMigrationManager: StagedMigrationManager?
 
+    /// The option that turns persistent history on (Core Data's `NSPersistentHistoryTrackingKey`), value `"true"`.
+    public static let persistentHistoryTrackingOption = "persistentHistoryTracking"
+    /// The option that makes the coordinator post `PersistentStoreCoordinator.persistentStoreRemoteChange` for every
+    /// write to the store (Core Data's `NSPersistentStoreRemoteChangeNotificationPostOptionKey`), value `"true"`.
+    public static let remoteChangeNotificationPostOption = "remoteChangeNotificationPost"
+
+    /// Whether saves and batch requests record persistent history in the store (Core Data's
+    /// `NSPersistentHistoryTrackingKey`): the `persistentHistoryTracking` option.
+    public var persistentHistoryTracking: Bool {
+        get { options[Self.persistentHistoryTrackingOption] == "true" }
+        set { options[Self.persistentHistoryTrackingOption] = newValue ? "true" : nil }
+    }
+
+    /// Whether the coordinator posts a remote change notification for every write to the store, by any context,
+    /// coordinator or process (Core Data's `NSPersistentStoreRemoteChangeNotificationPostOptionKey`).
+    public var remoteChangeNotificationPost: Bool {
+        get { options[Self.remoteChangeNotificationPostOption] == "true" }
+        set { options[Self.remoteChangeNotificationPostOption] = newValue ? "true" : nil }
+    }
+
     /// Describes a store of `type` at `url`.
     public init(type: StoreType, url: URL, configuration: String? = nil, options: [String: String] = [:]) {
         self.type = type

@@ -30,7 +30,9 @@ extension ManagedObjectContext {
         while true {
             do {
                 let (request, written) = saveRequest()
-                let rows = try coordinator.execute(request)
+                let rows = try coordinator.execute(
+                    request, author: HistoryAuthor(author: transactionAuthor, contextName: name),
+                    committedValues: { registered[$0]?.snapshot?.values })
                 for (object, row) in zip(written, rows) { object.snapshot = row }
                 finishSave()
                 return

@@ -35,6 +35,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public let concurrencyType: ConcurrencyType
     /// A name for logs and concurrency messages.
     public var name: String?
+    /// The author recorded in the persistent history transactions this context's saves and batch requests write
+    /// (Core Data's `transactionAuthor`); nil for none. History fetches can filter on it (`author != %@`).
+    public var transactionAuthor: String?
     /// How conflicts found at save are resolved. Default `.error`, as in Core Data.
     public var mergePolicy: MergePolicy = .error
     /// Whether the context merges changes saved by other contexts on its coordinator (a root context) or

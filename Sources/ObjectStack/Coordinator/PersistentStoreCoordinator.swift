@@ -21,6 +21,8 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The row cache's change counter, read without its lock.
     let rowCacheGeneration: RowCacheGeneration
     let mergingContexts = LockedValue<[WeakContext]>([])
+    /// The watchers of stores added with remote change notifications on, by store.
+    let remoteChangeWatchers = LockedValue<[ObjectIdentifier: RemoteChangeWatcher]>([:])
 
     /// Creates a coordinator with no stores.
     public init(managedObjectModel: ManagedObjectModel) {
@@ -62,6 +64,7 @@ public final class PersistentStoreCoordinator: Sendable {
             StoreOpenRequest(
                 model: managedObjectModel, configurationName: configuration, url: url, options: options))
         stores.withLock { $0.append(store) }
+        watchForRemoteChanges(store, options: options)
         return store
     }
 
@@ -92,6 +95,7 @@ public final class PersistentStoreCoordinator: Sendable {
             throw StoreError(
                 code: .invalidOption, message: "the store is not one of this coordinator's", url: store.url)
         }
+        stopWatching(store)
         store.close()
     }
 
@@ -228,14 +232,23 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Saves atomically and updates the row cache with the rows written.
     /// - Returns: the row written for each insert, then for each update, in the request's order.
-    func execute(_ request: StoreSaveRequest) throws -> [RowSnapshot] {
+    /// - Parameters:
+    ///   - author: who saves, for the store's persistent history (when it keeps one).
+    ///   - committedValues: the values a deleted object's row had, for its history tombstone.
+    func execute(
+        _ request: StoreSaveRequest, author: HistoryAuthor? = nil,
+        committedValues: (ManagedObjectID) -> [StoreValue]? = { _ in nil }
+    ) throws -> [RowSnapshot] {
         guard !request.isEmpty else { return [] }
         let anyID =
             request.inserts.first?.objectID ?? request.updates.first?.objectID ?? request.deletes.first?.objectID
             ?? request.insertedLinks.first?.source ?? request.deletedLinks.first?.source
         // A save reaches one store; a request spanning several stores would need two-phase commit.
         let store = try anyID.map { try self.store(for: $0) } ?? persistentStores[0]
-        let versions = try withStoreAccess { try store.execute(request) }
+        var request = request
+        request.history = historyRecord(for: request, to: store, by: author, committedValues: committedValues)
+        let versions = try withStoreAccess { [request] in try store.execute(request) }
+        didWrite(to: store)
         // The rows are in the request's order rather than a table by ID: the saving context pairs them with
         // its objects by position, so no row is hashed on the way back.
         var written: [RowSnapshot] = []

@@ -40,6 +40,12 @@ public final class AttributeDescription: @unchecked Sendable {
     public let maximumValue: Double?
     /// A regular expression a string value must match in full at save.
     public let regularExpression: String?
+    /// Whether persistent history keeps the attribute's value in the tombstone of a deleted object (Core Data's
+    /// `preservesValueInHistoryOnDeletion`; a model file's `preserveAfterDeletion="YES"`).
+    public var preservesValueInHistoryOnDeletion: Bool {
+        preservesValueInHistory || modelFileMetadata.preservesValueInHistoryOnDeletion
+    }
+    private let preservesValueInHistory: Bool
     /// What a model file says about the attribute that changes no behaviour here (user info, Spotlight,
     /// CloudKit and code-generation flags), kept as written; set by the model-file reader.
     @exclusivity(unchecked) public internal(set) var modelFileMetadata = ModelFileMetadata()
@@ -81,8 +87,10 @@ public final class AttributeDescription: @unchecked Sendable {
         isIndexed: Bool = false,
         minimumValue: Double? = nil,
         maximumValue: Double? = nil,
-        regularExpression: String? = nil
+        regularExpression: String? = nil,
+        preservesValueInHistoryOnDeletion: Bool = false
     ) {
+        self.preservesValueInHistory = preservesValueInHistoryOnDeletion
         self.name = name
         self.type = type
         self.isOptional = isOptional

@@ -51,4 +51,7 @@ public protocol StoreBatchTransaction {
     /// Applies a save inside the transaction, with a save's checks (versions, uniqueness constraints).
     /// - Returns: the version each inserted and updated row has now.
     func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64]
+
+    /// Writes a persistent history transaction inside the transaction (a store that keeps no history ignores it).
+    func appendHistory(_ record: StoreHistoryRecord) throws
 }

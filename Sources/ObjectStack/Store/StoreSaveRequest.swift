@@ -81,6 +81,9 @@ public struct StoreSaveRequest: Sendable {
     public var insertedLinks: [Link] = []
     /// Links to remove.
     public var deletedLinks: [Link] = []
+    /// The persistent history transaction to write with the changes, in the same store transaction; nil for none
+    /// (history tracking off). A store that keeps no history ignores it.
+    public var history: StoreHistoryRecord?
 
     /// Creates an empty save request.
     public init() {}

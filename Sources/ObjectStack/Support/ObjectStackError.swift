@@ -17,7 +17,7 @@ public struct ObjectStackError: Error, Sendable, CustomStringConvertible {
         private enum Value: String, Hashable, Sendable {
             case invalidModel, validationFailed, mergeConflict, constraintConflict, malformedPredicate
             case unknownKeyPath, unknownEntity, unknownKey, typeMismatch, objectNotFound, invalidArgument
-            case transformerMissing, storeFailed, modelMismatch
+            case transformerMissing, storeFailed, modelMismatch, persistentHistoryTokenExpired
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -51,6 +51,9 @@ public struct ObjectStackError: Error, Sendable, CustomStringConvertible {
         public static let storeFailed = Code(.storeFailed)
         /// A store was written with another model.
         public static let modelMismatch = Code(.modelMismatch)
+        /// A history request names a token whose transactions were deleted (Core Data's
+        /// `NSPersistentHistoryTokenExpiredError`): fetch from the start instead, or from a date.
+        public static let persistentHistoryTokenExpired = Code(.persistentHistoryTokenExpired)
     }
 
     /// What kind of failure this is.

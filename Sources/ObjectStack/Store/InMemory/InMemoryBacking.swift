@@ -102,9 +102,13 @@ final class InMemoryBacking: Sendable {
         var metadata: StoreMetadata?
         var tables: [String: Table] = [:]
         var links: [String: LinkTable] = [:]
+        /// Persistent history, written by stores opened with history tracking on.
+        var history = InMemoryHistory()
     }
 
     let state = LockedValue(State())
+    /// How many writes have committed: the change stamp of remote change notifications.
+    let writeCount = LockedValue<UInt64>(0)
 
     private static let registry = LockedValue<[String: WeakBacking]>([:])
 

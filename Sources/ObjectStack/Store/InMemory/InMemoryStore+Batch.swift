@@ -9,6 +9,7 @@ extension InMemoryStore: StoreBatchWriting {
             let transaction = InMemoryBatchTransaction(store: self, state: state)
             let result = try body(transaction)
             state = transaction.state
+            backing.writeCount.withLock { $0 &+= 1 }
             return result
         }
     }
@@ -78,6 +79,12 @@ final class InMemoryBatchTransaction: StoreBatchTransaction {
     func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
         let save = InMemorySave(request: request, url: store.url, orderedIndexes: store.orderedIndexes)
         try save.validate(against: state)
-        return save.apply(to: &state)
+        let versions = save.apply(to: &state)
+        if let record = request.history { try appendHistory(record) }
+        return versions
+    }
+
+    func appendHistory(_ record: StoreHistoryRecord) throws {
+        if store.tracksHistory { state.history.append(record) }
     }
 }

@@ -26,6 +26,8 @@ public final class InMemoryStore: PersistentStore, StoreQueryExplaining {
     let orderedIndexes: [String: [QueryIndex]]
     let backing: InMemoryBacking
     private let isClosed = Atomic<Bool>(false)
+    /// Whether saves write persistent history (the store was opened with the `persistentHistoryTracking` option).
+    public let tracksHistory: Bool
 
     /// Opens (or creates) the store described by `request`.
     /// - Throws: `StoreError.incompatibleModel` when the shared backing was written with another model.
@@ -39,6 +41,7 @@ public final class InMemoryStore: PersistentStore, StoreQueryExplaining {
         self.queryIndexes = queryIndexes
         orderedIndexes = queryIndexes.mapValues { $0.filter { $0.kind != .reference } }
         backing = InMemoryBacking.backing(for: request.url)
+        tracksHistory = request.tracksHistory
         let hashes = Dictionary(uniqueKeysWithValues: request.entities.map { ($0.name, $0.versionHash) })
         let url = request.url
         metadata = try backing.state.withLock { state in
@@ -136,10 +139,14 @@ public final class InMemoryStore: PersistentStore, StoreQueryExplaining {
         try checkOpen()
         let url = self.url
         let orderedIndexes = orderedIndexes
+        let tracksHistory = tracksHistory
         return try backing.state.withLock { state in
             let save = InMemorySave(request: request, url: url, orderedIndexes: orderedIndexes)
             try save.validate(against: state)
-            return save.apply(to: &state)
+            let versions = save.apply(to: &state)
+            if tracksHistory, let record = request.history { state.history.append(record) }
+            backing.writeCount.withLock { $0 &+= 1 }
+            return versions
         }
     }
 }
