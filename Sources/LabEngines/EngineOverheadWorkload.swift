@@ -66,6 +66,11 @@ public struct EngineOverheadWorkload: Workload {
             ParameterSpec(
                 "batch_size", .integer(minimum: 1), default: .integer(10_000), quick: .integer(500),
                 help: "import: pods per save; the context is reset after each"),
+            ParameterSpec(
+                "history", .boolean, default: .boolean(false),
+                help:
+                    "on (true): ObjectStack's store keeps persistent history, so each insert and update save also writes "
+                    + "its transaction (objectstack insert and update only; ratio_vs_raw is against raw as ever)"),
         ]
     }
 
@@ -109,6 +114,12 @@ public struct EngineOverheadWorkload: Workload {
         {
             return false
         }
+        if historyIsOn(parameters),
+            implementation != Implementation.objectStack.rawValue
+                || (operation != Operation.insert.rawValue && operation != Operation.update.rawValue)
+        {
+            return false
+        }
         if operation == Operation.batchInsert.rawValue {
             return implementation != Implementation.grdb.rawValue
         }
@@ -118,6 +129,11 @@ public struct EngineOverheadWorkload: Workload {
             return implementation == Implementation.objectStack.rawValue
         }
         return true
+    }
+
+    /// Whether a cell's store keeps persistent history (`history: on`, which YAML reads as true).
+    static func historyIsOn(_ parameters: [String: ScenarioValue]) -> Bool {
+        ["on", "true"].contains(parameters["history"]?.description)
     }
 
     /// Runs one cell in `directory` (which it creates) and returns its metrics.
@@ -142,7 +158,8 @@ public struct EngineOverheadWorkload: Workload {
             }
             return times
         }
-        let run = Cell(store: store, implementation: implementation, directory: directory, objects: objects)
+        var run = Cell(store: store, implementation: implementation, directory: directory, objects: objects)
+        run.history = historyIsOn(parameters)
         MallocUsage.trim()
         var times: [Double] = []
         var metrics: [Metric: Double] = [.objects: Double(objects)]
@@ -278,6 +295,8 @@ public struct EngineOverheadWorkload: Workload {
                 parameters["store"]?.description ?? "",
                 implementation ?? parameters["implementation"]?.description ?? "",
                 parameters["operation"]?.description ?? "", parameters["objects"]?.description ?? "",
+                // The raw cell a history-on cell is judged against is the raw cell (which keeps no history).
+                implementation == nil && historyIsOn(parameters) ? "on" : "off",
             ]
         }
         var medians: [[String]: [Double]] = [:]
@@ -305,6 +324,8 @@ public struct EngineOverheadWorkload: Workload {
         let implementation: Implementation
         let directory: URL
         let objects: Int
+        /// Whether ObjectStack's store keeps persistent history.
+        var history = false
 
         func rows() -> [PodRow] { (0..<objects).map(PodRow.make) }
 
@@ -315,7 +336,7 @@ public struct EngineOverheadWorkload: Workload {
                 ? store.location(in: directory)
                 : directory.appendingPathComponent("\(implementation.rawValue)-\(sample).\(store.rawValue)")
             switch (implementation, store) {
-            case (.objectStack, _): return try StackPods(store: store, url: url)
+            case (.objectStack, _): return try StackPods(store: store, url: url, history: history)
             case (.raw, .memory): return SwiftPods()
             case (.raw, .sqlite): return try RawSQLitePods(url: url)
             case (.raw, _): return try RawLMDBPods(url: url)
@@ -327,7 +348,7 @@ public struct EngineOverheadWorkload: Workload {
             let url =
                 store == .memory
                 ? store.location(in: directory) : directory.appendingPathComponent("objectstack.\(store.rawValue)")
-            return try StackPods(store: store, url: url)
+            return try StackPods(store: store, url: url, history: history)
         }
 
         /// An engine on a new file holding `rows` (inserted by the engine itself, untimed).

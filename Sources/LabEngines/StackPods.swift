@@ -25,23 +25,29 @@ final class StackPods: PodEngine {
     /// For an in-memory store: a coordinator that keeps the store open across `reopen`, so its backing (and
     /// the rows) outlive the measured coordinators.
     private var keeper: PersistentStoreCoordinator?
+    /// The store options every coordinator here opens the store with.
+    private let options: [String: String]
 
     /// Opens (creating) a store of kind `store` at `url`.
-    init(store: StoreKind, url: URL) throws {
+    /// - Parameter history: whether the store keeps persistent history (each save also writes its transaction).
+    init(store: StoreKind, url: URL, history: Bool = false) throws {
         self.url = url
         self.store = store
+        var description = StoreDescription(type: store.storeType, url: url)
+        description.persistentHistoryTracking = history
+        options = description.options
         model = try PodModel.make()
-        (coordinator, context) = try Self.open(store, url, model)
+        (coordinator, context) = try Self.open(store, url, model, options)
         if store == .memory {
-            keeper = try LabStack.openCoordinator(store: store, at: url, model: model)
+            keeper = try LabStack.openCoordinator(store: store, at: url, model: model, options: options)
         }
     }
 
     /// A coordinator and a private-queue context on it, opened the lab's one way (`LabStack`).
-    private static func open(_ store: StoreKind, _ url: URL, _ model: ManagedObjectModel) throws
-        -> (PersistentStoreCoordinator, ManagedObjectContext)
-    {
-        let context = try LabStack.openContext(store: store, at: url, model: model)
+    private static func open(
+        _ store: StoreKind, _ url: URL, _ model: ManagedObjectModel, _ options: [String: String]
+    ) throws -> (PersistentStoreCoordinator, ManagedObjectContext) {
+        let context = try LabStack.openContext(store: store, at: url, model: model, options: options)
         return (context.persistentStoreCoordinator!, context)
     }
 
@@ -62,7 +68,7 @@ final class StackPods: PodEngine {
         indexInserted()
         updating = []
         closeContext()
-        (coordinator, context) = try Self.open(store, url, model)
+        (coordinator, context) = try Self.open(store, url, model, options)
     }
 
     func insert(_ rows: [PodRow]) throws {

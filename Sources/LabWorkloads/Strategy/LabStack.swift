@@ -72,21 +72,22 @@ public final class LabStack: @unchecked Sendable {
     /// seeded store, a store to explain, hold, migrate or kill). `url` nil opens a fresh in-memory store.
     /// - Throws: the store's error when it cannot be opened.
     public static func openCoordinator(
-        store: StoreKind, at url: URL?, model: ManagedObjectModel
+        store: StoreKind, at url: URL?, model: ManagedObjectModel, options: [String: String] = [:]
     ) throws -> PersistentStoreCoordinator {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         let location = url ?? URL(string: "memory://stacklab-\(UUID().uuidString)")!
-        try coordinator.addPersistentStore(type: store.storeType, at: location)
+        try coordinator.addPersistentStore(type: store.storeType, at: location, options: options)
         return coordinator
     }
 
     /// A private-queue context on a coordinator `openCoordinator` opened.
     public static func openContext(
-        store: StoreKind, at url: URL?, model: ManagedObjectModel, name: String? = nil
+        store: StoreKind, at url: URL?, model: ManagedObjectModel, name: String? = nil,
+        options: [String: String] = [:]
     ) throws -> ManagedObjectContext {
         let context = ManagedObjectContext(concurrencyType: .privateQueue)
         context.name = name
-        context.persistentStoreCoordinator = try openCoordinator(store: store, at: url, model: model)
+        context.persistentStoreCoordinator = try openCoordinator(store: store, at: url, model: model, options: options)
         return context
     }
 

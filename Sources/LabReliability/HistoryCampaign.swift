@@ -1,0 +1,102 @@
+import Foundation
+import ObjectStack
+import LabWorkloads
+
+/// Kills a `stacklab child history-loop` writer with SIGKILL at random moments, again and again on one store with
+/// persistent history, and checks after each kill that the history and the rows agree (`HistoryLoop.verify`).
+public struct HistoryCampaign: Sendable {
+    /// What the campaign survived.
+    public struct Outcome: Sendable {
+        public let store: StoreKind
+        public let kills: Int
+        /// The last verification: transactions, rows and the last write in the history.
+        public let last: HistoryLoop.Verification
+
+        /// One line for `stacklab crash-test --history`.
+        public var summary: String {
+            "\(store.rawValue), history: survived \(kills) kills; \(last.transactions) transactions over "
+                + "\(last.lastWrite) writes, \(last.rows) rows; every row change has its transaction and every "
+                + "transaction its rows"
+        }
+    }
+
+    public let executable: URL
+    public let store: StoreKind
+    public let kills: Int
+    public let seed: UInt64
+    /// The longest a child runs before its kill; the moment is random below it.
+    public let maximumRunMilliseconds: Int
+
+    /// A campaign of `kills` kills of writers started from `executable` (the stacklab binary).
+    public init(executable: URL, store: StoreKind, kills: Int, seed: UInt64, maximumRunMilliseconds: Int = 400) {
+        self.executable = executable
+        self.store = store
+        self.kills = kills
+        self.seed = seed
+        self.maximumRunMilliseconds = maximumRunMilliseconds
+    }
+
+    /// Runs the campaign in a fresh folder; throws `SaveLoopError` at the first disagreement, naming the kill.
+    public func run(progress: (Int, HistoryLoop.Verification) -> Void = { _, _ in }) throws -> Outcome {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stacklab-history-kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let loop = HistoryLoop(
+            store: store, url: directory.appendingPathComponent("store.\(store.rawValue)"), seed: seed)
+        var random = SplitMix64(seed: seed)
+        var last = HistoryLoop.Verification(transactions: 0, rows: 0, lastWrite: 0)
+        for round in 1...kills {
+            let child = Process()
+            child.executableURL = executable
+            child.arguments = [
+                "child", "history-loop", "--store", store.rawValue, "--path", loop.url.path, "--seed", String(seed),
+            ]
+            let output = Pipe()
+            child.standardOutput = output
+            let errors = Pipe()
+            child.standardError = errors
+            try child.run()
+            // One kill in five lands while the writer starts (opening, recovering, reading the history); the
+            // others once it writes.
+            if random.next() % 5 == 0 {
+                usleep(useconds_t(Int.random(in: 1...max(1, maximumRunMilliseconds / 4), using: &random) * 1_000))
+            } else if !Self.waitForReady(output.fileHandleForReading, seconds: 120) {
+                kill(child.processIdentifier, SIGKILL)
+                child.waitUntilExit()
+                let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                throw SaveLoopError("kill \(round): the history writer never started writing: \(message)")
+            } else {
+                usleep(useconds_t(Int.random(in: 1...maximumRunMilliseconds, using: &random) * 1_000))
+            }
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+            guard child.terminationReason == .uncaughtSignal else {
+                let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                throw SaveLoopError(
+                    "kill \(round): the history writer exited by itself (status \(child.terminationStatus)): "
+                        + message)
+            }
+            do {
+                last = try loop.verify()
+            } catch {
+                throw SaveLoopError("kill \(round) of \(kills) on \(store.rawValue) (seed \(seed)): \(error)")
+            }
+            progress(round, last)
+        }
+        return Outcome(store: store, kills: kills, last: last)
+    }
+
+    /// Waits for the child's `ready` line; false on end or timeout.
+    private static func waitForReady(_ handle: FileHandle, seconds: Double) -> Bool {
+        let ready = LockedValue(false)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let data = handle.readData(ofLength: 6)
+            ready.withLock { $0 = data.starts(with: Data("ready".utf8)) }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + seconds) == .success else { return false }
+        return ready.withLock { $0 }
+    }
+}
