@@ -15,6 +15,8 @@ final class LMDBMapGate: @unchecked Sendable {
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
     private var env: OpaquePointer?
     private let url: URL
+    /// Read transactions query generations hold open; ended before the map moves or the environment closes.
+    let pinnedTransactions = LockedValue<[ObjectIdentifier: LMDBPinnedTransaction]>([:])
 
     init(env: OpaquePointer, url: URL) {
         self.env = env
@@ -43,6 +45,7 @@ final class LMDBMapGate: @unchecked Sendable {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         guard let env else { throw StoreError(code: .closed, message: "the LMDB environment was closed", url: url) }
+        endPinnedTransactions()
         return try body(env)
     }
 
@@ -51,6 +54,7 @@ final class LMDBMapGate: @unchecked Sendable {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         guard let env else { return }
+        endPinnedTransactions()
         closing(env)
         mdb_env_close(env)
         self.env = nil

@@ -121,6 +121,7 @@ extension ManagedObjectContext {
     /// manager's stacks.
     public func reset() {
         assertOnQueue("reset()")
+        advanceQueryGeneration()
         discardUndoHistory()
         for object in registered.values {
             object.managedObjectContext = nil
@@ -170,6 +171,7 @@ extension ManagedObjectContext {
     /// - Complexity: O(n) for n registered objects, plus a store read for each object with unsaved changes.
     public func refreshAllObjects() {
         assertOnQueue("refreshAllObjects()")
+        advanceQueryGeneration()
         for object in registered.values where !object.insertedFlag {
             refresh(object, mergeChanges: object.hasChanges || !object.transientValues.isEmpty)
         }

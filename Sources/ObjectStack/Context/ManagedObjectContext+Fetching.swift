@@ -207,10 +207,12 @@ extension ManagedObjectContext {
         // Read before the fetch: a row changed after this reading makes the faults look the row up again.
         let generation =
             plan.returnsObjectsAsFaults && parentStorage == nil && stalenessInterval < 0
+                && queryGenerationStorage == nil
             ? coordinatorStorage?.rowCacheGeneration.current : nil
         // A root context stores the fetched rows in the coordinator's cache itself, with its hold on the rows of
         // the objects it registers: one lookup per row.
-        let cache = parentStorage == nil ? coordinatorStorage?.rowCache : nil
+        // (A pinned context's rows are of its generation: they stay out of the shared cache.)
+        let cache = parentStorage == nil && queryGenerationStorage == nil ? coordinatorStorage?.rowCache : nil
         switch try parentFetch(plan.store, cachingRows: cache == nil) {
         case .count(let count):
             return .count(count)

@@ -10,6 +10,16 @@ extension ManagedObjectContext {
         if let parent = parentStorage {
             return parent.performAndWait { parent.rowsForChild(ids) }
         }
+        if let generation = queryGenerationStorage {
+            // One read per store of the generation, in the order asked.
+            var rows = [RowSnapshot?](repeating: nil, count: ids.count)
+            let byStore = Dictionary(grouping: ids.indices, by: { ids[$0].storeIdentifier })
+            for (store, positions) in byStore {
+                let found = try generation.reader(for: store).snapshots(for: positions.map { ids[$0] })
+                for (position, row) in zip(positions, found) { rows[position] = row }
+            }
+            return rows
+        }
         if fresh { return try coordinator.freshSnapshots(for: ids) }
         let maximumAge = stalenessInterval >= 0 ? stalenessInterval : nil
         return try ids.map { try coordinator.snapshot(for: $0, maximumAge: maximumAge) }
@@ -22,6 +32,14 @@ extension ManagedObjectContext {
         if let parent = parentStorage {
             return parent.performAndWait { parent.relatedForChild(ids, relationship) }
         }
+        if let generation = queryGenerationStorage {
+            let saved = ids.filter { !$0.isTemporaryID }
+            guard let first = saved.first else { return ids.map { _ in [] } }
+            let found = try generation.reader(for: first.storeIdentifier).relatedObjectIDs(
+                of: saved, through: relationship)
+            let byID = Dictionary(zip(saved, found), uniquingKeysWith: { a, _ in a })
+            return ids.map { byID[$0] ?? [] }
+        }
         return try coordinator.relatedObjectIDs(of: ids, through: relationship)
     }
 
@@ -31,6 +49,10 @@ extension ManagedObjectContext {
             return try parent.performAndWait { try parent.fetchForChild(request) }
         }
         do {
+            if let generation = queryGenerationStorage {
+                return try generation.reader(for: try coordinator.store(for: request.entity).identifier)
+                    .execute(request)
+            }
             return try coordinator.execute(request, cachingRows: cachingRows)
         } catch let error as StoreError {
             throw ObjectStackError(

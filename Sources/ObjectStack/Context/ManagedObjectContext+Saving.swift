@@ -35,6 +35,7 @@ extension ManagedObjectContext {
                     committedValues: { registered[$0]?.snapshot?.values })
                 for (object, row) in zip(written, rows) { object.snapshot = row }
                 finishSave()
+                advanceQueryGeneration()
                 return
             } catch let error as StoreError {
                 // Under a merging policy a conflict is resolved and the save tried again; concurrent writers

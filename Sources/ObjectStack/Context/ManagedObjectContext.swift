@@ -38,6 +38,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The author recorded in the persistent history transactions this context's saves and batch requests write
     /// (Core Data's `transactionAuthor`); nil for none. History fetches can filter on it (`author != %@`).
     public var transactionAuthor: String?
+    /// The pinned query generation, nil when reads see the stores' latest data.
+    var queryGenerationStorage: QueryGeneration?
     /// How conflicts found at save are resolved. Default `.error`, as in Core Data.
     public var mergePolicy: MergePolicy = .error
     /// Whether the context merges changes saved by other contexts on its coordinator (a root context) or
@@ -278,7 +280,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 code: .objectNotFound, message: "no object with temporary ID \(objectID) is registered")
         }
         // A root context registering the object looks the row up (or reads it) and counts its hold on it at once.
-        let registering = existing == nil && parentStorage == nil ? coordinatorStorage : nil
+        // (A pinned context reads its generation, never the shared cache's newer rows.)
+        let registering =
+            existing == nil && parentStorage == nil && queryGenerationStorage == nil ? coordinatorStorage : nil
         let snapshot: RowSnapshot?
         do {
             if let registering {

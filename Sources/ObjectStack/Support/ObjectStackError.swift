@@ -18,6 +18,7 @@ public struct ObjectStackError: Error, Sendable, CustomStringConvertible {
             case invalidModel, validationFailed, mergeConflict, constraintConflict, malformedPredicate
             case unknownKeyPath, unknownEntity, unknownKey, typeMismatch, objectNotFound, invalidArgument
             case transformerMissing, storeFailed, modelMismatch, persistentHistoryTokenExpired
+            case queryGenerationUnavailable
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -54,6 +55,8 @@ public struct ObjectStackError: Error, Sendable, CustomStringConvertible {
         /// A history request names a token whose transactions were deleted (Core Data's
         /// `NSPersistentHistoryTokenExpiredError`): fetch from the start instead, or from a date.
         public static let persistentHistoryTokenExpired = Code(.persistentHistoryTokenExpired)
+        /// A query generation token whose generation no context holds any more (or whose store reader ended).
+        public static let queryGenerationUnavailable = Code(.queryGenerationUnavailable)
     }
 
     /// What kind of failure this is.
