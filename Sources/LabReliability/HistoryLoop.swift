@@ -69,7 +69,11 @@ public struct HistoryLoop: Sendable {
         let context = try openContext()
         var random = SplitMix64(seed: seed &+ 1)
         try context.performAndWait {
-            var write = try Self.history(context).compactMap { Self.write(of: $0.author) }.max() ?? 0
+            // The last write's number: the transactions alone, without decoding their changes.
+            let transactions = PersistentHistoryChangeRequest.fetchHistory(after: nil as PersistentHistoryToken?)
+            transactions.resultType = .transactionsOnly
+            var write =
+                try context.execute(transactions).transactions.compactMap { Self.write(of: $0.author) }.max() ?? 0
             // A restarted loop draws on from where its writes left off.
             for _ in 0..<(write * 2) { _ = random.next() }
             var announced = false

@@ -132,14 +132,12 @@ extension LMDBStore: StoreHistoryStoring {
 }
 
 extension LMDBStore: StoreChangeObserving {
-    /// The environment's last committed write transaction ID, which LMDB keeps in the lock file every process on
-    /// the store shares: it moves with every commit, in any process, and reading it takes no transaction.
+    /// The ID of the snapshot a new read transaction sees: the last write committed, in any process (LMDB keeps it
+    /// in the lock file every process shares). Read through a (recycled) read transaction rather than
+    /// `mdb_env_info`: the meta page that call reads is written a moment before readers are given the new
+    /// snapshot, so a look in between announced a change whose history a reader could not see yet.
     public func changeStamp() throws -> UInt64 {
         try checkOpen()
-        return try environment.gate.shared { env in
-            var info = MDB_envinfo()
-            try LMDBFailure.check(mdb_env_info(env, &info), "reading the environment's state failed", url: url)
-            return UInt64(info.me_last_txnid)
-        }
+        return try environment.read { txn in UInt64(mdb_txn_id(txn.txn)) }
     }
 }

@@ -27,7 +27,7 @@ final class RemoteChangeWatcher: Sendable {
     /// Starts looking once a frame, posting for `coordinator` until it is gone or `stop()` is called.
     func start(for coordinator: PersistentStoreCoordinator) {
         let source = DispatchSource.makeTimerSource(
-            queue: DispatchQueue(label: "ObjectStack.RemoteChangeWatcher", qos: .utility))
+            queue: DispatchQueue(label: "ObjectStack.RemoteChangeWatcher", qos: .userInitiated))
         source.schedule(deadline: .now() + Self.interval, repeating: Self.interval, leeway: .milliseconds(1))
         source.setEventHandler { [weak self, weak coordinator] in
             guard let self else { return }

@@ -44,6 +44,9 @@ struct RemoteChangeTests {
                 if let token, tokens.contains(token) { return true }
                 Thread.sleep(forTimeInterval: 0.005)
             }
+            print(
+                "waiting for \(token.map(String.init(describing:)) ?? "nil"): saw \(count) notification(s), tokens \(tokens)"
+            )
             return false
         }
     }
@@ -83,7 +86,7 @@ struct RemoteChangeTests {
             try writer.execute(BatchInsertRequest(entityName: "Note", objects: [["title": "batch"]]))
         }
         let batchToken = try other.history().last?.token
-        #expect(listener.waitFor(batchToken))
+        #expect(listener.waitFor(batchToken), "tokens seen: \(listener.tokens), notifications: \(listener.count)")
         // The token names a transaction this coordinator can read.
         let fetched = try stack.history().last
         #expect(fetched?.token == batchToken)
