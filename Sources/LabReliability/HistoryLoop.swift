@@ -94,40 +94,37 @@ public struct HistoryLoop: Sendable {
     }
 
     /// One write: a save of new entries, a batch insert, a batch or context update of an earlier write's entries,
-    /// or a batch or context delete of an earlier write's entries (which may have none: then no transaction).
+    /// or a batch or context delete of an earlier write's entries (which may have none: then no transaction). As
+    /// many writes delete as insert, so the store stays small however long the campaign runs.
     private func perform(_ write: Int64, _ context: ManagedObjectContext, _ random: inout SplitMix64) throws {
-        let size = Int(random.next() % 40) + 1
+        let size = Int(random.next() % 20) + 1
         let earlier = max(1, write - Int64(random.next() % 6) - 1)
+        var matching = FetchRequest<ManagedObject>(entityName: "Entry")
+        matching.predicate = try FetchPredicate(format: "batch == %lld", earlier)
         switch write % 6 {
-        case 0, 1:
+        case 0:
             for _ in 0..<size {
                 let entry = try context.insertNewObject(forEntityName: "Entry")
                 try entry.setValue(write, forKey: "batch")
                 try entry.setValue("p\(write)", forKey: "payload")
             }
             try context.save()
-        case 2:
+        case 1:
             let objects: [[String: Any]] = (0..<size).map { _ in ["batch": write, "payload": "p\(write)"] }
             _ = try context.execute(BatchInsertRequest(entityName: "Entry", objects: objects))
-        case 3:
+        case 2:
             var update = BatchUpdateRequest(entityName: "Entry")
-            update.predicate = try FetchPredicate(format: "batch == %lld", earlier)
+            update.predicate = matching.predicate
             update.propertiesToUpdate = ["stamp": write]
             _ = try context.execute(update)
-        case 4:
-            var request = FetchRequest<ManagedObject>(entityName: "Entry")
-            request.predicate = try FetchPredicate(format: "batch == %lld", earlier)
-            for entry in try context.fetch(request) { try entry.setValue(write, forKey: "stamp") }
+        case 3:
+            for entry in try context.fetch(matching) { try entry.setValue(write, forKey: "stamp") }
             try context.save()
+        case 4:
+            _ = try context.execute(BatchDeleteRequest(fetchRequest: matching))
         default:
-            var request = FetchRequest<ManagedObject>(entityName: "Entry")
-            request.predicate = try FetchPredicate(format: "batch == %lld", earlier)
-            if write % 12 == 5 {
-                _ = try context.execute(BatchDeleteRequest(fetchRequest: request))
-            } else {
-                for entry in try context.fetch(request).prefix(size) { context.delete(entry) }
-                try context.save()
-            }
+            for entry in try context.fetch(matching) { context.delete(entry) }
+            try context.save()
         }
     }
 
