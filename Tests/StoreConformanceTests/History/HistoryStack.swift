@@ -63,7 +63,7 @@ struct HistoryStack {
     }
 
     /// Every transaction after `token`, with changes.
-    func history(after token: PersistentHistoryToken? = nil, author: String? = nil) throws
+    func history(after token: PersistentHistoryToken? = nil) throws
         -> [PersistentHistoryTransaction]
     {
         let context = newContext()
