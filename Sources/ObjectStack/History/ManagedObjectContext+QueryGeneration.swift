@@ -13,7 +13,8 @@ extension ManagedObjectContext {
     ///
     /// `.current` pins the stores as they are now; another context's `queryGenerationToken` shares its generation.
     /// A pinned context sees nothing written later (by itself elsewhere, other contexts, coordinators or processes)
-    /// until it saves, resets or refreshes all objects, which move it to the then current generation.
+    /// until it saves, resets, refreshes all objects or merges a save (`mergeChanges(fromContextDidSave:)`), which
+    /// move it to the then current generation.
     ///
     /// For example:
     /// ```swift
@@ -53,7 +54,8 @@ extension ManagedObjectContext {
         queryGenerationStorage = generation
     }
 
-    /// Moves a pinned context to the stores' current generation (after it saves, resets or refreshes everything).
+    /// Moves a pinned context to the stores' current generation (when it saves, resets, refreshes everything or
+    /// merges a save).
     func advanceQueryGeneration() {
         guard queryGenerationStorage != nil, let coordinator = coordinatorStorage else { return }
         queryGenerationStorage = try? QueryGeneration(pinning: coordinator)

@@ -15,6 +15,8 @@ extension ManagedObjectContext {
     public func mergeChanges(fromContextDidSave notification: Notification) {
         assertOnQueue("mergeChanges(fromContextDidSave:)")
         guard let save = ContextDidSave(notification) else { return }
+        // A pinned context moves to the current generation first, so the merge reads the rows it announces.
+        advanceQueryGeneration()
         let source = notification.object as? ManagedObjectContext
         let sharesCoordinator = source?.coordinatorStorage != nil && source?.coordinatorStorage === coordinatorStorage
         merge(save, rowsAreCached: sharesCoordinator)

@@ -89,6 +89,31 @@ struct QueryGenerationTests {
         }
     }
 
+    @Test("merging a save moves a pinned context to the generation that holds it", arguments: StoreType.allCases)
+    func mergeAdvances(kind: StoreType) throws {
+        let (stack, id) = try seeded(kind)
+        let reader = stack.newContext()
+        try reader.performAndWait { () throws in
+            try reader.setQueryGenerationFrom(.current)
+            #expect(try titles(reader) == ["old"])
+        }
+        let writer = stack.newContext()
+        let observer = NotificationCenter.default.addObserver(
+            forName: ManagedObjectContext.didSaveObjectIDsNotification, object: writer, queue: nil
+        ) { note in
+            reader.performAndWait { reader.mergeChanges(fromContextDidSave: note) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try writer.performAndWait { () throws in
+            try (try writer.existingObject(with: id)).setValue("merged", forKey: "title")
+            try writer.save()
+        }
+        try reader.performAndWait { () throws in
+            #expect(reader.registeredObject(for: id)?.value(forKey: "title") as? String == "merged")
+            #expect(try titles(reader) == ["merged"])
+        }
+    }
+
     @Test("another context given the token reads the same generation", arguments: StoreType.allCases)
     func sharedToken(kind: StoreType) throws {
         let (stack, id) = try seeded(kind)
