@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 log=$(mktemp)
 status=0
 swift test --sanitize=thread --scratch-path .build-tsan \
-    --filter 'ContextQueueTests|NestedContextTests|MergeTests|StoreSharingTests|NotificationTests|ConcurrencyStressTests' "$@" 2>&1 | tee "$log" || status=$?
+    --filter 'ContextQueueTests|NestedContextTests|MergeTests|StoreSharingTests|NotificationTests|ConcurrencyStressTests|RemoteChangeTests|QueryGenerationTests' "$@" 2>&1 | tee "$log" || status=$?
 if grep -q "WARNING: ThreadSanitizer" "$log"; then
     echo "tsan: ThreadSanitizer reported a race" >&2
     status=1
