@@ -4,33 +4,23 @@
 #   warnings as errors: ObjectStack (Sources/ObjectStack/ObjectStack.docc), ObjectStackSQLite, ObjectStackLMDB, and
 #   the lab's LabCore (Sources/LabCore/LabCore.docc), LabWorkloads and LabCommands: one .doccarchive per module in OUT.
 #   Then checks that every public type, method and initializer of those modules has a doc comment.
-#   The symbol-graph build has its own scratch path, .build-docs, so it leaves .build alone. Exit status: 0 clean,
-#   1 a docc warning or an undocumented public symbol.
+#   The graphs are extracted from the debug build in .build (`swift package dump-symbol-graph`, which builds first if
+#   needed); .build-docs holds the per-module copies and the archives. Exit status: 0 clean, 1 a docc warning or an
+#   undocumented public symbol.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-.build-docs/archives}
 scratch=.build-docs
-graphs="$PWD/$scratch/symbol-graphs"
 modules=(ObjectStack ObjectStackSQLite ObjectStackLMDB LabCore LabWorkloads LabCommands)
-# Not emptied first: an incremental build writes only the graphs of the modules it recompiles, and the others'
-# are still theirs.
-mkdir -p "$graphs" "$out"
-# LabKit's modules (LabCommands and its dependencies) and, through them, the three ObjectStack libraries.
-build() {
-    swift build --scratch-path "$scratch" --target LabCommands \
-        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs"
-}
-build
-# A module whose graph is missing (the graphs were removed, not the objects) needs a build from scratch.
-for module in "${modules[@]}"; do
-    if [ ! -f "$graphs/$module.symbols.json" ]; then
-        echo "docs: no symbol graph of $module: building $scratch again from scratch"
-        rm -rf "$scratch"
-        mkdir -p "$graphs" "$out"
-        build
-        break
-    fi
-done
+mkdir -p "$scratch" "$out"
+# The symbol graphs come from the debug build in .build (which `swift test` has made in CI, so nothing compiles
+# again): `swift package dump-symbol-graph` extracts them from the built modules, with their doc comments.
+swift package dump-symbol-graph --minimum-access-level public | tee "$scratch/dump-symbol-graph.log"
+graphs=$(sed -n 's/^Files written to //p' "$scratch/dump-symbol-graph.log" | tail -1)
+if [ ! -d "$graphs" ]; then
+    echo "docs: swift package dump-symbol-graph wrote no symbol graphs" >&2
+    exit 1
+fi
 failed=()
 for module in "${modules[@]}"; do
     # The module's own graph and its extensions of other modules' types (Module@Other), nothing of its dependencies.

@@ -1,6 +1,6 @@
 import Foundation
-import ObjectStack
 import LabWorkloads
+import ObjectStack
 
 /// Kills a `stacklab child history-loop` writer with SIGKILL at random moments, again and again on one store with
 /// persistent history, and checks after each kill that the history and the rows agree (`HistoryLoop.verify`).

@@ -1,6 +1,6 @@
 import Foundation
-import ObjectStack
 import LabWorkloads
+import ObjectStack
 
 /// A writer on a store with persistent history, for the history crash test: it saves and runs batch requests
 /// (inserts, updates, deletes, through contexts and batch requests) until killed, each write authored `w<N>`; after

@@ -1,6 +1,6 @@
 import Foundation
-import ObjectStack
 import LabWorkloads
+import ObjectStack
 
 extension RemoteChangeProbe {
     // MARK: - The listener

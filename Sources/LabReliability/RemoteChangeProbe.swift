@@ -1,6 +1,6 @@
 import Foundation
-import ObjectStack
 import LabWorkloads
+import ObjectStack
 
 /// Remote change notifications between two processes: a writer process saves (and batch-inserts) into a store with
 /// persistent history, printing when each commit returned; this process listens on its own coordinator and notes

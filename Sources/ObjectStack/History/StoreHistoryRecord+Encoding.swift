@@ -78,6 +78,10 @@ extension StoreHistoryRecord {
 
     /// Decodes a transaction a store wrote under `sequence`.
     /// - Parameters:
+    ///   - bytes: the encoded record, as the store keeps it.
+    ///   - sequence: the store's sequence number of the transaction, its token.
+    ///   - model: the model whose entities the record names.
+    ///   - storeIdentifier: the identifier of the store the changed objects' IDs belong to.
     ///   - includingChanges: false to skip the changes (a request for transactions only).
     /// - Throws: `StoreError.corrupt` when the bytes are not a record, or name an entity the model does not have.
     public static func decode(

@@ -74,6 +74,8 @@ public final class AttributeDescription: @unchecked Sendable {
     ///   - minimumValue: the smallest valid value at save (a number, or a length for strings and binary data).
     ///   - maximumValue: the largest valid value at save, as `minimumValue`.
     ///   - regularExpression: a regular expression a string value must match in full at save.
+    ///   - preservesValueInHistoryOnDeletion: whether persistent history keeps the value in a deleted object's
+    ///     tombstone (Xcode's `preserveAfterDeletion`).
     public init(
         name: String,
         type: AttributeType,
