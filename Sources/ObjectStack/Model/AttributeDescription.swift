@@ -90,7 +90,7 @@ public final class AttributeDescription: @unchecked Sendable {
         minimumValue: Double? = nil,
         maximumValue: Double? = nil,
         regularExpression: String? = nil,
-        preservesValueInHistoryOnDeletion: Bool = false
+        preservesValueInHistoryOnDeletion: Bool
     ) {
         self.preservesValueInHistory = preservesValueInHistoryOnDeletion
         self.name = name
@@ -106,6 +106,44 @@ public final class AttributeDescription: @unchecked Sendable {
         self.minimumValue = minimumValue
         self.maximumValue = maximumValue
         self.regularExpression = regularExpression
+    }
+
+    /// Creates an attribute whose value persistent history does not keep in a deleted object's tombstone.
+    /// - Parameters:
+    ///   - name: the attribute's name, the key used by `value(forKey:)` and in predicates.
+    ///   - type: the attribute's type.
+    ///   - isOptional: whether a nil value is valid at save.
+    ///   - isTransient: whether the value lives only in memory and is never stored.
+    ///   - defaultValue: converted to the attribute's type when the model is built.
+    ///   - valueTransformerName: for `.transformable`, the name of the registered transformer.
+    ///   - derivationExpression: for a derived attribute, the expression computed at save (`books.@count`).
+    ///   - renamingIdentifier: the attribute's former name, for migration.
+    ///   - versionHashModifier: changes the version hash without changing the schema.
+    ///   - isIndexed: whether the attribute is indexed on its own.
+    ///   - minimumValue: the smallest valid value at save (a number, or a length for strings and binary data).
+    ///   - maximumValue: the largest valid value at save, as `minimumValue`.
+    ///   - regularExpression: a regular expression a string value must match in full at save.
+    public convenience init(
+        name: String,
+        type: AttributeType,
+        isOptional: Bool = true,
+        isTransient: Bool = false,
+        defaultValue: StoreValue = .null,
+        valueTransformerName: String? = nil,
+        derivationExpression: String? = nil,
+        renamingIdentifier: String? = nil,
+        versionHashModifier: String? = nil,
+        isIndexed: Bool = false,
+        minimumValue: Double? = nil,
+        maximumValue: Double? = nil,
+        regularExpression: String? = nil
+    ) {
+        self.init(
+            name: name, type: type, isOptional: isOptional, isTransient: isTransient, defaultValue: defaultValue,
+            valueTransformerName: valueTransformerName, derivationExpression: derivationExpression,
+            renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier, isIndexed: isIndexed,
+            minimumValue: minimumValue, maximumValue: maximumValue, regularExpression: regularExpression,
+            preservesValueInHistoryOnDeletion: false)
     }
 
     /// Converts the default value to the attribute's type; called once when the model is built.

@@ -55,3 +55,10 @@ public protocol StoreBatchTransaction {
     /// Writes a persistent history transaction inside the transaction (a store that keeps no history ignores it).
     func appendHistory(_ record: StoreHistoryRecord) throws
 }
+
+extension StoreBatchTransaction {
+    /// Ignores the record: the default for a store that keeps no persistent history (a store written before history
+    /// existed still conforms).
+    /// - Parameter record: the transaction's history, not kept.
+    public func appendHistory(_ record: StoreHistoryRecord) throws {}
+}
