@@ -10,6 +10,6 @@ struct ChildCommand: ParsableCommand {
         subcommands: [
             LaunchChildCommand.self, SaveLoopChildCommand.self, MigrateChildCommand.self, HoldStoreChildCommand.self,
             ConcurrencyViolationChildCommand.self, TwoWriterChildCommand.self, SharedItemChildCommand.self,
-            HistoryWriterChildCommand.self, HistoryLoopChildCommand.self,
+            HistoryWriterChildCommand.self, HistoryLoopChildCommand.self, ExtensionImportChildCommand.self,
         ])
 }

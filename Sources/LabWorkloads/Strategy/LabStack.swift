@@ -13,7 +13,7 @@ import Synchronization
 /// defer { stack.close() }
 /// let background = try stack.newBackgroundContext()
 /// try await background.perform { /* insert */ try stack.save(background) }
-/// await stack.drainMainQueue()
+/// try await stack.drainMainQueue()
 /// ```
 /// - Note: Thread-safe to call from any queue; each context is used on its own queue.
 public final class LabStack: @unchecked Sendable {
@@ -44,6 +44,8 @@ public final class LabStack: @unchecked Sendable {
         // @unchecked: only reached through the mutex; observer tokens are opaque handles.
         var coordinators: [PersistentStoreCoordinator] = []
         var observers: [any NSObjectProtocol] = []
+        var closers: [@Sendable () -> Void] = []
+        var parts: [any AnyObject & Sendable] = []
     }
 
     /// Builds the stack on a fresh store in `directory` (created if needed; the in-memory store ignores it).
@@ -60,12 +62,18 @@ public final class LabStack: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         location = store.location(in: directory)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: store.storeType, at: location)
+        try coordinator.addPersistentStore(type: store.storeType, at: location, options: strategy.storeOptions)
         registry.withLock { $0.coordinators = [coordinator] }
         main = ManagedObjectContext(concurrencyType: .mainQueue)
         main.name = "main"
         savingParent = strategy.attachMain(main, to: coordinator)
         main.mergePolicy = .mergeByPropertyObjectTrump
+        do {
+            try strategy.didBuild(self)
+        } catch {
+            close()
+            throw error
+        }
     }
 
     /// A coordinator with the store at `url` open: the lab's one way to open a store outside a stack design (a
@@ -114,9 +122,32 @@ public final class LabStack: @unchecked Sendable {
     /// - Throws: the store's error when it cannot be opened.
     public func openAnotherCoordinator() throws -> PersistentStoreCoordinator {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: store.storeType, at: location)
+        try coordinator.addPersistentStore(type: store.storeType, at: location, options: strategy.storeOptions)
         registry.withLock { $0.coordinators.append(coordinator) }
         return coordinator
+    }
+
+    /// The store's location: its file (or the in-memory store's URL), for a design that opens it elsewhere.
+    public var storeLocation: URL { location }
+
+    /// Runs `body` when the stack closes, before its stores do: for what a design started (timers, observers).
+    public func onClose(_ body: @escaping @Sendable () -> Void) {
+        registry.withLock { $0.closers.append(body) }
+    }
+
+    /// Keeps a part a design runs beside the main context (a history merger, a frame timer) for the stack's life.
+    public func attach(_ part: any AnyObject & Sendable) {
+        registry.withLock { $0.parts.append(part) }
+    }
+
+    /// The part of type `Part` a design attached, if any.
+    public func attached<Part: AnyObject & Sendable>(_ type: Part.Type) -> Part? {
+        registry.withLock { registry in registry.parts.lazy.compactMap { $0 as? Part }.first }
+    }
+
+    /// Keeps a notification observer until the stack closes.
+    public func keep(observer: any NSObjectProtocol) {
+        registry.withLock { $0.observers.append(observer) }
     }
 
     /// Merges every save of `context` into the main context on the main queue, as an app's observer would, and
@@ -148,10 +179,16 @@ public final class LabStack: @unchecked Sendable {
         try strategy.save(context, on: self)
     }
 
-    /// Waits until every block queued on the main queue so far (pending merges) has run.
+    /// Waits until every background save made so far has reached the main context the design's way (for most
+    /// designs: every block queued on the main queue so far, the pending merges, has run).
     @MainActor
-    public func drainMainQueue() async {
-        _ = try? await main.perform { 0 }
+    public func drainMainQueue() async throws {
+        try await catchUp()
+    }
+
+    /// Returns once every background save made so far has been merged into the main context, the design's way.
+    public func catchUp() async throws {
+        try await strategy.catchUp(on: self)
     }
 
     /// Writes `count` pods (numbers `0..<count` of a `total`-pod naming space) through a throwaway context on the
@@ -168,6 +205,7 @@ public final class LabStack: @unchecked Sendable {
                 context.reset()
             }
         }
+        try strategy.didSeed(self)
     }
 
     /// Pods in the store, counted through the main context (which sees every merged and saved change).
@@ -183,11 +221,12 @@ public final class LabStack: @unchecked Sendable {
 
     /// Stops observing, closes every store and removes the run's folder.
     public func close() {
-        let (coordinators, observers) = registry.withLock { registry in
+        let (coordinators, observers, closers) = registry.withLock { registry in
             defer { registry = Registry() }
-            return (registry.coordinators, registry.observers)
+            return (registry.coordinators, registry.observers, registry.closers)
         }
         observers.forEach(NotificationCenter.default.removeObserver)
+        closers.forEach { $0() }
         for coordinator in coordinators {
             for store in coordinator.persistentStores { try? coordinator.remove(store) }
         }

@@ -26,6 +26,22 @@ public protocol StackStrategy: Sendable {
     func newBackgroundContext(on stack: LabStack) throws -> ManagedObjectContext
     /// Saves `context`'s changes all the way to the store, as the design does; called on the context's queue.
     func save(_ context: ManagedObjectContext, on stack: LabStack) throws
+    /// The options every store of the stack is added with (persistent history, remote change notifications).
+    var storeOptions: [String: String] { get }
+    /// Whether the import workload writes with batch insert requests instead of finding or creating objects.
+    var importsWithBatchInserts: Bool { get }
+    /// Whether the background work runs in another process (an app extension) rather than in the stack's own
+    /// contexts: only the import workload declares such a design.
+    var writesInAnotherProcess: Bool { get }
+    /// Sets up what the design keeps running beside the main context once the stack is built (a history merger,
+    /// a frame timer, a pinned generation); called on the main thread, once. Anything started is stopped through
+    /// `LabStack.onClose`.
+    func didBuild(_ stack: LabStack) throws
+    /// Called after the store was seeded outside the design (a pinned main context moves to the seeded data).
+    func didSeed(_ stack: LabStack) throws
+    /// Returns once every background save made so far has reached the main context the design's way (its merges
+    /// ran on the main queue).
+    func catchUp(on stack: LabStack) async throws
 }
 
 extension StackStrategy {
@@ -40,5 +56,16 @@ extension StackStrategy {
 
     public func save(_ context: ManagedObjectContext, on stack: LabStack) throws {
         try context.save()
+    }
+
+    public var storeOptions: [String: String] { [:] }
+    public var importsWithBatchInserts: Bool { false }
+    public var writesInAnotherProcess: Bool { false }
+    public func didBuild(_ stack: LabStack) throws {}
+    public func didSeed(_ stack: LabStack) throws {}
+
+    /// The merges a save queued on the main queue have run once the main queue has run everything queued so far.
+    public func catchUp(on stack: LabStack) async throws {
+        _ = try? await stack.main.perform { 0 }
     }
 }

@@ -25,8 +25,11 @@ struct ImportWorkload: StackWorkload {
     let name = "import"
     let acceptsModelFiles = true
     let readsImportKeys = true
-    /// The session's metrics, then where the wall time went (the importer's phases).
-    let metrics: [Metric] = Metric.session + ImportPhases.metrics
+    /// Every design, the extension's included.
+    let designs = StackStrategies.designs
+    /// The session's metrics, then where the wall time went (the importer's phases), then the change-to-screen
+    /// latencies and the extension's throughput.
+    let metrics: [Metric] = Metric.session + ImportPhases.metrics + Metric.designs
     /// How long, how fast, and what the UI felt; `run --wide` adds where the time went (the phases) and the CPU.
     let headlineMetrics: [Metric] = [
         .wallMilliseconds, .objectsPerSecond, .mainMaxStallMilliseconds, .fetchP99Milliseconds,
@@ -54,18 +57,36 @@ struct ImportWorkload: StackWorkload {
             ParameterSpec(
                 "reimport", .boolean, default: .boolean(false),
                 help: "import a revised catalogue a second time and measure that (updates, no inserts)"),
+            ParameterSpec(
+                "write_rate", .integer(minimum: 0), default: .integer(0),
+                help: "pods a second the import saves at, a steady trickle (0: as fast as it goes); the pods "
+                    + "service's pages still come as asked"),
+            ParameterSpec(
+                "newest_first", .boolean, default: .boolean(false),
+                help: "serve the catalogue in descending name order, so each save's pods top the first screen, and "
+                    + "time each commit's way to the screen (change_to_screen_*); the phase then ends when the "
+                    + "first screen shows the last commit"),
         ]
     }
 
     @MainActor
     func run(_ session: RunSession) async throws -> WorkloadOutcome {
-        if let modelFile = session.modelFile { return try await run(session, on: modelFile) }
-        let catalogue: Catalogue
+        let inAnotherProcess = session.stack.strategy.writesInAnotherProcess
+        if let modelFile = session.modelFile {
+            guard !inAnotherProcess else {
+                throw LabError(.unsupported, "the extension design imports the built-in pods only, not a model file")
+            }
+            return try await run(session, on: modelFile)
+        }
+        var catalogue: Catalogue
         if let path = session.text("catalog") {
             catalogue = try Catalogue.load(URL(fileURLWithPath: path))
         } else {
             catalogue = .synthetic(count: session.integer("objects"), seed: session.seed)
         }
+        let newestFirst = session.flag("newest_first")
+        if newestFirst { catalogue = Catalogue(specs: catalogue.specs.sorted { $0.name > $1.name }) }
+        if inAnotherProcess { return try await runExtension(session, catalogue: catalogue) }
         let pageSize = session.integer("page_size")
         let batchSize = session.integer("batch_size")
         let stack = session.stack
@@ -82,21 +103,80 @@ struct ImportWorkload: StackWorkload {
             session.flag("reimport")
             ? Catalogue(specs: Catalogue.synthetic(count: catalogue.specs.count, seed: session.seed, revision: 1).specs)
             : catalogue
-        let target = session.text("catalog") != nil && session.flag("reimport") ? catalogue : measured
+        var target = session.text("catalog") != nil && session.flag("reimport") ? catalogue : measured
+        if newestFirst { target = Catalogue(specs: target.specs.sorted { $0.name > $1.name }) }
 
         let phases = ImportPhases(clock: session.run.clock)
+        let screen = newestFirst ? ChangeToScreen() : nil
+        var committed: (@Sendable (ArraySlice<PodSpec>) -> Void)?
+        if let screen {
+            session.firstScreenShown = { screen.shown(topName: $0) }
+            committed = { batch in screen.committed(smallestName: batch.lazy.map(\.name).min() ?? "") }
+        }
         let ((counts, importerSpan), wall) = try await Self.withService(target, pageSize: pageSize) { client in
             try await session.measure { start in
                 let (counts, finished) = try await Self.importPages(
-                    from: client, batchSize: batchSize, into: background, stack: stack, phases: phases, since: start)
+                    from: client, batchSize: batchSize, into: background, stack: stack, phases: phases, since: start,
+                    pace: WritePace(rate: Double(session.integer("write_rate"))), committed: committed)
+                try await screen?.waitUntilShown()
                 return (counts, finished - start)
             }
         }
-        // The hop back to the main actor after the importer finished (the main queue may be busy with a fetch).
+        // The hop back to the main actor after the importer finished (the main queue may be busy with a fetch), and
+        // with newest_first the wait for the first screen to show the last commit.
         phases.record(.queueWait, milliseconds: max(0, wall - importerSpan))
         return WorkloadOutcome(
             wallMilliseconds: wall, objects: counts.inserted + counts.updated + counts.unchanged,
-            storedObjects: try await stack.storedCount(), metrics: phases.metrics)
+            storedObjects: try await stack.storedCount(), metrics: phases.metrics.merging(screen?.metrics ?? [:]) { $1 }
+        )
+    }
+
+    /// The `extension` design: another process imports the catalogue into the store file while the app shows the
+    /// first screen and merges the extension's history. The measured phase runs from the go to the extension to
+    /// the app's main context having merged the last transaction (and, with `newest_first`, the first screen
+    /// showing it); the phases are not split, since the import's steps run in the other process.
+    @MainActor
+    func runExtension(_ session: RunSession, catalogue: Catalogue) async throws -> WorkloadOutcome {
+        guard !session.flag("reimport") else {
+            throw LabError(.unsupported, "the extension design does not run with reimport")
+        }
+        let stack = session.stack
+        let screen = session.flag("newest_first") ? ChangeToScreen() : nil
+        if let screen { session.firstScreenShown = { screen.shown(topName: $0) } }
+        let service = try await PodService.start(catalogue: catalogue, pageSize: session.integer("page_size"))
+        let child: ExtensionProcess
+        do {
+            child = try ExtensionProcess(
+                executable: StartupLauncher.defaultExecutable, store: stack.store, url: stack.storeLocation,
+                service: service.baseURL, batchSize: session.integer("batch_size"),
+                writeRate: Double(session.integer("write_rate"))
+            ) { nanoseconds, name in screen?.committed(smallestName: name, at: nanoseconds) }
+        } catch {
+            await service.stop(grace: 0)
+            throw LabError(.workloadFailed, "could not start the extension process: \(error)")
+        }
+        do {
+            try await child.waitUntilReady()
+            let (done, wall) = try await session.measure { _ in
+                child.go()
+                let done = try await child.waitUntilDone()
+                try await stack.catchUp()
+                try await screen?.waitUntilShown()
+                return done
+            }
+            await service.stop(grace: 0)
+            var metrics = screen?.metrics ?? [:]
+            if done.milliseconds > 0 {
+                metrics[.extensionObjectsPerSecond] = Double(done.objects) / (done.milliseconds / 1_000)
+            }
+            return WorkloadOutcome(
+                wallMilliseconds: wall, objects: done.objects, storedObjects: try await stack.storedCount(),
+                metrics: metrics)
+        } catch {
+            child.stop()
+            await service.stop(grace: 0)
+            throw error
+        }
     }
 
     /// The import on a model file: every entity's pages fetched from `ModelDataService` and imported by
@@ -183,7 +263,7 @@ struct ImportWorkload: StackWorkload {
         phases.record(.queueWait, milliseconds: began - now)
         now = phases.record(.queueWait, since: ended)
         // The merges the save queued on the main queue are part of the import: the UI has the objects once they ran.
-        _ = try? await stack.main.perform { 0 }
+        try await stack.catchUp()
         return (total, phases.record(.mergeWait, since: now))
     }
 
@@ -215,8 +295,10 @@ struct ImportWorkload: StackWorkload {
     nonisolated static func importPages(
         from client: SpecsClient, batchSize: Int, into context: ManagedObjectContext, stack: LabStack,
         phases: ImportPhases,
-        since start: Double
+        since start: Double, pace: WritePace = WritePace(rate: 0),
+        committed: (@Sendable (ArraySlice<PodSpec>) -> Void)? = nil
     ) async throws -> (counts: PodImporter.Counts, finished: Double) {
+        var pace = pace
         let clock = phases.clock
         let resets = context !== stack.main
         var total = PodImporter.Counts()
@@ -228,23 +310,40 @@ struct ImportWorkload: StackWorkload {
             let data = try await client.data(forPage: number)
             now = phases.record(.serviceWait, since: now)
             let page = try client.decode(data, page: number)
-            let handedOff = phases.record(.decode, since: now)
             pages = page.numberOfPages
-            let specs = page.result
-            let (counts, began, ended) = try await context.perform {
-                let began = clock.nowMilliseconds()
-                let counts = try PodImporter.importSpecs(
-                    specs, batchSize: batchSize, into: context, save: stack.save, resetAfterSave: resets, phases: phases
-                )
-                return (counts, began, clock.nowMilliseconds())
+            // Unpaced, a page goes to the context's queue in one hop; paced, each save's specs wait for their turn
+            // (the wait counts as waiting for the service: a trickle is data that comes slowly).
+            let parts =
+                pace.isPaced
+                ? stride(from: 0, to: page.result.count, by: max(batchSize, 1)).map {
+                    Array(page.result[$0..<min($0 + batchSize, page.result.count)])
+                } : [page.result]
+            var handedOff = phases.record(.decode, since: now)
+            for specs in parts {
+                if pace.isPaced {
+                    try await pace.waitForSave(of: specs.count)
+                    handedOff = phases.record(.serviceWait, since: handedOff)
+                }
+                let (counts, began, ended) = try await context.perform {
+                    let began = clock.nowMilliseconds()
+                    let counts =
+                        stack.strategy.importsWithBatchInserts
+                        ? try PodImporter.batchInsertSpecs(
+                            specs, batchSize: batchSize, into: context, phases: phases, committed: committed)
+                        : try PodImporter.importSpecs(
+                            specs, batchSize: batchSize, into: context, save: stack.save, resetAfterSave: resets,
+                            phases: phases, committed: committed)
+                    return (counts, began, clock.nowMilliseconds())
+                }
+                phases.record(.queueWait, milliseconds: began - handedOff)
+                now = phases.record(.queueWait, since: ended)
+                handedOff = now
+                total = total + counts
             }
-            phases.record(.queueWait, milliseconds: began - handedOff)
-            now = phases.record(.queueWait, since: ended)
-            total = total + counts
             number += 1
         } while number <= pages
         // The merges the saves queued on the main queue are part of the import: the UI has the pods once they ran.
-        _ = try? await stack.main.perform { 0 }
+        try await stack.catchUp()
         return (total, phases.record(.mergeWait, since: now))
     }
 }

@@ -101,7 +101,7 @@ extension MergeCostWorkload {
                 total.deleted += round.deleted
                 total.refused += round.refused
                 gone.formUnion(round.gone)
-                await stack.drainMainQueue()
+                try await stack.drainMainQueue()
             }
             return total
         }

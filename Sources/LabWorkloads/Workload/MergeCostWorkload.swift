@@ -107,7 +107,7 @@ struct MergeCostWorkload: StackWorkload {
                     try stack.save(background)
                     background.reset()
                 }
-                await stack.drainMainQueue()
+                try await stack.drainMainQueue()
             }
         }
         withExtendedLifetime((held, observer)) {}

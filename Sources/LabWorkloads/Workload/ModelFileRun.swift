@@ -33,7 +33,9 @@ struct ModelFileRun: Sendable {
 
     /// Writes the population into the stack's store through a throwaway context, so no context starts with it.
     func seed(_ stack: LabStack) throws -> ModelPopulator.Result {
-        try ModelPopulator.write(plan, into: stack.primaryCoordinator)
+        let result = try ModelPopulator.write(plan, into: stack.primaryCoordinator)
+        try stack.strategy.didSeed(stack)
+        return result
     }
 
     /// Objects of every entity in the store (each hierarchy counted once, from its root), counted through the

@@ -87,7 +87,7 @@ struct ReadWriteMixWorkload: StackWorkload {
             var written = 0
             for task in writes { written += try await task.value }
             for task in reads { try await task.value }
-            await stack.drainMainQueue()
+            try await stack.drainMainQueue()
             return written
         }
         return WorkloadOutcome(wallMilliseconds: wall, objects: written, storedObjects: try await stack.storedCount())
@@ -165,7 +165,7 @@ struct ReadWriteMixWorkload: StackWorkload {
                 inserted += new
             }
             for task in reads { try await task.value }
-            await stack.drainMainQueue()
+            try await stack.drainMainQueue()
             return (written, inserted)
         }
         return WorkloadOutcome(

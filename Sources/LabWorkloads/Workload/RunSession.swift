@@ -17,6 +17,8 @@ public final class RunSession {
     public var parameters: [String: ScenarioValue] { run.parameters }
     /// Latencies of the main context's fetches.
     public var fetchLatencies = LatencyRecorder()
+    /// Hears the top pod's name after each first-screen fetch of pods (the change-to-screen timing).
+    var firstScreenShown: ((String?) -> Void)?
     private var meter: MainThreadMeter?
     private(set) var mainThread: MainThreadMeter.Report?
     /// Over the measured phase, in milliseconds: the process's CPU time, its threads' time waiting for a core
@@ -86,6 +88,7 @@ public final class RunSession {
         let (_, milliseconds) = run.clock.measure {
             let rows = main.performAndWait { try? main.fetch(request) }
             for pod in rows ?? [] { _ = pod.name }  // what a list shows: the values, not just faults
+            firstScreenShown?(rows?.first?.name)
         }
         fetchLatencies.record(milliseconds: milliseconds)
     }

@@ -64,7 +64,7 @@ struct SaveChainWorkload: StackWorkload {
                 saveMilliseconds += milliseconds
                 written += saved
             }
-            await stack.drainMainQueue()
+            try await stack.drainMainQueue()
             return (saveMilliseconds, written)
         }
         let stored: Int

@@ -14,8 +14,17 @@ extension StackWorkload {
     /// The process's CPU time and peak memory are measured around the workload, not the stack's opening.
     public var measuresProcessUsage: Bool { false }
 
-    /// Every stack design (`StackStrategies.all`).
-    public var designs: [StackDesign] { StackStrategies.designs }
+    /// Every stack design whose background work runs in this process (`StackStrategies.inProcess`).
+    public var designs: [StackDesign] { StackStrategies.inProcess }
+
+    /// Every cell but a design writing from another process on the in-memory store, which no other process can
+    /// open.
+    public func accepts(_ parameters: [String: ScenarioValue]) -> Bool {
+        guard case .text(let name)? = parameters["strategy"], case .text(let store)? = parameters["store"],
+            let strategy = StackStrategies.named(name)
+        else { return true }
+        return !(strategy.writesInAnotherProcess && store == StoreKind.memory.rawValue)
+    }
 
     /// What the session measures for every stack workload (`Metric.session`).
     public var metrics: [Metric] { Metric.session }

@@ -1,0 +1,41 @@
+import Foundation
+import LabCore
+import ObjectStack
+
+/// The `PersistentContainer` default, as Apple's templates set it up: the view context merges every save made
+/// through the coordinator by itself (`automaticallyMergesChangesFromParent`), background work runs on
+/// `newBackgroundContext()`, a private context on the same coordinator, saving straight to it.
+public struct ContainerStrategy: StackStrategy {
+    public let design = StackDesign(
+        "container", color: "#17becf",
+        about: "the PersistentContainer default: background contexts from newBackgroundContext() on the view "
+            + "context's coordinator; the view context merges their saves by itself "
+            + "(automaticallyMergesChangesFromParent)")
+
+    /// Creates the design.
+    public init() {}
+
+    /// The view context merges saves made through its coordinator by itself.
+    public func attachMain(_ main: ManagedObjectContext, to coordinator: PersistentStoreCoordinator)
+        -> ManagedObjectContext?
+    {
+        main.persistentStoreCoordinator = coordinator
+        main.automaticallyMergesChangesFromParent = true
+        return nil
+    }
+
+    /// A private context on the shared coordinator, as `PersistentContainer.newBackgroundContext()` makes.
+    public func newBackgroundContext(on stack: LabStack) throws -> ManagedObjectContext {
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = stack.primaryCoordinator
+        stack.prepareBackground(context)
+        stack.timeAutomaticMerges(of: context)
+        return context
+    }
+
+    /// Saves, then queues the end of the merge's timing behind the merge the save queued on the main queue.
+    public func save(_ context: ManagedObjectContext, on stack: LabStack) throws {
+        try context.save()
+        stack.endAutomaticMergeTiming(of: context)
+    }
+}
