@@ -16,7 +16,14 @@ struct ScenarioRunnerTests {
         return (scenario, try await runner.run(runner.prepared(scenario)))
     }
 
-    static let cases = StoreKind.allCases.flatMap { store in StackStrategies.designs.map { (store, $0.name) } }
+    /// Every design on every store it runs on (the extension's other process needs a store file).
+    static let cases = StoreKind.allCases.flatMap { store in
+        StackStrategies.all.filter { store.isFile || !$0.writesInAnotherProcess }.map { (store, $0.design.name) }
+    }
+
+    /// The designs that merge at their own pace (once a frame, on a remote change notification), so several saves
+    /// may arrive in one merge.
+    static let coalescing: Set = ["batch-history", "pinned-generation", "extension"]
 
     @Test(
         "each strategy imports a small catalogue on each store: every pod lands once and the main context sees it",
@@ -39,8 +46,15 @@ struct ScenarioRunnerTests {
         #expect((result.metrics[.objectsPerSecond] ?? 0) > 0)
         #expect(result.metrics[.mainMaxStallMilliseconds] != nil)
         #expect((result.metrics[.fetches] ?? 0) >= 1, "the main context fetched the first screen")
-        // Batches of 40 over pages of 100: 3 saves per full page, 1 for the last 30: 7 saves to merge.
-        #expect(result.metrics[.merges] == (strategy == "main-only" ? nil : 7))
+        // Batches of 40 over pages of 100: 3 saves per full page, 1 for the last 30: 7 saves to merge (fewer merges
+        // where the design coalesces them, but at least one).
+        if strategy == "main-only" {
+            #expect(result.metrics[.merges] == nil)
+        } else if Self.coalescing.contains(strategy) {
+            #expect((1...7).contains(Int(result.metrics[.merges] ?? 0)))
+        } else {
+            #expect(result.metrics[.merges] == 7)
+        }
         #expect((result.metrics[.storeBytes] == nil) == (store == .memory))
     }
 
