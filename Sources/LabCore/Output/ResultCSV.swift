@@ -22,7 +22,7 @@ public enum ResultCSV {
     /// as a metric of the same name.
     static func matrixColumns(_ scenario: Scenario) -> [String] {
         let reported = scenario.workload.parametersReportedAsMetrics
-        return scenario.matrix.map(\.name).filter { !leadingColumns.contains($0) && !reported.contains($0) }
+        return scenario.axisNames.filter { !leadingColumns.contains($0) && !reported.contains($0) }
     }
 
     /// One run's cells, in `columns(for:)` order.

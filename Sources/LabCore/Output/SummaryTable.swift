@@ -13,7 +13,7 @@ public enum SummaryTable {
     public static func text(_ results: [RunResult], scenario: Scenario, wide: Bool = false) -> String {
         // Store and strategy lead, for the workloads that have them (a launch or an engine has no stack design).
         let named = ["store", "strategy"].filter { name in scenario.workload.parameters.contains { $0.name == name } }
-        let axes = named + scenario.matrix.map(\.name).filter { !named.contains($0) }
+        let axes = named + scenario.axisNames.filter { !named.contains($0) }
         var cells: [Int: [RunResult]] = [:]
         var order: [Int] = []
         for result in results {

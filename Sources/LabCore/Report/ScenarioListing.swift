@@ -29,7 +29,9 @@ public enum ScenarioListing {
         var abouts: [String] = []
         for (loaded, file) in scenarios {
             let scenario = quick ? loaded.quick() : loaded
-            let matrix = scenario.matrix.map { "\($0.values.count) \($0.name)" }.joined(separator: " × ")
+            let matrix =
+                (scenario.matrix.map { "\($0.values.count) \($0.name)" }
+                + (scenario.cases.isEmpty ? [] : ["\(scenario.cases.count) cases"])).joined(separator: " × ")
             rows.append([
                 scenario.name, scenario.workload.name, "\(scenario.cellCount)", "\(scenario.repetitions)",
                 "\(scenario.cellCount * (scenario.repetitions + scenario.warmup))", file,

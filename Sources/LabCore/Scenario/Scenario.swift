@@ -32,14 +32,22 @@ public struct Scenario: Sendable {
     public var parameters: [String: ScenarioValue]
     /// The matrix, in file order; the first axis varies slowest.
     public var matrix: [Axis]
+    /// The `cases`: combinations of parameters that vary together, each run with every matrix combination (the
+    /// fastest-varying part of a cell); empty when the file has none.
+    public var cases: [[String: ScenarioValue]] = []
+    /// The parameters the cases set, in the first case's file order.
+    public var caseKeys: [String] = []
     /// For a model file (`model:` a path): the file as the registry's loader loaded it, with the version
     /// `version:` chose and the population `population:` gave.
     public var loadedModelFile: (any LoadedModelFile)? = nil
     /// For a model file: the first screen `first_screen:` names (nil: inferred from the model and population).
     public var firstScreen: FirstScreenSpec? = nil
 
-    /// The number of matrix cells.
-    public var cellCount: Int { matrix.reduce(1) { $0 * $1.values.count } }
+    /// The number of matrix cells (matrix combinations times cases).
+    public var cellCount: Int { matrix.reduce(1) { $0 * $1.values.count } * max(cases.count, 1) }
+
+    /// The parameters a cell's own values set: the matrix's axes, then the cases' parameters.
+    public var axisNames: [String] { matrix.map(\.name) + caseKeys }
 
     /// The same scenario shrunk for CI: one repetition, no warm-up, counts lowered to each parameter's quick cap.
     public func quick() -> Scenario {
@@ -54,6 +62,13 @@ public struct Scenario: Sendable {
             let values = axis.values.map { specs[axis.name]?.shrunk($0) ?? $0 }.filter { seen.insert($0).inserted }
             return Axis(name: axis.name, values: values)
         }
+        var seenCases: [[String: ScenarioValue]] = []
+        for values in cases {
+            let shrunk = Dictionary(
+                uniqueKeysWithValues: values.map { ($0.key, specs[$0.key]?.shrunk($0.value) ?? $0.value) })
+            if !seenCases.contains(shrunk) { seenCases.append(shrunk) }
+        }
+        copy.cases = seenCases
         return copy
     }
 
@@ -68,13 +83,21 @@ public struct Scenario: Sendable {
         for axis in matrix {
             combinations = combinations.flatMap { prefix in axis.values.map { prefix + [$0] } }
         }
-        return combinations.enumerated().compactMap { index, values in
+        let caseList = cases.isEmpty ? [[:]] : cases
+        return combinations.flatMap { values in caseList.map { (values, $0) } }.enumerated().compactMap {
+            index, cell in
+            let (values, chosen) = cell
             var all = parameters
             for (axis, value) in zip(matrix, values) { all[axis.name] = value }
+            for name in caseKeys { all[name] = chosen[name] }
             for (name, accepted) in filters where !accepted.contains(all[name]?.description ?? "") { return nil }
             guard workload.accepts(all) else { return nil }
-            return RunCell(
-                index: index + 1, matrixValues: zip(matrix.map(\.name), values).map { ($0, $1) }, parameters: all)
+            let own =
+                zip(matrix.map(\.name), values).map { ($0, $1) }
+                + caseKeys.compactMap { name in
+                    chosen[name].map { (name, $0) }
+                }
+            return RunCell(index: index + 1, matrixValues: own, parameters: all)
         }
     }
 

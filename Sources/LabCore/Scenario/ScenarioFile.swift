@@ -12,7 +12,7 @@ public enum ScenarioFile {
     /// The keys a scenario file may have at its top level.
     public static let topLevelKeys = [
         "name", "workload", "model", "version", "population", "first_screen", "import_key", "repetitions", "warmup",
-        "parameters", "matrix",
+        "parameters", "matrix", "cases",
     ]
 
     /// The document as written, before validation.
@@ -28,9 +28,10 @@ public enum ScenarioFile {
         var warmup: Int?
         var parameters: [String: ScenarioValue]?
         var matrix: [String: [ScenarioValue]]?
+        var cases: [[String: ScenarioValue]]?
 
         private enum CodingKeys: String, CodingKey {
-            case name, workload, model, version, population, repetitions, warmup, parameters, matrix
+            case name, workload, model, version, population, repetitions, warmup, parameters, matrix, cases
             case firstScreen = "first_screen"
             case importKey = "import_key"
         }
@@ -332,7 +333,19 @@ extension ScenarioFile {
                 }
                 matrix.append(Scenario.Axis(name: name, values: accepted))
             }
-            for spec in workload.parameters where parameters[spec.name] == nil && !axisNames.contains(spec.name) {
+            let (cases, caseKeys) = try readCases(
+                document.cases, root: root, taken: Set(parameters.keys).union(axisNames), accept: accept,
+                spec: { name, index in
+                    guard let spec = specs[name] else {
+                        throw error(
+                            line: keyLine(name, under: ["cases", String(index)], in: root),
+                            "unknown parameter '\(name)' in case \(index + 1) for workload \(workload.name); "
+                                + "expected one of \(known)")
+                    }
+                    return spec
+                })
+            for spec in workload.parameters
+            where parameters[spec.name] == nil && !axisNames.contains(spec.name) && !caseKeys.contains(spec.name) {
                 if let value = spec.defaultValue {
                     parameters[spec.name] = value
                 } else if spec.name == "store" || spec.name == "strategy" {
@@ -343,8 +356,61 @@ extension ScenarioFile {
             }
             return Scenario(
                 name: document.name, file: file, about: ScenarioFile.header(of: text), workload: workload, model: model,
-                repetitions: repetitions, warmup: warmup, parameters: parameters, matrix: matrix,
-                loadedModelFile: modelFile, firstScreen: document.firstScreen)
+                repetitions: repetitions, warmup: warmup, parameters: parameters, matrix: matrix, cases: cases,
+                caseKeys: caseKeys, loadedModelFile: modelFile, firstScreen: document.firstScreen)
+        }
+
+        /// The `cases` list: mappings of the same parameters, each a combination the matrix runs with (a large
+        /// import and a trickle differ in size and rate together, which no product of lists can say).
+        /// - Returns: the cases' values, and their parameters in the first case's file order.
+        func readCases(
+            _ written: [[String: ScenarioValue]]?, root: Node, taken: Set<String>,
+            accept: (ScenarioValue, ParameterSpec, [String]) throws -> ScenarioValue,
+            spec: (String, Int) throws -> ParameterSpec
+        ) throws -> (cases: [[String: ScenarioValue]], keys: [String]) {
+            guard let written else { return ([], []) }
+            let nodes = root.mapping?.first { $0.key.string == "cases" }?.value.sequence
+            guard !written.isEmpty else {
+                throw error(
+                    line: keyLine("cases", under: [], in: root),
+                    "cases is empty; expected a list of mappings, each setting the same parameters")
+            }
+            var cases: [[String: ScenarioValue]] = []
+            var keys: [String] = []
+            for (index, values) in written.enumerated() {
+                let line = valueLine(["cases", String(index)], in: root)
+                let names =
+                    nodes.flatMap { $0.count > index ? $0[index].mapping?.compactMap(\.key.string) : nil }
+                    ?? values.keys.sorted()
+                guard !names.isEmpty else {
+                    throw error(line: line, "case \(index + 1) is empty; expected parameters and their values")
+                }
+                if index == 0 {
+                    keys = names
+                } else if Set(names) != Set(keys) {
+                    throw error(
+                        line: line,
+                        "case \(index + 1) sets \(names.sorted().joined(separator: ", ")) but case 1 sets "
+                            + "\(keys.sorted().joined(separator: ", ")); expected every case to set the same parameters"
+                    )
+                }
+                var accepted: [String: ScenarioValue] = [:]
+                for name in names {
+                    let parameter = try spec(name, index)
+                    if taken.contains(name) {
+                        throw error(
+                            line: keyLine(name, under: ["cases", String(index)], in: root),
+                            "\(name) is set by the cases and also as a fixed parameter or a matrix list; "
+                                + "expected it in one place")
+                    }
+                    accepted[name] = try accept(values[name]!, parameter, ["cases", String(index), name])
+                }
+                guard !cases.contains(accepted) else {
+                    throw error(line: line, "case \(index + 1) repeats an earlier case; expected distinct cases")
+                }
+                cases.append(accepted)
+            }
+            return (cases, keys)
         }
     }
 }
