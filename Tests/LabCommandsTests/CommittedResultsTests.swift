@@ -28,6 +28,7 @@ struct CommittedResultsTests {
         ("concurrency", "results/baselines/concurrency.csv"), ("merge-cost", "results/baselines/merge-cost.csv"),
         ("startup", "results/baselines/startup.csv"), ("compare-concurrency", "results/charts/compare-concurrency.csv"),
         ("your-model-wikipedia", "results/charts/your-model-wikipedia.csv"),
+        ("designs", "results/baselines/designs.csv"),
     ]
 
     /// The charts results/charts/README.md shows (beside its own file), and the CSV each is drawn from.
@@ -39,9 +40,9 @@ struct CommittedResultsTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("committed-\(UUID().uuidString)")
     }
 
-    @Test("the committed results are there: three baselines and the model-file runs")
+    @Test("the committed results are there: four baselines and the model-file runs")
     func inventory() {
-        #expect(Self.resultFiles.filter { $0.hasPrefix("results/baselines/") }.count == 3)
+        #expect(Self.resultFiles.filter { $0.hasPrefix("results/baselines/") }.count == 4)
         #expect(Self.resultFiles.count >= 5)
     }
 

@@ -62,7 +62,7 @@ struct HTMLReportTests {
     }
 
     @Test(
-        "The charts the workloads declare: launch time against store size per store, stall and throughput against batch size"
+        "The charts the workloads declare: launch time against store size per store, stall, throughput and fetch p99 against batch size"
     )
     func chartKinds() throws {
         let page = try Self.render()
@@ -73,7 +73,7 @@ struct HTMLReportTests {
         #expect(
             titles == [
                 "sqlite: time_to_first_screen_ms", "lmdb: time_to_first_screen_ms", "memory: time_to_first_screen_ms",
-                "main_max_stall_ms", "objects_per_s",
+                "main_max_stall_ms", "objects_per_s", "fetch_p99_ms",
             ])
         let sqlite = try #require(charts.first)
         // One line per mode and file (base solid, head dashed), a point per store size.

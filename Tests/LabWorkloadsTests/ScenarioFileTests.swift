@@ -102,7 +102,8 @@ struct ScenarioFileTests {
         let text = Self.valid.replacingOccurrences(of: "warmup: 1", with: "warmpu: 1")
         #expect(
             message(text) == "/scenarios/test.yaml:7: unknown key 'warmpu'; expected one of "
-                + "name, workload, model, version, population, first_screen, import_key, repetitions, warmup, parameters, matrix"
+                + "name, workload, model, version, population, first_screen, import_key, repetitions, warmup, parameters, "
+                + "matrix, cases"
         )
     }
 
@@ -144,7 +145,8 @@ struct ScenarioFileTests {
                 == "/scenarios/test.yaml:12: store is 'postgres'; expected one of sqlite, lmdb, memory")
         #expect(
             message(Self.valid.replacingOccurrences(of: "[shared-coordinator, nested-contexts]", with: "[shared]"))
-                == "/scenarios/test.yaml:13: strategy is 'shared'; expected one of main-only, shared-coordinator, separate-stacks, nested-contexts"
+                == "/scenarios/test.yaml:13: strategy is 'shared'; expected one of main-only, shared-coordinator, "
+                + "separate-stacks, nested-contexts, container, batch-history, pinned-generation, extension"
         )
         #expect(
             message(Self.valid.replacingOccurrences(of: "workload: import", with: "workload: bulk"))
@@ -169,7 +171,8 @@ struct ScenarioFileTests {
             """
         #expect(
             message(mergeCost)
-                == "/scenarios/test.yaml:5: strategy is 'main-only'; expected one of shared-coordinator, separate-stacks, nested-contexts"
+                == "/scenarios/test.yaml:5: strategy is 'main-only'; expected one of shared-coordinator, separate-stacks, "
+                + "nested-contexts, container, batch-history, pinned-generation"
         )
         #expect(
             message("name: m\nworkload: import\nparameters:\n  strategy: main-only\n")
@@ -199,7 +202,7 @@ struct ScenarioFileTests {
         arguments: [
             "quick", "concurrency", "import", "merge-cost", "save-chain", "read-write-mix", "merge-frc",
             "strategy-latency",
-            "store-open", "startup", "startup-gate",
+            "store-open", "startup", "startup-gate", "designs",
         ])
     func shippedScenarios(name: String) throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -207,5 +210,70 @@ struct ScenarioFileTests {
         let scenario = try ScenarioFile.load(url)
         #expect(scenario.name == name)
         #expect(!scenario.about.isEmpty, "each file says what it answers in its header")
+    }
+
+    static let withCases = """
+        name: cased
+        workload: import
+        parameters: {page_size: 100}
+        matrix:
+          store: [sqlite, lmdb]
+          strategy: [container]
+        cases:
+          - {objects: 90000, batch_size: 5000, write_rate: 0}
+          - {objects: 400, batch_size: 20, write_rate: 1000}
+        """
+
+    @Test("cases vary several parameters together: each matrix combination runs with every case, cases fastest")
+    func cases() throws {
+        let scenario = try parse(Self.withCases)
+        #expect(scenario.caseKeys == ["objects", "batch_size", "write_rate"], "in the file's order")
+        #expect(scenario.cellCount == 4)
+        #expect(scenario.axisNames == ["store", "strategy", "objects", "batch_size", "write_rate"])
+        let cells = scenario.cells()
+        #expect(
+            cells.map { $0.parameters["objects"] } == [
+                .integer(90_000), .integer(400), .integer(90_000), .integer(400),
+            ])
+        #expect(cells.map { $0.parameters["store"]?.description } == ["sqlite", "sqlite", "lmdb", "lmdb"])
+        #expect(
+            cells[1].parameters["write_rate"] == .integer(1_000) && cells[1].parameters["batch_size"] == .integer(20))
+        #expect(cells[1].parameters["page_size"] == .integer(100), "the fixed parameters too")
+        #expect(cells[3].matrixValues.map(\.name) == ["store", "strategy", "objects", "batch_size", "write_rate"])
+        #expect(scenario.cells(filters: ["write_rate": ["1000"]]).map(\.index) == [2, 4])
+        let quick = scenario.quick()
+        #expect(quick.cases.map { $0["objects"] } == [.integer(1_500), .integer(400)], "each case shrunk on its own")
+    }
+
+    @Test("a case's mistake names its line: another case's parameters, an unknown one, a clash, a bad value, a repeat")
+    func caseErrors() {
+        #expect(
+            message(
+                Self.withCases.replacingOccurrences(
+                    of: "{objects: 400, batch_size: 20, write_rate: 1000}", with: "{objects: 400, write_rate: 1000}"))
+                == "/scenarios/test.yaml:9: case 2 sets objects, write_rate but case 1 sets batch_size, objects, "
+                + "write_rate; expected every case to set the same parameters")
+        #expect(
+            message(Self.withCases.replacingOccurrences(of: "write_rate: 0}", with: "write_rat: 0}")).hasPrefix(
+                "/scenarios/test.yaml:8: unknown parameter 'write_rat' in case 1 for workload import; expected one of"))
+        #expect(
+            message(
+                Self.withCases.replacingOccurrences(
+                    of: "parameters: {page_size: 100}", with: "parameters: {objects: 5}"))
+                == "/scenarios/test.yaml:8: objects is set by the cases and also as a fixed parameter or a matrix list; "
+                + "expected it in one place")
+        #expect(
+            message(Self.withCases.replacingOccurrences(of: "batch_size: 20,", with: "batch_size: -1,"))
+                == "/scenarios/test.yaml:9: batch_size is '-1'; expected an integer ≥ 1")
+        #expect(
+            message(
+                Self.withCases.replacingOccurrences(
+                    of: "{objects: 400, batch_size: 20, write_rate: 1000}",
+                    with: "{objects: 90000, batch_size: 5000, write_rate: 0}"))
+                == "/scenarios/test.yaml:9: case 2 repeats an earlier case; expected distinct cases")
+        #expect(
+            message("name: m\nworkload: import\nparameters: {store: sqlite, strategy: container}\ncases: []\n")
+                == "/scenarios/test.yaml:4: cases is empty; expected a list of mappings, each setting the same parameters"
+        )
     }
 }

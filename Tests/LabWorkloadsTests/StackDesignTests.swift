@@ -1,7 +1,8 @@
 import Foundation
-@testable import LabWorkloads
 import ObjectStack
 import Testing
+
+@testable import LabWorkloads
 
 /// Today's designs (container, batch-history, pinned-generation, extension): each brings background writes into
 /// the main context its own way, and the import's newest_first and write_rate do what they say.
@@ -24,7 +25,8 @@ struct StackDesignTests {
         return try await runner.run(runner.prepared(scenario))
     }
 
-    @Test("a background save reaches the main context the design's way: its pods are registered there", arguments: cases)
+    @Test(
+        "a background save reaches the main context the design's way: its pods are registered there", arguments: cases)
     @MainActor
     func backgroundSaveReachesMain(store: StoreKind, strategy: String) async throws {
         let folder = Self.folder()
@@ -120,7 +122,8 @@ struct StackDesignTests {
         #expect(result.metrics[.extensionObjectsPerSecond] == nil)
     }
 
-    @Test("the extension imports from another process; the app merges its history and shows each commit",
+    @Test(
+        "the extension imports from another process; the app merges its history and shows each commit",
         arguments: StoreKind.fileStores)
     @MainActor
     func extensionImports(store: StoreKind) async throws {

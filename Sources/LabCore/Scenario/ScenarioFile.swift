@@ -211,10 +211,14 @@ extension ScenarioFile {
         func keyLine(_ name: String, under path: [String], in root: Node) -> Int? {
             var current = root
             for component in path {
-                guard let next = current.mapping?.first(where: { $0.key.string == component })?.value else {
+                if let next = current.mapping?.first(where: { $0.key.string == component })?.value {
+                    current = next
+                } else if let index = Int(component), let sequence = current.sequence, sequence.indices.contains(index)
+                {
+                    current = sequence[index]
+                } else {
                     return nil
                 }
-                current = next
             }
             return current.mapping?.first(where: { $0.key.string == name })?.key.mark?.line
         }

@@ -33,6 +33,18 @@ public struct ContainerStrategy: StackStrategy {
         return context
     }
 
+    /// The seeding is not merged: the other designs' main contexts never hear of it either.
+    public func willSeed(_ stack: LabStack) {
+        let main = stack.main
+        main.performAndWait { main.automaticallyMergesChangesFromParent = false }
+    }
+
+    /// Merging resumes after the seeding.
+    public func didSeed(_ stack: LabStack) throws {
+        let main = stack.main
+        main.performAndWait { main.automaticallyMergesChangesFromParent = true }
+    }
+
     /// Saves, then queues the end of the merge's timing behind the merge the save queued on the main queue.
     public func save(_ context: ManagedObjectContext, on stack: LabStack) throws {
         try context.save()

@@ -195,6 +195,7 @@ public final class LabStack: @unchecked Sendable {
     /// store, in saves of 5,000, so no context starts with them registered.
     public func seed(count: Int, seed: UInt64) throws {
         guard count > 0 else { return }
+        strategy.willSeed(self)
         let context = ManagedObjectContext(concurrencyType: .privateQueue)
         context.persistentStoreCoordinator = primaryCoordinator
         let specs = Catalogue.synthetic(count: count, seed: seed).specs

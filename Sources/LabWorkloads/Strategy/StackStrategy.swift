@@ -37,6 +37,8 @@ public protocol StackStrategy: Sendable {
     /// a frame timer, a pinned generation); called on the main thread, once. Anything started is stopped through
     /// `LabStack.onClose`.
     func didBuild(_ stack: LabStack) throws
+    /// Called before the store is seeded outside the design (a main context that merges every save stops hearing).
+    func willSeed(_ stack: LabStack)
     /// Called after the store was seeded outside the design (a pinned main context moves to the seeded data).
     func didSeed(_ stack: LabStack) throws
     /// Returns once every background save made so far has reached the main context the design's way (its merges
@@ -62,6 +64,7 @@ extension StackStrategy {
     public var importsWithBatchInserts: Bool { false }
     public var writesInAnotherProcess: Bool { false }
     public func didBuild(_ stack: LabStack) throws {}
+    public func willSeed(_ stack: LabStack) {}
     public func didSeed(_ stack: LabStack) throws {}
 
     /// The merges a save queued on the main queue have run once the main queue has run everything queued so far.

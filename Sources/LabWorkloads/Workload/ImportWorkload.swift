@@ -35,9 +35,19 @@ struct ImportWorkload: StackWorkload {
         .wallMilliseconds, .objectsPerSecond, .mainMaxStallMilliseconds, .fetchP99Milliseconds,
         .mergeTotalMilliseconds,
     ]
-    /// The stack workloads' charts, and where each cell's wall time went.
+    /// The stack workloads' charts, the first screen's fetch latency beside the stall (a design can keep the main
+    /// thread free yet make its fetches wait), how soon a commit reaches the screen (with `newest_first`), and where
+    /// each cell's wall time went.
     let charts: [ChartSpec] =
-        stackCharts + [.stack(group: Metric.importPhaseGroup, panels: ["store"], title: "where the wall time went")]
+        stackCharts + [
+            .lines(
+                .metric(Metric.fetchP99Milliseconds.name), against: .swept, series: ["strategy"], panels: ["store"],
+                xLog: true, yLog: true, yLabel: "first-screen fetch p99 (ms)"),
+            .lines(
+                .metric(Metric.changeToScreenP99Milliseconds.name), against: .swept, series: ["strategy"],
+                panels: ["store"], xLog: true, yLabel: "commit to first screen, p99 (ms)"),
+            .stack(group: Metric.importPhaseGroup, panels: ["store"], title: "where the wall time went"),
+        ]
 
     /// Creates the workload.
     init() {}

@@ -33,6 +33,7 @@ struct ModelFileRun: Sendable {
 
     /// Writes the population into the stack's store through a throwaway context, so no context starts with it.
     func seed(_ stack: LabStack) throws -> ModelPopulator.Result {
+        stack.strategy.willSeed(stack)
         let result = try ModelPopulator.write(plan, into: stack.primaryCoordinator)
         try stack.strategy.didSeed(stack)
         return result
