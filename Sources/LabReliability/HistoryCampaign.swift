@@ -47,36 +47,16 @@ public struct HistoryCampaign: Sendable {
         var random = SplitMix64(seed: seed)
         var last = HistoryLoop.Verification(transactions: 0, rows: 0, lastWrite: 0)
         for round in 1...kills {
-            let child = Process()
-            child.executableURL = executable
-            child.arguments = [
-                "child", "history-loop", "--store", store.rawValue, "--path", loop.url.path, "--seed", String(seed),
-            ]
-            let output = Pipe()
-            child.standardOutput = output
-            let errors = Pipe()
-            child.standardError = errors
-            try child.run()
+            let child = try CampaignChild(
+                executable: executable,
+                arguments: [
+                    "child", "history-loop", "--store", store.rawValue, "--path", loop.url.path, "--seed", String(seed),
+                ])
             // One kill in five lands while the writer starts (opening, recovering, reading the history); the
             // others once it writes.
-            if random.next() % 5 == 0 {
-                usleep(useconds_t(Int.random(in: 1...max(1, maximumRunMilliseconds / 4), using: &random) * 1_000))
-            } else if !Self.waitForReady(output.fileHandleForReading, seconds: 120) {
-                kill(child.processIdentifier, SIGKILL)
-                child.waitUntilExit()
-                let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                throw SaveLoopError("kill \(round): the history writer never started writing: \(message)")
-            } else {
-                usleep(useconds_t(Int.random(in: 1...maximumRunMilliseconds, using: &random) * 1_000))
-            }
-            kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
-            guard child.terminationReason == .uncaughtSignal else {
-                let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                throw SaveLoopError(
-                    "kill \(round): the history writer exited by itself (status \(child.terminationStatus)): "
-                        + message)
-            }
+            try child.killAtRandomMoment(
+                round: round, maximumRunMilliseconds: maximumRunMilliseconds, using: &random,
+                role: "the history writer", activity: "writing")
             do {
                 last = try loop.verify()
             } catch {
@@ -85,18 +65,5 @@ public struct HistoryCampaign: Sendable {
             progress(round, last)
         }
         return Outcome(store: store, kills: kills, last: last)
-    }
-
-    /// Waits for the child's `ready` line; false on end or timeout.
-    private static func waitForReady(_ handle: FileHandle, seconds: Double) -> Bool {
-        let ready = LockedValue(false)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            let data = handle.readData(ofLength: 6)
-            ready.withLock { $0 = data.starts(with: Data("ready".utf8)) }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + seconds) == .success else { return false }
-        return ready.withLock { $0 }
     }
 }

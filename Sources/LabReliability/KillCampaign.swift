@@ -52,37 +52,15 @@ public struct KillCampaign: Sendable {
         var last = SaveLoop.Verification(lastSave: 0, acknowledged: 0, entries: 0)
         var ahead = 0
         for round in 1...kills {
-            let child = Process()
-            child.executableURL = executable
-            child.arguments = [
-                "child", "save-loop", "--store", store.rawValue, "--path", loop.url.path, "--journal",
-                loop.journal.path,
-                "--seed", String(seed),
-            ]
-            let output = Pipe()
-            child.standardOutput = output
-            let errors = Pipe()
-            child.standardError = errors
-            try child.run()
-            // One kill in five lands while the child starts and opens (recovering) the store; the others
-            // after it is saving, however long a loaded machine takes to get there.
-            if random.next() % 5 == 0 {
-                usleep(useconds_t(Int.random(in: 1...max(1, maximumRunMilliseconds / 4), using: &random) * 1_000))
-            } else if !Self.waitForReady(output.fileHandleForReading, seconds: 120) {
-                kill(child.processIdentifier, SIGKILL)
-                child.waitUntilExit()
-                let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                throw SaveLoopError("kill \(round): the save loop never started saving: \(message)")
-            } else {
-                usleep(useconds_t(Int.random(in: 1...maximumRunMilliseconds, using: &random) * 1_000))
-            }
-            kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
-            guard child.terminationReason == .uncaughtSignal else {
-                let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                throw SaveLoopError(
-                    "kill \(round): the save loop exited by itself (status \(child.terminationStatus)): \(message)")
-            }
+            let child = try CampaignChild(
+                executable: executable,
+                arguments: [
+                    "child", "save-loop", "--store", store.rawValue, "--path", loop.url.path, "--journal",
+                    loop.journal.path, "--seed", String(seed),
+                ])
+            try child.killAtRandomMoment(
+                round: round, maximumRunMilliseconds: maximumRunMilliseconds, using: &random, role: "the save loop",
+                activity: "saving")
             do {
                 last = try loop.verify()
             } catch {
@@ -94,18 +72,5 @@ public struct KillCampaign: Sendable {
         return Outcome(
             store: store, kills: kills, savesAcknowledged: last.acknowledged, killsBetweenCommitAndJournal: ahead,
             entries: last.entries)
-    }
-
-    /// Waits for the child's `ready` line (it has opened the store and starts saving); false on end or timeout.
-    private static func waitForReady(_ handle: FileHandle, seconds: Double) -> Bool {
-        let ready = LockedValue(false)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            let data = handle.readData(ofLength: 6)
-            ready.withLock { $0 = data.starts(with: Data("ready".utf8)) }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + seconds) == .success else { return false }
-        return ready.withLock { $0 }
     }
 }

@@ -67,17 +67,17 @@ public struct TwoWriterCampaign: Sendable {
             if random.next() % 5 == 0 {
                 usleep(useconds_t(Int.random(in: 1...max(1, maximumRunMilliseconds / 4), using: &random) * 1_000))
             } else {
-                for child in children where !Self.waitForReady(child.output, seconds: 120) {
-                    for other in children { stop(other.process) }
+                for child in children where !child.waitForReady() {
+                    for other in children { other.stop() }
                     throw SaveLoopError("round \(round): a writer never started writing: \(child.errors())")
                 }
                 usleep(useconds_t(Int.random(in: 1...maximumRunMilliseconds, using: &random) * 1_000))
             }
             // The second writer dies a moment after the first: mid-transaction, or waiting for the other's.
-            stop(children[0].process)
+            children[0].stop()
             usleep(useconds_t(Int.random(in: 0...30_000, using: &random)))
-            stop(children[1].process)
-            for child in children where child.process.terminationReason != .uncaughtSignal {
+            children[1].stop()
+            for child in children where !child.wasKilled {
                 throw SaveLoopError(
                     "round \(round): a writer exited by itself (status \(child.process.terminationStatus)): "
                         + child.errors())
@@ -95,48 +95,13 @@ public struct TwoWriterCampaign: Sendable {
             entries: last.entries, keysHandedOut: last.keysHandedOut)
     }
 
-    /// A running writer and its pipes.
-    private struct Child {
-        let process: Process
-        let output: FileHandle
-        let errorPipe: Pipe
-
-        func errors() -> String {
-            String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        }
-    }
-
-    private func start(_ loop: TwoWriterLoop) throws -> Child {
-        let child = Process()
-        child.executableURL = executable
-        child.arguments = [
-            "child", "two-writer", "--store", store.rawValue, "--path", loop.url.path, "--journal", loop.journal.path,
-            "--writer", String(loop.writer), "--seed", String(seed),
-        ]
-        let output = Pipe()
-        child.standardOutput = output
-        let errors = Pipe()
-        child.standardError = errors
-        try child.run()
-        return Child(process: child, output: output.fileHandleForReading, errorPipe: errors)
-    }
-
-    /// Kills a child (if it still runs) and reaps it.
-    private func stop(_ process: Process) {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    /// Waits for a child's `ready` line; false on end or timeout.
-    private static func waitForReady(_ handle: FileHandle, seconds: Double) -> Bool {
-        let ready = LockedValue(false)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            let data = handle.readData(ofLength: 6)
-            ready.withLock { $0 = data.starts(with: Data("ready".utf8)) }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + seconds) == .success else { return false }
-        return ready.withLock { $0 }
+    /// Starts one writer.
+    private func start(_ loop: TwoWriterLoop) throws -> CampaignChild {
+        try CampaignChild(
+            executable: executable,
+            arguments: [
+                "child", "two-writer", "--store", store.rawValue, "--path", loop.url.path, "--journal",
+                loop.journal.path, "--writer", String(loop.writer), "--seed", String(seed),
+            ])
     }
 }
