@@ -25,7 +25,7 @@ public struct EngineOverheadWorkload: Workload {
     public let stores: [StoreKind] = [.sqlite, .lmdb, .memory]
     /// The operation's objects, its median time, its ratio to the raw engine's and what its results hold. (No
     /// stack design: one context, or none, on one store.)
-    public let metrics: [Metric] = [.objects, .medianMilliseconds, .ratioVsRaw, .bytesPerObject]
+    public let metrics: [Metric] = [.objects, .medianMilliseconds, .ratioVsRaw, .ratioVsPerLookup, .bytesPerObject]
     public let headlineMetrics: [Metric] = [.medianMilliseconds, .ratioVsRaw, .bytesPerObject, .peakMemoryMegabytes]
     /// `objects` is a metric column of its own (so it is not also a matrix column).
     public let parametersReportedAsMetrics: Set<String> = ["objects"]
@@ -40,7 +40,9 @@ public struct EngineOverheadWorkload: Workload {
                 help: "the store, and the engine the raw side calls"),
             ParameterSpec(
                 "implementation", .choice(Implementation.allCases.map(\.rawValue)), default: nil,
-                help: "objectstack, raw (the engine's C API) or grdb (Codable records; SQLite only)"),
+                help:
+                    "objectstack, raw (the engine's C API), grdb (Codable records; SQLite only) or raw-per-lookup "
+                    + "(fetch-by-id on SQLite and LMDB: each lookup in a read transaction of its own)"),
             ParameterSpec(
                 "operation", .choice(Operation.allCases.map(\.rawValue)), default: nil,
                 help:
@@ -89,6 +91,9 @@ public struct EngineOverheadWorkload: Workload {
         case objectStack = "objectstack"
         case raw
         case grdb
+        /// fetch-by-id as `existingObject(with:)` must do it: each lookup in a read transaction of its own (SQLite:
+        /// one cached statement stepped in its implicit transaction; LMDB: one read transaction renewed and reset).
+        case rawPerLookup = "raw-per-lookup"
     }
 
     /// The operations a cell can name.
@@ -113,6 +118,10 @@ public struct EngineOverheadWorkload: Workload {
         if implementation == Implementation.grdb.rawValue, parameters["store"]?.description != StoreKind.sqlite.rawValue
         {
             return false
+        }
+        if implementation == Implementation.rawPerLookup.rawValue {
+            return operation == Operation.fetchByID.rawValue
+                && parameters["store"]?.description != StoreKind.memory.rawValue
         }
         if historyIsOn(parameters),
             implementation != Implementation.objectStack.rawValue
@@ -287,7 +296,8 @@ public struct EngineOverheadWorkload: Workload {
     }
 
     /// Sets `ratio_vs_raw` on every successful result: the median over repetitions of its cell's median
-    /// time, over the same for the raw cell of the same store, operation and size.
+    /// time, over the same for the raw cell of the same store, operation and size; and `ratio_vs_per_lookup` on
+    /// fetch-by-id results, over the raw-per-lookup cell's.
     static func addRatios(_ results: inout [RunResult]) {
         func key(_ result: RunResult, implementation: String? = nil) -> [String] {
             let parameters = result.cell.parameters
@@ -308,6 +318,13 @@ public struct EngineOverheadWorkload: Workload {
                 let raw = medians[key(results[index], implementation: Implementation.raw.rawValue)]?.median, raw > 0
             else { continue }
             results[index].metrics[.ratioVsRaw] = own / raw
+        }
+        for index in results.indices where results[index].error == nil {
+            guard let own = medians[key(results[index])]?.median,
+                let perLookup = medians[key(results[index], implementation: Implementation.rawPerLookup.rawValue)]?
+                    .median, perLookup > 0
+            else { continue }
+            results[index].metrics[.ratioVsPerLookup] = own / perLookup
         }
     }
 
@@ -340,6 +357,10 @@ public struct EngineOverheadWorkload: Workload {
             case (.raw, .memory): return SwiftPods()
             case (.raw, .sqlite): return try RawSQLitePods(url: url)
             case (.raw, _): return try RawLMDBPods(url: url)
+            case (.rawPerLookup, .sqlite): return try RawSQLitePods(url: url, perLookup: true)
+            case (.rawPerLookup, .lmdb): return try RawLMDBPods(url: url, perLookup: true)
+            case (.rawPerLookup, .memory):
+                throw LabError(.invalidScenario, "raw-per-lookup runs on SQLite and LMDB, which have transactions")
             case (.grdb, _): return try GRDBPods(url: url)
             }
         }

@@ -13,6 +13,10 @@ extension Metric {
     public static let ratioVsRaw = Metric(
         "ratio_vs_raw", unit: .ratio, polarity: .lowerIsBetter, group: engineGroup, decimals: 2,
         about: "the cell's median of median_ms over the raw cell's of the same store, operation and size")
+    public static let ratioVsPerLookup = Metric(
+        "ratio_vs_per_lookup", unit: .ratio, polarity: .lowerIsBetter, group: engineGroup, decimals: 2,
+        about: "fetch-by-id: the cell's median of median_ms over the raw-per-lookup cell's of the same store and size "
+            + "(each lookup in a read transaction of its own, as existingObject(with:) must)")
     public static let bytesPerObject = Metric(
         "bytes_per_object", unit: .bytes, polarity: .lowerIsBetter, group: engineGroup,
         about: "fetch-all: resident memory the materialised results hold, per pod")

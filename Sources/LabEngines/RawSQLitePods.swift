@@ -14,10 +14,16 @@ final class RawSQLitePods: PodEngine {
     private var handle: OpaquePointer?
     private var lookupKeys: [Int64] = []
     private var updating: [PodRow] = []
+    /// `raw-per-lookup`: each `fetch-by-id` lookup in its own implicit transaction, as `existingObject(with:)` does.
+    private let perLookup: Bool
+    /// The per-lookup select, prepared once (untimed) in `prepareLookups`.
+    private var lookup: OpaquePointer?
 
-    /// Opens (creating through the store) the file at `url`.
-    init(url: URL) throws {
+    /// Opens (creating through the store) the file at `url`; with `perLookup`, `fetchByID` reads each key in a
+    /// transaction of its own.
+    init(url: URL, perLookup: Bool = false) throws {
         self.url = url
+        self.perLookup = perLookup
         try Self.createSchema(url)
         try open()
     }
@@ -41,6 +47,8 @@ final class RawSQLitePods: PodEngine {
     }
 
     func close() {
+        sqlite3_finalize(lookup)
+        lookup = nil
         sqlite3_close_v2(handle)
         handle = nil
     }
@@ -90,9 +98,19 @@ final class RawSQLitePods: PodEngine {
         return (rows, checksum)
     }
 
-    func prepareLookups(_ keys: [Int64]) throws { lookupKeys = keys }
+    func prepareLookups(_ keys: [Int64]) throws {
+        lookupKeys = keys
+        guard perLookup else { return }
+        sqlite3_finalize(lookup)
+        lookup = try prepare(Self.selectByKey)
+    }
+
+    /// One pod by primary key, every value.
+    private static let selectByKey =
+        "SELECT Z_PK, name, version, authors, homepage, license, summary, downloads, updated FROM Z_Pod WHERE Z_PK = ?"
 
     func fetchByID() throws -> Int {
+        if perLookup { return try fetchByIDPerLookup() }
         let select = try prepare(
             "SELECT Z_PK, name, version, authors, homepage, license, summary, downloads, updated FROM Z_Pod WHERE Z_PK = ?"
         )
@@ -103,6 +121,25 @@ final class RawSQLitePods: PodEngine {
         for key in lookupKeys {
             sqlite3_bind_int64(select, 1, key)
             guard sqlite3_step(select) == SQLITE_ROW else {
+                throw StoreError(code: .objectNotFound, message: "raw SQLite: no pod with primary key \(key)", url: url)
+            }
+            checksum &+= Self.row(select).checksum
+            sqlite3_reset(select)
+        }
+        return checksum
+    }
+
+    /// Each lookup on its own: the cached statement bound, stepped in SQLite's implicit read transaction, and reset,
+    /// which ends that transaction.
+    private func fetchByIDPerLookup() throws -> Int {
+        guard let select = lookup else {
+            preconditionFailure("fetch-by-id before prepareLookups: the workload prepares the lookups first")
+        }
+        var checksum = 0
+        for key in lookupKeys {
+            sqlite3_bind_int64(select, 1, key)
+            guard sqlite3_step(select) == SQLITE_ROW else {
+                sqlite3_reset(select)
                 throw StoreError(code: .objectNotFound, message: "raw SQLite: no pod with primary key \(key)", url: url)
             }
             checksum &+= Self.row(select).checksum

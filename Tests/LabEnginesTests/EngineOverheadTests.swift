@@ -56,6 +56,37 @@ struct EngineOverheadTests {
         #expect(header.contains("implementation") && header.contains("operation") && header.contains("ratio_vs_raw"))
     }
 
+    @Test("raw-per-lookup reads each key in a transaction of its own; fetch-by-id cells get a ratio against it")
+    @MainActor
+    func rawPerLookup() async throws {
+        let (_, results, csv) = try await run(
+            """
+            name: lookups
+            workload: engine-overhead
+            repetitions: 1
+            parameters: {samples: 2, lookups: 60}
+            matrix:
+              store: [sqlite, lmdb, memory]
+              objects: [150]
+              operation: [fetch-by-id, insert]
+              implementation: [objectstack, raw, raw-per-lookup]
+            """)
+        for result in results { #expect(result.error == nil, "\(result.cell.label): \(result.error ?? "")") }
+        let cells = results.map { $0.cell.parameters.mapValues(\.description) }
+        // Only fetch-by-id on the two stores with transactions has a per-lookup cell.
+        #expect(
+            cells.filter { $0["implementation"] == "raw-per-lookup" }.map { $0["store"]! + "/" + $0["operation"]! }
+                == ["sqlite/fetch-by-id", "lmdb/fetch-by-id"])
+        for result in results {
+            let parameters = result.cell.parameters.mapValues(\.description)
+            let perLookupCell = parameters["store"] != "memory" && parameters["operation"] == "fetch-by-id"
+            #expect((result.metrics[.ratioVsPerLookup] != nil) == perLookupCell, "\(result.cell.label)")
+            if parameters["implementation"] == "raw-per-lookup" { #expect(result.metrics[.ratioVsPerLookup] == 1) }
+        }
+        let header = try #require(csv.split(separator: "\n").first).split(separator: ",").map(String.init)
+        #expect(header.contains("ratio_vs_per_lookup"))
+    }
+
     @Test("batch-insert times one BatchInsertRequest against the raw engine's insert, on every store")
     @MainActor
     func batchInsert() async throws {
