@@ -27,10 +27,13 @@ struct CrashTestCommand: ParsableCommand {
 
     func run() throws {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        func settings(_ store: StoreKind) -> CampaignSettings {
+            CampaignSettings(
+                executable: executable, store: store, kills: kills, seed: seed, maximumRunMilliseconds: maxRunMs)
+        }
         if history {
             for store in store {
-                let campaign = HistoryCampaign(
-                    executable: executable, store: store, kills: kills, seed: seed, maximumRunMilliseconds: maxRunMs)
+                let campaign = HistoryCampaign(settings(store))
                 let outcome = try campaign.run { round, state in
                     if round % 20 == 0 {
                         print("\(store.rawValue): \(round) kills, \(state.transactions) transactions in the history")
@@ -42,8 +45,7 @@ struct CrashTestCommand: ParsableCommand {
         }
         if twoWriters {
             for store in store {
-                let campaign = TwoWriterCampaign(
-                    executable: executable, store: store, kills: kills, seed: seed, maximumRunMilliseconds: maxRunMs)
+                let campaign = TwoWriterCampaign(settings(store))
                 let outcome = try campaign.run { round, state in
                     if round % 20 == 0 {
                         print("\(store.rawValue): \(round) rounds, \(state.acknowledged) batches acknowledged")
@@ -54,8 +56,7 @@ struct CrashTestCommand: ParsableCommand {
             return
         }
         for store in store {
-            let campaign = KillCampaign(
-                executable: executable, store: store, kills: kills, seed: seed, maximumRunMilliseconds: maxRunMs)
+            let campaign = KillCampaign(settings(store))
             let outcome = try campaign.run { kill, state in
                 if kill % 10 == 0 { print("\(store.rawValue): \(kill) kills, store at save \(state.lastSave)") }
             }

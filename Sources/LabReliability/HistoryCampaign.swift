@@ -20,50 +20,44 @@ public struct HistoryCampaign: Sendable {
         }
     }
 
-    public let executable: URL
-    public let store: StoreKind
-    public let kills: Int
-    public let seed: UInt64
-    /// The longest a child runs before its kill; the moment is random below it.
-    public let maximumRunMilliseconds: Int
+    /// The binary, store, kills, seed and run time.
+    public let settings: CampaignSettings
 
-    /// A campaign of `kills` kills of writers started from `executable` (the stacklab binary).
-    public init(executable: URL, store: StoreKind, kills: Int, seed: UInt64, maximumRunMilliseconds: Int = 400) {
-        self.executable = executable
-        self.store = store
-        self.kills = kills
-        self.seed = seed
-        self.maximumRunMilliseconds = maximumRunMilliseconds
+    /// A campaign of `settings.kills` kills of writers started from `settings.executable` (the stacklab binary).
+    public init(_ settings: CampaignSettings) {
+        self.settings = settings
     }
 
     /// Runs the campaign in a fresh folder; throws `SaveLoopError` at the first disagreement, naming the kill.
     public func run(progress: (Int, HistoryLoop.Verification) -> Void = { _, _ in }) throws -> Outcome {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "stacklab-history-kill-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let loop = HistoryLoop(
-            store: store, url: directory.appendingPathComponent("store.\(store.rawValue)"), seed: seed)
-        var random = SplitMix64(seed: seed)
-        var last = HistoryLoop.Verification(transactions: 0, rows: 0, lastWrite: 0)
-        for round in 1...kills {
-            let child = try CampaignChild(
-                executable: executable,
-                arguments: [
-                    "child", "history-loop", "--store", store.rawValue, "--path", loop.url.path, "--seed", String(seed),
-                ])
-            // One kill in five lands while the writer starts (opening, recovering, reading the history); the
-            // others once it writes.
-            try child.killAtRandomMoment(
-                round: round, maximumRunMilliseconds: maximumRunMilliseconds, using: &random,
-                role: "the history writer", activity: "writing")
-            do {
-                last = try loop.verify()
-            } catch {
-                throw SaveLoopError("kill \(round) of \(kills) on \(store.rawValue) (seed \(seed)): \(error)")
+        try settings.inScratchFolder("stacklab-history-kill") { directory in
+            let loop = HistoryLoop(
+                store: settings.store,
+                url: directory.appendingPathComponent("store.\(settings.store.rawValue)"), seed: settings.seed)
+            var random = SplitMix64(seed: settings.seed)
+            var last = HistoryLoop.Verification(transactions: 0, rows: 0, lastWrite: 0)
+            for round in 1...settings.kills {
+                let child = try CampaignChild(
+                    executable: settings.executable,
+                    arguments: [
+                        "child", "history-loop", "--store", settings.store.rawValue, "--path", loop.url.path,
+                        "--seed", String(settings.seed),
+                    ])
+                // One kill in five lands while the writer starts (opening, recovering, reading the history); the
+                // others once it writes.
+                try child.killAtRandomMoment(
+                    round: round, maximumRunMilliseconds: settings.maximumRunMilliseconds, using: &random,
+                    role: "the history writer", activity: "writing")
+                do {
+                    last = try loop.verify()
+                } catch {
+                    throw SaveLoopError(
+                        "kill \(round) of \(settings.kills) on \(settings.store.rawValue) (seed \(settings.seed)): \(error)"
+                    )
+                }
+                progress(round, last)
             }
-            progress(round, last)
+            return Outcome(store: settings.store, kills: settings.kills, last: last)
         }
-        return Outcome(store: store, kills: kills, last: last)
     }
 }

@@ -23,54 +23,49 @@ public struct KillCampaign: Sendable {
         }
     }
 
-    public let executable: URL
-    public let store: StoreKind
-    public let kills: Int
-    public let seed: UInt64
-    /// The longest a child runs before its kill; the moment is random below it.
-    public let maximumRunMilliseconds: Int
+    /// The binary, store, kills, seed and run time.
+    public let settings: CampaignSettings
 
-    /// A campaign of `kills` kills of children started from `executable` (the stacklab binary).
-    public init(executable: URL, store: StoreKind, kills: Int, seed: UInt64, maximumRunMilliseconds: Int = 400) {
-        self.executable = executable
-        self.store = store
-        self.kills = kills
-        self.seed = seed
-        self.maximumRunMilliseconds = maximumRunMilliseconds
+    /// A campaign of `settings.kills` kills of children started from `settings.executable` (the stacklab binary).
+    public init(_ settings: CampaignSettings) {
+        self.settings = settings
     }
 
     /// Runs the campaign in a fresh folder; throws `SaveLoopError` at the first damage, naming the kill.
     public func run(progress: (Int, SaveLoop.Verification) -> Void = { _, _ in }) throws -> Outcome {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "stacklab-kill-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let loop = SaveLoop(
-            store: store, url: directory.appendingPathComponent("store.\(store.rawValue)"),
-            journal: directory.appendingPathComponent("journal.txt"), seed: seed)
-        var random = SystemRandomNumberGenerator()
-        var last = SaveLoop.Verification(lastSave: 0, acknowledged: 0, entries: 0)
-        var ahead = 0
-        for round in 1...kills {
-            let child = try CampaignChild(
-                executable: executable,
-                arguments: [
-                    "child", "save-loop", "--store", store.rawValue, "--path", loop.url.path, "--journal",
-                    loop.journal.path, "--seed", String(seed),
-                ])
-            try child.killAtRandomMoment(
-                round: round, maximumRunMilliseconds: maximumRunMilliseconds, using: &random, role: "the save loop",
-                activity: "saving")
-            do {
-                last = try loop.verify()
-            } catch {
-                throw SaveLoopError("kill \(round) of \(kills) on \(store.rawValue) (seed \(seed)): \(error)")
+        try settings.inScratchFolder("stacklab-kill") { directory in
+            let loop = SaveLoop(
+                store: settings.store,
+                url: directory.appendingPathComponent("store.\(settings.store.rawValue)"),
+                journal: directory.appendingPathComponent("journal.txt"), seed: settings.seed)
+            var random = SystemRandomNumberGenerator()
+            var last = SaveLoop.Verification(lastSave: 0, acknowledged: 0, entries: 0)
+            var ahead = 0
+            for round in 1...settings.kills {
+                let child = try CampaignChild(
+                    executable: settings.executable,
+                    arguments: [
+                        "child", "save-loop", "--store", settings.store.rawValue, "--path", loop.url.path,
+                        "--journal", loop.journal.path, "--seed", String(settings.seed),
+                    ])
+                try child.killAtRandomMoment(
+                    round: round, maximumRunMilliseconds: settings.maximumRunMilliseconds, using: &random,
+                    role: "the save loop",
+                    activity: "saving")
+                do {
+                    last = try loop.verify()
+                } catch {
+                    throw SaveLoopError(
+                        "kill \(round) of \(settings.kills) on \(settings.store.rawValue) (seed \(settings.seed)): \(error)"
+                    )
+                }
+                if last.lastSave > last.acknowledged { ahead += 1 }
+                progress(round, last)
             }
-            if last.lastSave > last.acknowledged { ahead += 1 }
-            progress(round, last)
+            return Outcome(
+                store: settings.store, kills: settings.kills, savesAcknowledged: last.acknowledged,
+                killsBetweenCommitAndJournal: ahead,
+                entries: last.entries)
         }
-        return Outcome(
-            store: store, kills: kills, savesAcknowledged: last.acknowledged, killsBetweenCommitAndJournal: ahead,
-            entries: last.entries)
     }
 }

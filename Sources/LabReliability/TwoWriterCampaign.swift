@@ -27,81 +27,75 @@ public struct TwoWriterCampaign: Sendable {
         }
     }
 
-    public let executable: URL
-    public let store: StoreKind
-    /// Rounds; each kills both writers.
-    public let kills: Int
-    public let seed: UInt64
-    /// The longest a round runs before its kills; the moment is random below it.
-    public let maximumRunMilliseconds: Int
+    /// The binary, store, kills, seed and run time.
+    public let settings: CampaignSettings
 
-    /// A campaign of `kills` rounds of two writers started from `executable` (the stacklab binary).
-    public init(executable: URL, store: StoreKind, kills: Int, seed: UInt64, maximumRunMilliseconds: Int = 400) {
-        self.executable = executable
-        self.store = store
-        self.kills = kills
-        self.seed = seed
-        self.maximumRunMilliseconds = maximumRunMilliseconds
+    /// A campaign of `settings.kills` rounds of two writers started from `settings.executable` (the stacklab binary).
+    public init(_ settings: CampaignSettings) {
+        self.settings = settings
     }
 
     /// Runs the campaign in a fresh folder; throws `SaveLoopError` at the first damage, naming the round.
     public func run(progress: (Int, TwoWriterLoop.Verification) -> Void = { _, _ in }) throws -> Outcome {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "stacklab-two-writers-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("store.\(store.rawValue)")
-        let writers = (1...2).map { number in
-            TwoWriterLoop(
-                store: store, url: url, journal: directory.appendingPathComponent("journal-\(number).txt"),
-                writer: number, seed: seed)
-        }
-        // The store exists before the writers race to open it.
-        _ = try TwoWriterLoop.verify(writers)
-        var random = SystemRandomNumberGenerator()
-        var last = TwoWriterLoop.Verification(acknowledged: 0, entries: 0, keysHandedOut: 0, unacknowledged: 0)
-        var ahead = 0
-        for round in 1...kills {
-            let children = try writers.map { try start($0) }
-            // One round in five kills while the writers start and open the store; the others once both write.
-            if random.next() % 5 == 0 {
-                usleep(useconds_t(Int.random(in: 1...max(1, maximumRunMilliseconds / 4), using: &random) * 1_000))
-            } else {
-                for child in children where !child.waitForReady() {
-                    for other in children { other.stop() }
-                    throw SaveLoopError("round \(round): a writer never started writing: \(child.errors())")
+        try settings.inScratchFolder("stacklab-two-writers") { directory in
+            let url = directory.appendingPathComponent("store.\(settings.store.rawValue)")
+            let writers = (1...2).map { number in
+                TwoWriterLoop(
+                    store: settings.store, url: url, journal: directory.appendingPathComponent("journal-\(number).txt"),
+                    writer: number, seed: settings.seed)
+            }
+            // The store exists before the writers race to open it.
+            _ = try TwoWriterLoop.verify(writers)
+            var random = SystemRandomNumberGenerator()
+            var last = TwoWriterLoop.Verification(acknowledged: 0, entries: 0, keysHandedOut: 0, unacknowledged: 0)
+            var ahead = 0
+            for round in 1...settings.kills {
+                let children = try writers.map { try start($0) }
+                // One round in five kills while the writers start and open the store; the others once both write.
+                if random.next() % 5 == 0 {
+                    usleep(
+                        useconds_t(
+                            Int.random(in: 1...max(1, settings.maximumRunMilliseconds / 4), using: &random) * 1_000))
+                } else {
+                    for child in children where !child.waitForReady() {
+                        for other in children { other.stop() }
+                        throw SaveLoopError("round \(round): a writer never started writing: \(child.errors())")
+                    }
+                    usleep(useconds_t(Int.random(in: 1...settings.maximumRunMilliseconds, using: &random) * 1_000))
                 }
-                usleep(useconds_t(Int.random(in: 1...maximumRunMilliseconds, using: &random) * 1_000))
+                // The second writer dies a moment after the first: mid-transaction, or waiting for the other's.
+                children[0].stop()
+                usleep(useconds_t(Int.random(in: 0...30_000, using: &random)))
+                children[1].stop()
+                for child in children where !child.wasKilled {
+                    throw SaveLoopError(
+                        "round \(round): a writer exited by itself (status \(child.process.terminationStatus)): "
+                            + child.errors())
+                }
+                do {
+                    last = try TwoWriterLoop.verify(writers)
+                } catch {
+                    throw SaveLoopError(
+                        "round \(round) of \(settings.kills) on \(settings.store.rawValue) (seed \(settings.seed)): \(error)"
+                    )
+                }
+                if last.unacknowledged > 0 { ahead += 1 }
+                progress(round, last)
             }
-            // The second writer dies a moment after the first: mid-transaction, or waiting for the other's.
-            children[0].stop()
-            usleep(useconds_t(Int.random(in: 0...30_000, using: &random)))
-            children[1].stop()
-            for child in children where !child.wasKilled {
-                throw SaveLoopError(
-                    "round \(round): a writer exited by itself (status \(child.process.terminationStatus)): "
-                        + child.errors())
-            }
-            do {
-                last = try TwoWriterLoop.verify(writers)
-            } catch {
-                throw SaveLoopError("round \(round) of \(kills) on \(store.rawValue) (seed \(seed)): \(error)")
-            }
-            if last.unacknowledged > 0 { ahead += 1 }
-            progress(round, last)
+            return Outcome(
+                store: settings.store, kills: settings.kills, batchesAcknowledged: last.acknowledged,
+                killsBetweenCommitAndJournal: ahead,
+                entries: last.entries, keysHandedOut: last.keysHandedOut)
         }
-        return Outcome(
-            store: store, kills: kills, batchesAcknowledged: last.acknowledged, killsBetweenCommitAndJournal: ahead,
-            entries: last.entries, keysHandedOut: last.keysHandedOut)
     }
 
     /// Starts one writer.
     private func start(_ loop: TwoWriterLoop) throws -> CampaignChild {
         try CampaignChild(
-            executable: executable,
+            executable: settings.executable,
             arguments: [
-                "child", "two-writer", "--store", store.rawValue, "--path", loop.url.path, "--journal",
-                loop.journal.path, "--writer", String(loop.writer), "--seed", String(seed),
+                "child", "two-writer", "--store", settings.store.rawValue, "--path", loop.url.path,
+                "--journal", loop.journal.path, "--writer", String(loop.writer), "--seed", String(settings.seed),
             ])
     }
 }

@@ -15,7 +15,9 @@ struct CrashDuringSaveTests {
         "save loops killed at random moments lose no acknowledged save and tear none", arguments: StoreKind.fileStores)
     func killCampaign(store: StoreKind) throws {
         let campaign = KillCampaign(
-            executable: StackLabBinary.url, store: store, kills: Self.kills, seed: UInt64.random(in: 1...1_000_000))
+            CampaignSettings(
+                executable: StackLabBinary.url, store: store, kills: Self.kills, seed: UInt64.random(in: 1...1_000_000))
+        )
         let outcome = try campaign.run()
         #expect(outcome.kills == Self.kills)
         #expect(outcome.savesAcknowledged > 0, "the children got far enough to save before being killed")

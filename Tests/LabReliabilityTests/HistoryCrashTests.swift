@@ -15,7 +15,8 @@ struct HistoryCrashTests {
     @Test("a writer killed at random leaves no row change without its transaction", arguments: StoreKind.fileStores)
     func campaign(store: StoreKind) throws {
         let outcome = try HistoryCampaign(
-            executable: StackLabBinary.url, store: store, kills: Self.kills, seed: 7, maximumRunMilliseconds: 200
+            CampaignSettings(
+                executable: StackLabBinary.url, store: store, kills: Self.kills, seed: 7, maximumRunMilliseconds: 200)
         ).run()
         #expect(outcome.kills == Self.kills)
         #expect(outcome.last.transactions > 0)

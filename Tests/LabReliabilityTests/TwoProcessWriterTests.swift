@@ -165,7 +165,9 @@ struct TwoProcessWriterTests {
         arguments: StoreKind.fileStores)
     func killCampaign(store: StoreKind) throws {
         let campaign = TwoWriterCampaign(
-            executable: StackLabBinary.url, store: store, kills: Self.kills, seed: UInt64.random(in: 1...1_000_000))
+            CampaignSettings(
+                executable: StackLabBinary.url, store: store, kills: Self.kills, seed: UInt64.random(in: 1...1_000_000))
+        )
         let outcome = try campaign.run()
         #expect(outcome.kills == Self.kills)
         #expect(outcome.batchesAcknowledged > 0, "the writers got far enough to write before being killed")
