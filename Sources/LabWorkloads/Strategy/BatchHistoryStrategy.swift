@@ -21,9 +21,7 @@ public struct BatchHistoryStrategy: StackStrategy {
 
     /// A private context on the shared coordinator; its writes reach the view context through the history only.
     public func newBackgroundContext(on stack: LabStack) throws -> ManagedObjectContext {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue)
-        context.persistentStoreCoordinator = stack.primaryCoordinator
-        stack.prepareBackground(context)
+        let context = stack.backgroundContext()
         context.transactionAuthor = "import"
         return context
     }

@@ -26,9 +26,7 @@ public struct ContainerStrategy: StackStrategy {
 
     /// A private context on the shared coordinator, as `PersistentContainer.newBackgroundContext()` makes.
     public func newBackgroundContext(on stack: LabStack) throws -> ManagedObjectContext {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue)
-        context.persistentStoreCoordinator = stack.primaryCoordinator
-        stack.prepareBackground(context)
+        let context = stack.backgroundContext()
         stack.timeAutomaticMerges(of: context)
         return context
     }

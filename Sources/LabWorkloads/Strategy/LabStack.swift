@@ -111,6 +111,15 @@ public final class LabStack: @unchecked Sendable {
         try strategy.newBackgroundContext(on: self)
     }
 
+    /// A new private-queue background context on `coordinator` (the stack's shared one when nil), named and given the
+    /// stack's merge policy: for the designs.
+    public func backgroundContext(on coordinator: PersistentStoreCoordinator? = nil) -> ManagedObjectContext {
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = coordinator ?? primaryCoordinator
+        prepareBackground(context)
+        return context
+    }
+
     /// Names a new background context and gives it the stack's merge policy: for the designs.
     public func prepareBackground(_ context: ManagedObjectContext) {
         context.name = "background"

@@ -17,9 +17,7 @@ public struct PinnedGenerationStrategy: StackStrategy {
 
     /// A private context on the shared coordinator, its saves held for the next frame's merge.
     public func newBackgroundContext(on stack: LabStack) throws -> ManagedObjectContext {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue)
-        context.persistentStoreCoordinator = stack.primaryCoordinator
-        stack.prepareBackground(context)
+        let context = stack.backgroundContext()
         guard let frames = stack.attached(FrameMerger.self) else {
             preconditionFailure("the pinned-generation design's frame merger starts with its stack")
         }

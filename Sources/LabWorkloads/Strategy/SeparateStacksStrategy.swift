@@ -13,9 +13,7 @@ public struct SeparateStacksStrategy: StackStrategy {
 
     /// A private context on a coordinator and store instance of its own, its saves merged into the main context.
     public func newBackgroundContext(on stack: LabStack) throws -> ManagedObjectContext {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue)
-        context.persistentStoreCoordinator = try stack.openAnotherCoordinator()
-        stack.prepareBackground(context)
+        let context = stack.backgroundContext(on: try stack.openAnotherCoordinator())
         stack.mergeSavesIntoMain(of: context)
         return context
     }

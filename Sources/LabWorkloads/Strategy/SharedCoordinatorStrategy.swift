@@ -14,9 +14,7 @@ public struct SharedCoordinatorStrategy: StackStrategy {
 
     /// A private context on the shared coordinator, its saves merged into the main context.
     public func newBackgroundContext(on stack: LabStack) throws -> ManagedObjectContext {
-        let context = ManagedObjectContext(concurrencyType: .privateQueue)
-        context.persistentStoreCoordinator = stack.primaryCoordinator
-        stack.prepareBackground(context)
+        let context = stack.backgroundContext()
         stack.mergeSavesIntoMain(of: context)
         return context
     }
