@@ -61,12 +61,7 @@ public struct ExtensionImport: Sendable {
             let page = try client.decode(try await client.data(forPage: number), page: number)
             pages = page.numberOfPages
             // Paced as the app's importer is: each save's specs wait for their turn.
-            let parts =
-                pace.isPaced
-                ? stride(from: 0, to: page.result.count, by: batchSize).map {
-                    Array(page.result[$0..<min($0 + batchSize, page.result.count)])
-                } : [page.result]
-            for specs in parts {
+            for specs in pace.parts(of: page.result, batchSize: batchSize) {
                 try await pace.waitForSave(of: specs.count)
                 let counts = try await context.perform {
                     try PodImporter.importSpecs(specs, batchSize: batchSize, into: context, save: { try $0.save() }) {

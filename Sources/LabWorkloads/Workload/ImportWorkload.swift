@@ -323,11 +323,7 @@ struct ImportWorkload: StackWorkload {
             pages = page.numberOfPages
             // Unpaced, a page goes to the context's queue in one hop; paced, each save's specs wait for their turn
             // (the wait counts as waiting for the service: a trickle is data that comes slowly).
-            let parts =
-                pace.isPaced
-                ? stride(from: 0, to: page.result.count, by: max(batchSize, 1)).map {
-                    Array(page.result[$0..<min($0 + batchSize, page.result.count)])
-                } : [page.result]
+            let parts = pace.parts(of: page.result, batchSize: batchSize)
             var handedOff = phases.record(.decode, since: now)
             for specs in parts {
                 if pace.isPaced {

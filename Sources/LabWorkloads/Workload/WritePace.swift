@@ -16,6 +16,14 @@ struct WritePace: Sendable {
     /// Whether it ever waits.
     var isPaced: Bool { rate > 0 }
 
+    /// How an importer hands a page to its context: unpaced, the whole page in one hop (the context saves it in
+    /// batches); paced, one part per save of `batchSize`, each waiting for its turn.
+    func parts<Spec>(of page: [Spec], batchSize: Int) -> [[Spec]] {
+        guard isPaced else { return [page] }
+        let size = max(batchSize, 1)
+        return stride(from: 0, to: page.count, by: size).map { Array(page[$0..<min($0 + size, page.count)]) }
+    }
+
     /// Waits until a save of `count` more pods is due, and counts them.
     mutating func waitForSave(of count: Int) async throws {
         defer { written += count }
