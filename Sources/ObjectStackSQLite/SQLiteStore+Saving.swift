@@ -244,7 +244,7 @@ extension SQLiteStore {
                 }
             }
         }
-        versions.reserveCapacity(request.updates.count + request.inserts.count)
+        versions.reserveCapacity(request.updates.count)
         struct UpdateStatementKey: Hashable {
             let entity: ObjectIdentifier
             let checked: Bool
@@ -271,7 +271,8 @@ extension SQLiteStore {
             if checked { statement.bindInt(old, at: next + 1) }
             try statement.run()
             if checked, sqlite3_changes(db.handle) != 1 { throw StaleUpdate() }
-            versions[id] = old + 1
+            // A checked update's new version is its expected one plus one: the caller knows it.
+            if update.expectedVersion == nil { versions[id] = old + 1 }
         }
         var insertStatements = SaveStatements<ObjectIdentifier>()
         for insert in request.inserts {
@@ -290,7 +291,6 @@ extension SQLiteStore {
                 statement.reset()
                 throw error
             }
-            versions[id] = 1
         }
         for link in request.deletedLinks {
             guard let join = schema.joinTables[link.relationship] else { continue }

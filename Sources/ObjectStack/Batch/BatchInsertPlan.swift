@@ -44,7 +44,11 @@ struct BatchInsertPlan {
         }
         let versions = updates.isEmpty ? [:] : try txn.save(StoreSaveRequest(updates: updates))
         changes.updated = updates.map { update in
-            (update.objectID, RowSnapshot(values: update.values, version: versions[update.objectID] ?? 1))
+            (
+                update.objectID,
+                RowSnapshot(
+                    values: update.values,
+                    version: versions[update.objectID] ?? (update.expectedVersion ?? 0) + 1))
         }
         changes.writtenCount = inserting.count + updates.count
         guard wantsIDs else { return changes }

@@ -250,24 +250,32 @@ public final class PersistentStoreCoordinator: Sendable {
         let versions = try withStoreAccess { [request] in try store.execute(request) }
         didWrite(to: store)
         // The rows are in the request's order rather than a table by ID: the saving context pairs them with
-        // its objects by position, so no row is hashed on the way back.
+        // its objects by position, so no row is hashed on the way back. The request's entries are read field by
+        // field: copying each whole entry out retained and released every field of it.
         var written: [RowSnapshot] = []
         written.reserveCapacity(request.inserts.count + request.updates.count)
-        for insert in request.inserts {
-            written.append(RowSnapshot(values: insert.values, version: versions[insert.objectID] ?? 1))
+        for index in request.inserts.indices {
+            written.append(RowSnapshot(values: request.inserts[index].values, version: 1))
         }
-        for update in request.updates {
-            written.append(RowSnapshot(values: update.values, version: versions[update.objectID] ?? 1))
+        for index in request.updates.indices {
+            // A checked update's row is one past the version it was read at (the store refused any other); a
+            // store reports only the versions of unchecked ones.
+            let version =
+                request.updates[index].expectedVersion.map { $0 + 1 } ?? versions[request.updates[index].objectID]
+                ?? 1
+            written.append(RowSnapshot(values: request.updates[index].values, version: version))
         }
         rowCache.withLock { cache in
-            cache.reserveCapacity(written.count)
+            // Updated rows are in the cache already (their objects hold them): room is made for the new ones.
+            cache.reserveCapacity(request.inserts.count)
             let now = RowCacheInstant.now
             // A new row is held by the saving context, which has its object registered.
-            for (insert, row) in zip(request.inserts, written) {
-                cache.store(row, for: insert.objectID, at: now, references: 1)
+            for index in request.inserts.indices {
+                cache.store(written[index], for: request.inserts[index].objectID, at: now, references: 1)
             }
-            for (update, row) in zip(request.updates, written[request.inserts.count...]) {
-                cache.store(row, for: update.objectID, at: now)
+            let updatesStart = request.inserts.count
+            for index in request.updates.indices {
+                cache.store(written[updatesStart + index], for: request.updates[index].objectID, at: now)
             }
             for delete in request.deletes { cache.remove(delete.objectID) }
         }

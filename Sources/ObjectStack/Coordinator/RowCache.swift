@@ -56,21 +56,29 @@ struct RowCache {
     mutating func store(
         _ snapshot: RowSnapshot, for id: ManagedObjectID, at now: RowCacheInstant, references: Int = 0
     ) {
-        let key = ObjectKey(id)
-        // One hash per row: the index serves the version check and the update (the keyed spelling hashed 3 times).
-        if let index = entries.index(forKey: key) {
-            entries.values[index].references += references
-            let cached = entries.values[index].snapshot.version
-            // The same version is the same row: the entry keeps its snapshot, so a fault holding the one its
-            // fetch read is still current.
-            if cached < snapshot.version {
-                entries.values[index].snapshot = snapshot
-                generation.advance()
-            }
-            if cached <= snapshot.version { entries.values[index].storedAt = now }
-        } else {
-            entries[key] = Entry(snapshot: snapshot, references: references, storedAt: now)
+        // One hash per row, found or not: a new row's entry is inserted by the lookup that missed (a lookup and
+        // then an insert hashed each new row of a save twice). A new entry starts at this row with no holders,
+        // which the update below then brings to the same state as an existing one.
+        Self.update(
+            &entries[ObjectKey(id), default: Entry(snapshot: snapshot, references: 0, storedAt: now)],
+            with: snapshot, references: references, at: now, generation: generation)
+    }
+
+    /// Brings an entry up to a row read or written at `now`.
+    @inline(__always)
+    private static func update(
+        _ entry: inout Entry, with snapshot: RowSnapshot, references: Int, at now: RowCacheInstant,
+        generation: RowCacheGeneration
+    ) {
+        entry.references += references
+        let cached = entry.snapshot.version
+        // The same version is the same row: the entry keeps its snapshot, so a fault holding the one its fetch
+        // read is still current.
+        if cached < snapshot.version {
+            entry.snapshot = snapshot
+            generation.advance()
         }
+        if cached <= snapshot.version { entry.storedAt = now }
     }
 
     /// Counts one more context holding the object, storing its row if given.

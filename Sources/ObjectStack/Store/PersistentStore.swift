@@ -46,7 +46,9 @@ public protocol StoreWriter: StoreReader {
     /// The store checks each update's and delete's expected version and each uniqueness constraint inside
     /// the same transaction; a failure throws `StoreError` (`.versionConflict`, `.constraintConflict`) and
     /// writes nothing.
-    /// - Returns: the version each inserted and updated row has now.
+    /// - Returns: the version each updated row has now. A store need only list the updates without an
+    ///   `expectedVersion`: a checked update's row is one past it, and an inserted row's version is 1
+    ///   (`RowSnapshot`). Hashing every written ID into the table was a cost of each large save.
     func execute(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64]
 }
 

@@ -49,7 +49,8 @@ public protocol StoreBatchTransaction {
     func insert(_ rows: StoreBatchRows) throws
 
     /// Applies a save inside the transaction, with a save's checks (versions, uniqueness constraints).
-    /// - Returns: the version each inserted and updated row has now.
+    /// - Returns: the version each updated row has now; as `StoreWriter.execute(_:)`, a store need only list
+    ///   the updates without an `expectedVersion`.
     func save(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64]
 
     /// Writes a persistent history transaction inside the transaction (a store that keeps no history ignores it).

@@ -123,7 +123,8 @@ struct InMemorySave {
             state.tables[root, default: .init()].rows.insert(
                 InMemoryBacking.KeyedRow(key: id.key, row: .init(entityName: id.entityName, snapshot: snapshot)))
             index(id, update.values, in: &state.tables[root, default: .init()])
-            versions[id] = snapshot.version
+            // A checked update's new version is its expected one plus one: the caller knows it.
+            if update.expectedVersion == nil { versions[id] = snapshot.version }
         }
         for insert in request.inserts {
             let id = insert.objectID
@@ -134,7 +135,6 @@ struct InMemorySave {
                     row: .init(entityName: id.entityName, snapshot: RowSnapshot(values: insert.values, version: 1))))
             index(id, insert.values, in: &state.tables[root, default: .init()])
             state.tables[root, default: .init()].lastKey = max(state.tables[root]?.lastKey ?? 0, id.key)
-            versions[id] = 1
         }
         for link in request.deletedLinks {
             state.links[link.relationship]?.forward[link.source]?.removeAll { $0 == link.destination }
