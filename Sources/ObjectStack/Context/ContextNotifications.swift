@@ -54,7 +54,7 @@ struct PendingChanges {
         ]
         for (objects, objectsKey, idsKey) in groups where !objects.isEmpty {
             info[objectsKey.rawValue] = objects
-            info[idsKey.rawValue] = Set(objects.map(\.objectID))
+            info[idsKey.rawValue] = Set(objectIDsOf: objects)
         }
         if invalidatedAll { info[Key.invalidatedAllObjects.rawValue] = true }
         return info
@@ -96,5 +96,14 @@ public struct ContextDidSave: Sendable {
         insertedObjectIDs = inserted
         updatedObjectIDs = updated
         deletedObjectIDs = deleted
+    }
+}
+
+extension Set where Element == ManagedObjectID {
+    /// The IDs of `objects`, hashed straight into a set of their size: mapping to an array first was a second
+    /// pass, and a retain per ID, over every object of a large save.
+    init(objectIDsOf objects: Set<ManagedObject>) {
+        self.init(minimumCapacity: objects.count)
+        for object in objects { insert(object.objectID) }
     }
 }

@@ -18,23 +18,47 @@ extension ManagedObjectContext {
         NotificationCenter.default.post(name: Self.willSaveNotification, object: self)
         for object in objectsToSave() { object.willSave() }
         processPendingChanges()
-        let objects = objectsToSave()
+        // New objects in the order of their keys (temporary keys grow with each insert, so this is the order they
+        // were made in, and mostly the order of their memory): every later pass over them walks this array
+        // rather than a set's hash order, and their permanent keys are handed out in it.
+        let inserted = insertedInKeyOrder()
+        // Updated objects likewise in key order, the order the store writes their rows in.
+        var updatedSet = updatesToSave
+        var updated = Self.inKeyOrder(updatedSet)
+        let objects = inserted + Array(deletedSet) + updated
         computeDerivedAttributes(of: objects)
+        if model.hasDerivedAttributes {
+            // A derivation may have given a changed object its first persistent change.
+            updatedSet = updatesToSave
+            updated = Self.inKeyOrder(updatedSet)
+        }
         try validate(objects)
         if let parent = parentStorage {
             try saveIntoParent(parent)
             return
         }
-        try obtainPermanentIDs(for: Array(insertedSet))
+        let newlyKeyed = try assignPermanentIDs(to: inserted, inTemporaryKeyOrder: true)
+        // The new keys follow the array's order unless some objects had permanent IDs already
+        // (`obtainPermanentIDs(for:)` before the save) or the objects span entity hierarchies.
+        var keyedForWrite = newlyKeyed.count == inserted.count ? newlyKeyed : nil
         var attempts = 0
         while true {
             do {
-                let (request, written) = saveRequest()
+                if attempts > 0 {
+                    // A retry follows a conflict's resolution, which may have changed what is inserted and updated.
+                    keyedForWrite = nil
+                    updatedSet = updatesToSave
+                    updated = Self.inKeyOrder(updatedSet)
+                }
+                let written = SaveWrites(
+                    inserted: keyedForWrite ?? Self.inKeyOrder(insertedSet), updated: updated, updatedSet: updatedSet)
+                let request = saveRequest(written)
                 let rows = try coordinator.execute(
                     request, author: HistoryAuthor(author: transactionAuthor, contextName: name),
                     committedValues: { registered[$0]?.snapshot?.values })
-                for (object, row) in zip(written, rows) { object.snapshot = row }
-                finishSave()
+                for (object, row) in zip(written.inserted, rows) { object.snapshot = row }
+                for (object, row) in zip(written.updated, rows[written.inserted.count...]) { object.snapshot = row }
+                finishSave(written)
                 advanceQueryGeneration()
                 return
             } catch let error as StoreError {
@@ -55,7 +79,12 @@ extension ManagedObjectContext {
 
     /// Every object the next save writes: inserted, deleted, and changed.
     private func objectsToSave() -> [ManagedObject] {
-        Array(insertedSet) + Array(deletedSet) + changedSet.filter { $0.hasPersistentChanges && !$0.deletedFlag }
+        insertedInKeyOrder() + Array(deletedSet) + changedSet.filter { $0.hasPersistentChanges && !$0.deletedFlag }
+    }
+
+    /// The inserted objects in the order of their IDs' keys.
+    private func insertedInKeyOrder() -> [ManagedObject] {
+        insertionOrder.isExact ? insertionOrder.objects : Self.inKeyOrder(insertedSet)
     }
 
     /// Computes the derived attributes of the objects a save writes (not the deleted ones).
@@ -104,7 +133,7 @@ extension ManagedObjectContext {
                 continue
             }
             for attribute in entity.requiredAttributes {
-                if object.attributeValue(attribute).isNull {
+                if object.attributeIsNull(attribute) {
                     fail(
                         attribute.name, .missingValue,
                         "\(entity.name).\(attribute.name) is required but has no value"
@@ -171,25 +200,52 @@ extension ManagedObjectContext {
     /// - Throws: `ObjectStackError` `.storeFailed` when the store cannot reserve IDs.
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         assertOnQueue("obtainPermanentIDs(for:)")
+        try assignPermanentIDs(to: objects.filter { $0.managedObjectContext === self }, inTemporaryKeyOrder: false)
+    }
+
+    /// Gives the objects of this context among `objects` that still have temporary IDs permanent ones; returns
+    /// them in the order of their new keys within each entity hierarchy, the order a save writes them in.
+    /// `inTemporaryKeyOrder` says `objects` are sorted by key already.
+    @discardableResult
+    private func assignPermanentIDs(to objects: [ManagedObject], inTemporaryKeyOrder: Bool) throws
+        -> [ManagedObject]
+    {
         // Temporary keys grow with every insert, so sorting by them hands out primary keys in insertion order.
-        let temporary = objects.compactMap { object -> (Int64, ManagedObject)? in
-            object.objectID.isTemporaryID && object.managedObjectContext === self ? (object.objectID.key, object) : nil
-        }.sorted { $0.0 < $1.0 }.map(\.1)
-        guard !temporary.isEmpty else { return }
         // Keys come from the root entity's sequence (sub-entities share it, as rows share the root's table),
         // so one hierarchy is one block and insertion order holds across its sub-entities too.
-        var byRoot: [ObjectIdentifier: [ManagedObject]] = [:]
-        var roots: [EntityDescription] = []
-        for object in temporary {
+        var keyed: [(key: Int64, object: ManagedObject)] = []
+        keyed.reserveCapacity(objects.count)
+        var firstRoot: EntityDescription?
+        var oneRoot = true
+        for object in objects where object.objectID.isTemporaryID {
+            keyed.append((object.objectID.key, object))
             let root = object.entity.rootEntity
-            if byRoot[ObjectIdentifier(root)] == nil { roots.append(root) }
-            byRoot[ObjectIdentifier(root), default: []].append(object)
+            if let firstRoot { oneRoot = oneRoot && firstRoot === root } else { firstRoot = root }
         }
+        guard let firstRoot else { return [] }
+        if !inTemporaryKeyOrder { keyed.sort { $0.key < $1.key } }
+        // Most saves insert into one hierarchy: then the sorted objects are its one block, with no table of
+        // blocks by root (a dictionary append per object).
+        var groups: [(root: EntityDescription, objects: [ManagedObject])] = []
+        if oneRoot {
+            groups = [(firstRoot, keyed.map(\.object))]
+        } else {
+            var positions: [ObjectIdentifier: Int] = [:]
+            for (_, object) in keyed {
+                let root = object.entity.rootEntity
+                if let position = positions[ObjectIdentifier(root)] {
+                    groups[position].objects.append(object)
+                } else {
+                    positions[ObjectIdentifier(root)] = groups.count
+                    groups.append((root, [object]))
+                }
+            }
+        }
+        keyed = []
         var replacements: [(object: ManagedObject, id: ManagedObjectID)] = []
-        replacements.reserveCapacity(temporary.count)
+        replacements.reserveCapacity(objects.count)
         do {
-            for root in roots {
-                let group = byRoot[ObjectIdentifier(root)]!
+            for (root, group) in groups {
                 let ids = try coordinator.newObjectIDs(for: root, count: group.count)
                 for (object, id) in zip(group, ids) {
                     replacements.append(
@@ -213,9 +269,11 @@ extension ManagedObjectContext {
             model.hasRelationships || children.withLock({ !$0.isEmpty })
             ? Dictionary(uniqueKeysWithValues: replacements.map { ($0.object.objectID, $0.id) }) : [:]
         rekey(replacements)
-        guard !mapping.isEmpty else { return }
-        followNewIDs(mapping)
-        forwardPermanentIDs(mapping)
+        if !mapping.isEmpty {
+            followNewIDs(mapping)
+            forwardPermanentIDs(mapping)
+        }
+        return oneRoot ? groups[0].objects : groups.flatMap(\.objects)
     }
 
     /// Re-keys objects and every reference to them held by changed objects of the context.
@@ -265,7 +323,22 @@ extension ManagedObjectContext {
 
     /// The row values of an object as it is now, by `storedIndex`.
     func rowValues(of object: ManagedObject) -> [StoreValue] {
-        object.entity.storedProperties.map { property in
+        let entity = object.entity
+        let storedCount = entity.storedProperties.count
+        if let snapshot = object.snapshot {
+            // The committed row with the changes over it: one copy, and a pass over the changes only.
+            if !object.isFault, snapshot.values.count == storedCount {
+                var row = snapshot.values
+                object.changes.forEach { index, value in
+                    if let stored = entity.storedIndex(ofProperty: index) { row[stored] = value }
+                }
+                return row
+            }
+        } else if entity.properties.count == storedCount, let row = object.changes.row(count: storedCount) {
+            // A new object of an entity whose every property is stored: its changes are its row, shared.
+            return row
+        }
+        return entity.storedProperties.map { property in
             switch property {
             case .attribute(let attribute): return object.attributeValue(attribute)
             case .toOne(let relationship): return object.toOneID(relationship).map(StoreValue.objectID) ?? .null
@@ -273,21 +346,28 @@ extension ManagedObjectContext {
         }
     }
 
-    /// The store's request for the context's changes, with the objects whose rows it writes: the inserted
-    /// ones, then the updated ones, in the request's order.
-    private func saveRequest() -> (request: StoreSaveRequest, written: [ManagedObject]) {
+    /// The objects a save writes rows for, in the order of their keys: the inserted ones, then the updated ones
+    /// (also as the set the save's notification reports).
+    struct SaveWrites {
+        var inserted: [ManagedObject]
+        var updated: [ManagedObject]
+        var updatedSet: Set<ManagedObject>
+    }
+
+    /// The store's request for the context's changes: rows for `written`'s objects in its order, deletes and
+    /// join-table links.
+    ///
+    /// Rows go to the store in primary-key order: a set's order is a hash's, and inserting 100,000 rows at
+    /// random keys split the table's pages all over instead of appending to the last one, which doubled the
+    /// SQLite store's time for the writes.
+    private func saveRequest(_ written: SaveWrites) -> StoreSaveRequest {
         var request = StoreSaveRequest()
-        // Rows go to the store in primary-key order: a set's order is a hash's, and inserting 100,000 rows at
-        // random keys split the table's pages all over instead of appending to the last one, which doubled the
-        // SQLite store's time for the writes.
-        var written = Self.inKeyOrder(insertedSet)
-        request.inserts.reserveCapacity(written.count)
-        for object in written {
+        request.inserts.reserveCapacity(written.inserted.count)
+        for object in written.inserted {
             request.inserts.append((object.objectID, rowValues(of: object)))
         }
-        let updated = Self.inKeyOrder(updatesToSave)
-        written += updated
-        for object in updated {
+        request.updates.reserveCapacity(written.updated.count)
+        for object in written.updated {
             object.fireFault()
             request.updates.append(
                 .init(
@@ -300,7 +380,8 @@ extension ManagedObjectContext {
                 .init(
                     objectID: object.objectID, expectedVersion: object.isInaccessible ? nil : object.snapshot?.version))
         }
-        for object in insertedSet.union(changedSet) where !object.deletedFlag {
+        // Only written objects can have changed links: a changed to-many is a persistent change.
+        for object in [written.inserted, written.updated].joined() where !object.toMany.isEmpty {
             for (index, state) in object.toMany where state.hasChanges {
                 guard case .relationship(let relationship) = object.entity.properties[index],
                     relationship.storage == .joinTable, relationship.joinTableOwner === relationship
@@ -314,7 +395,7 @@ extension ManagedObjectContext {
                 }
             }
         }
-        return (request, written)
+        return request
     }
 
     /// The changed objects a save writes as updates: with persistent changes, neither inserted nor deleted.
@@ -334,11 +415,21 @@ extension ManagedObjectContext {
     /// Makes the saved changes the objects' committed state and posts the save's notifications; each written
     /// object already holds the row the save wrote.
     func finishSave() {
+        let updatedSet = updatesToSave
+        finishSave(
+            SaveWrites(
+                inserted: insertedInKeyOrder(), updated: Self.inKeyOrder(updatedSet), updatedSet: updatedSet))
+    }
+
+    /// Finishes a save of `written`'s objects (and the deleted ones), walking them in their arrays' order.
+    private func finishSave(_ written: SaveWrites) {
         let inserted = insertedSet
-        let updated = updatesToSave
+        let updated = written.updatedSet
         let deleted = deletedSet
-        // Inserted and updated objects are disjoint (`updated` leaves inserted ones out): each is finished in
-        // its own pass rather than copying both into one set.
+        // One pass over each written object makes it saved and takes its ID for the notifications, in key order
+        // (a pass per step in a set's hash order was a cache miss per object and step).
+        var insertedIDs = Set<ManagedObjectID>(minimumCapacity: written.inserted.count)
+        var updatedIDs = Set<ManagedObjectID>(minimumCapacity: written.updated.count)
         func finish(_ object: ManagedObject) {
             for index in object.toMany.keys {
                 guard case .relationship(let relationship) = object.entity.properties[index] else { continue }
@@ -349,8 +440,14 @@ extension ManagedObjectContext {
             object.insertedFlag = false
             object.isFault = false
         }
-        inserted.forEach(finish)
-        updated.forEach(finish)
+        for object in written.inserted {
+            finish(object)
+            insertedIDs.insert(object.objectID)
+        }
+        for object in written.updated {
+            finish(object)
+            updatedIDs.insert(object.objectID)
+        }
         for object in deleted {
             object.deletedFlag = false
             unregister(object)
@@ -359,12 +456,10 @@ extension ManagedObjectContext {
         deletedSet = []
         changedSet = []
         pendingNotification = PendingChanges()
-        for object in inserted { object.didSave() }
-        for object in updated { object.didSave() }
+        for object in written.inserted { object.didSave() }
+        for object in written.updated { object.didSave() }
         // The ID sets are built once and shared by both notifications and the announcement.
-        let ids = ContextDidSave(
-            inserted: Set(inserted.map(\.objectID)), updated: Set(updated.map(\.objectID)),
-            deleted: Set(deleted.map(\.objectID)))
+        let ids = ContextDidSave(inserted: insertedIDs, updated: updatedIDs, deleted: Set(objectIDsOf: deleted))
         typealias Key = NotificationKey
         let idInfo: [AnyHashable: Any] = [
             Key.insertedObjectIDs.rawValue: ids.insertedObjectIDs,

@@ -72,7 +72,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// queue only, and are `@exclusivity(unchecked)` for the runtime's per-access bookkeeping they cost.
     @exclusivity(unchecked) var registered = ObjectRegistry()
     /// Objects inserted and not yet saved.
-    @exclusivity(unchecked) var insertedSet: Set<ManagedObject> = []
+    @exclusivity(unchecked) var insertedSet: Set<ManagedObject> = [] {
+        didSet { insertionOrder.insertedSetDidChange(count: insertedSet.count) }
+    }
+    /// The inserted objects in key order, while `insert(_:)` alone has changed `insertedSet`.
+    @exclusivity(unchecked) var insertionOrder = InsertionOrder()
     /// Objects deleted and not yet saved.
     @exclusivity(unchecked) var deletedSet: Set<ManagedObject> = []
     /// Saved objects that have been changed (candidates for `updatedObjects`).
@@ -399,6 +403,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.managedObjectContext = self
         registered[object.objectID] = object
         object.insertedFlag = true
+        insertionOrder.willInsert(object)
         insertedSet.insert(object)
         pendingNotification.inserted.insert(object)
         scheduleProcessing()
@@ -407,6 +412,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Gives a newly inserted object its attributes' default values and calls `awakeFromInsert()`.
     func awaken(_ object: ManagedObject) {
+        // Room for every property at once, as setting a value makes it: growing the changes for the first
+        // default and again for a later one was a tenth of creating an object.
+        if !object.entity.defaultedAttributes.isEmpty { object.changes.reserveCapacity(object.entity.properties.count) }
         for attribute in object.entity.defaultedAttributes {
             if attribute.isTransient {
                 object.transientValues[attribute.index] = attribute.defaultValue

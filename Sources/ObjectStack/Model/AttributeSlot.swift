@@ -5,9 +5,12 @@ struct AttributeSlot: Sendable {
     let index: Int
     /// The attribute's position in a stored row; -1 for a transient attribute.
     let storedIndex: Int
+    /// The attribute's type, which a typed write converts to.
+    let type: AttributeType
 
     init(_ attribute: AttributeDescription) {
         index = attribute.index
         storedIndex = attribute.isTransient ? -1 : (attribute.storedIndex ?? -1)
+        type = attribute.type
     }
 }

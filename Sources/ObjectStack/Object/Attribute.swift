@@ -81,6 +81,15 @@ extension ManagedObject {
     /// is a programming error.
     @usableFromInline
     func setTypedAttribute(_ key: String, _ storeValue: StoreValue, describing newValue: @autoclosure () -> Any) {
+        if ManagedObjectContext.concurrencyDebug { managedObjectContext?.assertOnQueue("@Attribute(\"\(key)\")") }
+        // A stored attribute is written through its slot, without retaining its description (eight retains and
+        // releases for a new object's eight values).
+        if let slot = entity.attributeSlot(forKey: key), slot.storedIndex >= 0,
+            let value = slot.type.coerce(storeValue)
+        {
+            setStored(index: slot.index, storedIndex: slot.storedIndex, value)
+            return
+        }
         let attribute = typedAttribute(key)
         guard let value = attribute.type.coerce(storeValue) else {
             preconditionFailure(

@@ -158,6 +158,16 @@ extension ManagedObject {
         return storedAttributeValue(AttributeSlot(attribute))
     }
 
+    /// Whether an attribute has no value now (`attributeValue(_:)` is `.null`), read in place.
+    func attributeIsNull(_ attribute: AttributeDescription) -> Bool {
+        if attribute.isTransient { return attributeValue(attribute).isNull }
+        if let null = changes.isNull(at: attribute.index) { return null }
+        fireFault()
+        guard let stored = attribute.storedIndex, let snapshot, stored < snapshot.values.count else { return true }
+        if case .null = snapshot.values[stored] { return true }
+        return false
+    }
+
     /// The value of a stored attribute at `slot`: its unsaved change, else its row's, firing the fault if needed.
     func storedAttributeValue(_ slot: AttributeSlot) -> StoreValue {
         if let changed = changes[slot.index] { return changed }
@@ -230,7 +240,8 @@ extension ManagedObject {
         setStored(index: attribute.index, storedIndex: attribute.storedIndex, value)
     }
 
-    private func setStored(index: Int, storedIndex: Int?, _ value: StoreValue) {
+    /// Sets a stored property's value (already of its type) and records the change.
+    func setStored(index: Int, storedIndex: Int?, _ value: StoreValue) {
         if insertedFlag {
             // A new object has nothing committed and is tracked already: no fault, no comparison, no
             // weak load of the context (which showed in insert profiles) — unless observers already saw it.
@@ -247,6 +258,8 @@ extension ManagedObject {
             return
         }
         fireFault()
+        // Room for every property at once, as for a new object: an update's changes grew twice for two values.
+        if changes.isEmpty { changes.reserveCapacity(entity.properties.count) }
         let context = managedObjectContext
         if let context, let recorder = context.undoRecorder {
             context.recordUndo(of: self, property: index, in: recorder)
