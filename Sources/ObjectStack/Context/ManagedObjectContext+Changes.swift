@@ -18,6 +18,11 @@ extension ManagedObjectContext {
         assertOnQueue("processPendingChanges()")
         propagateDeletions()
         if let undoRecorder { registerUndoStep(undoRecorder) }
+        if pendingInsertsAreInsertedSet {
+            pendingNotification.inserted = insertedSet
+            // From here the next notification's inserts start empty, which the inserted set is only if empty.
+            pendingInsertsAreInsertedSet = insertedSet.isEmpty
+        }
         if !pendingNotification.isEmpty {
             let changes = pendingNotification
             pendingNotification = PendingChanges()
@@ -25,7 +30,20 @@ extension ManagedObjectContext {
             NotificationCenter.default.post(
                 name: Self.objectsDidChangeNotification, object: self, userInfo: changes.userInfo)
         }
+        // Both empty again (everything inserted was saved or discarded, and announced): the next inserts may
+        // share the set again.
+        if !pendingInsertsAreInsertedSet, insertedSet.isEmpty, pendingNotification.inserted.isEmpty {
+            pendingInsertsAreInsertedSet = true
+        }
         if endingUndoEvent, let undoRecorder { undoRecorder.manager.endEvent() }
+    }
+
+    /// Gives `pendingNotification.inserted` its own objects (those of `insertedSet`) before a change other than
+    /// `insert(_:)` makes the two differ.
+    func detachPendingInserts() {
+        guard pendingInsertsAreInsertedSet else { return }
+        pendingNotification.inserted = insertedSet
+        pendingInsertsAreInsertedSet = false
     }
 
     /// Applies delete rules until no deletion is left to propagate.
@@ -38,6 +56,7 @@ extension ManagedObjectContext {
         // Objects inserted and deleted before any save vanish: they never reached the store. (`delete(_:)`
         // already decided whether the notification reports them: only if their insert was announced.)
         for object in deletedSet where object.insertedFlag {
+            detachPendingInserts()
             deletedSet.remove(object)
             insertedSet.remove(object)
             object.insertedFlag = false
@@ -112,6 +131,7 @@ extension ManagedObjectContext {
         changedSet = []
         deletionsToPropagate = []
         pendingNotification = PendingChanges()
+        pendingInsertsAreInsertedSet = true
         pendingNotification.refreshed = refreshed
         pendingNotification.deleted = announcedInserts
         processPendingChanges()
@@ -137,6 +157,7 @@ extension ManagedObjectContext {
         changedSet = []
         deletionsToPropagate = []
         pendingNotification = PendingChanges()
+        pendingInsertsAreInsertedSet = true
         pendingNotification.invalidatedAll = true
         processPendingChanges()
     }

@@ -456,6 +456,7 @@ extension ManagedObjectContext {
         deletedSet = []
         changedSet = []
         pendingNotification = PendingChanges()
+        pendingInsertsAreInsertedSet = true
         for object in written.inserted { object.didSave() }
         for object in written.updated { object.didSave() }
         // The ID sets are built once and shared by both notifications and the announcement.

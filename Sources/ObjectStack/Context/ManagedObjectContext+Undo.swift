@@ -159,6 +159,7 @@ extension ManagedObjectContext {
             deletedSet.remove(object)
             deletionsToPropagate.removeAll { $0 === object }
             pendingNotification.deleted.remove(object)
+            detachPendingInserts()
             pendingNotification.inserted.insert(object)
             scheduleProcessing()
             return
@@ -168,6 +169,7 @@ extension ManagedObjectContext {
         registered[object.objectID] = object
         object.insertedFlag = true
         object.deletedFlag = false
+        detachPendingInserts()
         insertedSet.insert(object)
         if !object.objectID.isTemporaryID {
             // A saved deletion: the row and its links are gone from the store, so every member is new again.
@@ -188,6 +190,7 @@ extension ManagedObjectContext {
         recordExistenceChange(of: object)
         if object.insertedFlag {
             object.insertedFlag = false
+            detachPendingInserts()
             insertedSet.remove(object)
             pendingNotification.inserted.remove(object)
             pendingNotification.updated.remove(object)

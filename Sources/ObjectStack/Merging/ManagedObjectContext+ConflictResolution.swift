@@ -17,6 +17,7 @@ extension ManagedObjectContext {
                 }
                 // Updated here, deleted in the store: there is no row left to update, so under every merging
                 // policy the store's delete wins and objectsDidChange reports the object as deleted.
+                detachPendingInserts()
                 insertedSet.remove(object)
                 changedSet.remove(object)
                 deletedSet.remove(object)
@@ -106,6 +107,7 @@ extension ManagedObjectContext {
                 }
             }
         }
+        detachPendingInserts()
         insertedSet.remove(loser)
         loser.insertedFlag = false
         pendingNotification.inserted.remove(loser)

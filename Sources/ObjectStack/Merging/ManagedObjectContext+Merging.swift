@@ -39,6 +39,7 @@ extension ManagedObjectContext {
         }
         for id in save.deletedObjectIDs.map(ownID) {
             guard let object = registered[resolved(id)] else { continue }
+            detachPendingInserts()
             insertedSet.remove(object)
             changedSet.remove(object)
             deletedSet.remove(object)
@@ -50,6 +51,7 @@ extension ManagedObjectContext {
         }
         for id in save.insertedObjectIDs.map(ownID) {
             let object = object(with: id)
+            detachPendingInserts()
             pendingNotification.inserted.insert(object)
         }
         processPendingChanges()
