@@ -48,7 +48,8 @@ struct BatchInsertPlan {
                 update.objectID,
                 RowSnapshot(
                     values: update.values,
-                    version: versions[update.objectID] ?? (update.expectedVersion ?? 0) + 1))
+                    version: versions[update.objectID] ?? (update.expectedVersion ?? 0) + 1)
+            )
         }
         changes.writtenCount = inserting.count + updates.count
         guard wantsIDs else { return changes }
