@@ -196,14 +196,22 @@ struct ValidationTests {
             return items.map(\.objectID)
         }
         let rows = try stack.store.snapshots(for: ids).map { try #require($0) }
-        // The first keeps its code "v" and changes its note; the second takes "v".
+        // The first keeps its code "v" and changes its note; the second takes "v". Each is sent twice: with the
+        // values alone to compare, and with the mask of changed values a context sends.
         let keeper = StoreSaveRequest.Update(
             objectID: ids[0], values: [.string("v"), .string("note")], expectedVersion: rows[0].version,
             committedValues: rows[0].values)
         let taker = StoreSaveRequest.Update(
             objectID: ids[1], values: [.string("v"), .null], expectedVersion: rows[1].version,
             committedValues: rows[1].values)
-        for (updates, expected) in [([keeper, taker], [ids[0], ids[1]]), ([taker, keeper], [ids[1], ids[0]])] {
+        var maskedKeeper = keeper
+        maskedKeeper.changedMask = 0b10
+        var maskedTaker = taker
+        maskedTaker.changedMask = 0b01
+        for (updates, expected) in [
+            ([keeper, taker], [ids[0], ids[1]]), ([taker, keeper], [ids[1], ids[0]]),
+            ([maskedKeeper, maskedTaker], [ids[0], ids[1]]), ([maskedTaker, maskedKeeper], [ids[1], ids[0]]),
+        ] {
             var request = StoreSaveRequest()
             request.updates = updates
             let error = try #require(throws: StoreError.self) { try stack.store.execute(request) }
@@ -213,6 +221,35 @@ struct ValidationTests {
             #expect(error.constraintConflicts.first?.values == [.string("v")])
         }
         #expect(try stack.store.snapshots(for: ids).map { $0?.values } == rows.map(\.values), "nothing was written")
+    }
+
+    @Test(
+        "an update onto a saved object's unique value clashes; one that changes another value of the same row does not",
+        arguments: StoreType.allCases)
+    func updateOntoStoredUniqueValue(kind: StoreType) throws {
+        let stack = try TestStack(kind, model: Self.itemModel())
+        let context = stack.newContext()
+        try context.performAndWait { () throws in
+            let items = try ["v", "w"].map { code in
+                let item = try context.insertNewObject(forEntityName: "Item")
+                try item.setValue(code, forKey: "code")
+                return item
+            }
+            try context.save()
+            try items[1].setValue("v", forKey: "code")
+            let error = try #require(throws: ObjectStackError.self) { try context.save() }
+            #expect(error.code == .constraintConflict)
+            #expect(error.constraintConflicts.first?.existingObjectID == items[0].objectID)
+            context.rollback()
+            try items[1].setValue("a note", forKey: "note")
+            try context.save()
+        }
+        let reader = stack.newContext()
+        try reader.performAndWait { () throws in
+            let items = try reader.fetch(FetchRequest<ManagedObject>(entityName: "Item"))
+            let rows = Set(items.map { "\($0.value(forKey: "code") ?? "-")/\($0.value(forKey: "note") ?? "-")" })
+            #expect(rows == ["v/-", "w/a note"])
+        }
     }
 
     @Test("two new objects with the same constrained value clash within one save", arguments: StoreType.allCases)

@@ -323,15 +323,28 @@ extension ManagedObjectContext {
 
     /// The row values of an object as it is now, by `storedIndex`.
     func rowValues(of object: ManagedObject) -> [StoreValue] {
+        var changedMask: UInt64?
+        return rowValues(of: object, changedMask: &changedMask)
+    }
+
+    /// The row values of an object as it is now, by `storedIndex`; `changedMask` gets the stored indices the
+    /// changes wrote over its committed row (as `StoreSaveRequest.Update.changedMask`), nil when the row was not
+    /// built over the committed one.
+    private func rowValues(of object: ManagedObject, changedMask: inout UInt64?) -> [StoreValue] {
+        changedMask = nil
         let entity = object.entity
         let storedCount = entity.storedProperties.count
         if let snapshot = object.snapshot {
             // The committed row with the changes over it: one copy, and a pass over the changes only.
             if !object.isFault, snapshot.values.count == storedCount {
                 var row = snapshot.values
+                var mask: UInt64 = 0
                 object.changes.forEach { index, value in
-                    if let stored = entity.storedIndex(ofProperty: index) { row[stored] = value }
+                    guard let stored = entity.storedIndex(ofProperty: index) else { return }
+                    row[stored] = value
+                    mask |= 1 << UInt64(stored & 63)
                 }
+                if storedCount <= 64 { changedMask = mask }
                 return row
             }
         } else if entity.properties.count == storedCount, let row = object.changes.row(count: storedCount) {
@@ -369,10 +382,12 @@ extension ManagedObjectContext {
         request.updates.reserveCapacity(written.updated.count)
         for object in written.updated {
             object.fireFault()
+            var changedMask: UInt64?
+            let values = rowValues(of: object, changedMask: &changedMask)
             request.updates.append(
                 .init(
-                    objectID: object.objectID, values: rowValues(of: object),
-                    expectedVersion: object.snapshot?.version, committedValues: object.snapshot?.values))
+                    objectID: object.objectID, values: values, expectedVersion: object.snapshot?.version,
+                    committedValues: object.snapshot?.values, changedMask: changedMask))
         }
         for object in Self.inKeyOrder(deletedSet) {
             object.fireFault()

@@ -11,22 +11,39 @@ public struct StoreSaveRequest: Sendable {
         /// The values the saving context read (the row at `expectedVersion`), when it has them: a store may skip
         /// checking a uniqueness constraint whose values the update leaves as they were at that version.
         public var committedValues: [StoreValue]?
+        /// Which stored indices the saving context changed, when it knows (bit `i` for stored index `i`; rows of
+        /// up to 64 stored values): every other value of `values` is `committedValues`' own. The checks below then
+        /// test bits instead of comparing the two rows, whose second read was a cache miss per row of a large
+        /// save. A set bit may still hold the committed value; nil when not known.
+        public var changedMask: UInt64?
 
         /// Creates an update.
         public init(
             objectID: ManagedObjectID, values: [StoreValue], expectedVersion: Int64?,
-            committedValues: [StoreValue]? = nil
+            committedValues: [StoreValue]? = nil, changedMask: UInt64? = nil
         ) {
             self.objectID = objectID
             self.values = values
             self.expectedVersion = expectedVersion
             self.committedValues = committedValues
+            self.changedMask = changedMask
+        }
+
+        /// `changedMask` when it can be trusted: the two rows are of one length, within the mask's 64 bits.
+        private var usableMask: UInt64? {
+            guard let changedMask, values.count <= 64, committedValues?.count == values.count else { return nil }
+            return changedMask
         }
 
         /// The stored indices whose values differ from the row at `expectedVersion`: what a store that writes
         /// single columns must write. All of them when the committed values are not known.
         public func changedIndices() -> [Int] {
             guard let committedValues, committedValues.count == values.count else { return Array(values.indices) }
+            if let changedMask = usableMask {
+                return values.indices.filter {
+                    changedMask & (1 << UInt64($0)) != 0 && values[$0] != committedValues[$0]
+                }
+            }
             return values.indices.filter { values[$0] != committedValues[$0] }
         }
 
@@ -34,6 +51,11 @@ public struct StoreSaveRequest: Sendable {
         /// the stored row already held them, so they cannot newly clash (once the version is checked).
         public func keepsCommittedValues(at indices: [Int]) -> Bool {
             guard expectedVersion != nil, let committedValues else { return false }
+            if let changedMask = usableMask {
+                return indices.allSatisfy {
+                    $0 < values.count && (changedMask & (1 << UInt64($0)) == 0 || committedValues[$0] == values[$0])
+                }
+            }
             return indices.allSatisfy {
                 $0 < committedValues.count && $0 < values.count && committedValues[$0] == values[$0]
             }
