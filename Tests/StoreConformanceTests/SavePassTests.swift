@@ -144,4 +144,83 @@ struct SavePassTests {
             #expect(wide.value(forKey: "a69") as? String == "value of a69")
         }
     }
+
+    /// Three stored attributes and nothing else: the entity whose update's changes are kept over its committed row.
+    private static func noteModel() throws -> ManagedObjectModel {
+        try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Note",
+                attributes: [
+                    AttributeDescription(name: "title", type: .string),
+                    AttributeDescription(name: "body", type: .string),
+                    AttributeDescription(name: "count", type: .integer64),
+                ])
+        ])
+    }
+
+    /// What happens to an updated object's committed row before its save.
+    enum CommittedRowChange: String, CaseIterable, CustomTestStringConvertible {
+        case none, valueSetBack, refreshedWithChanges, mergedAtSave
+        var testDescription: String { rawValue }
+    }
+
+    @Test(
+        "an update writes the committed row with its changes over it, whatever replaced that row before the save",
+        arguments: StoreType.allCases, CommittedRowChange.allCases)
+    func updatedRow(kind: StoreType, change: CommittedRowChange) throws {
+        let stack = try TestStack(kind, model: Self.noteModel())
+        let context = stack.newContext()
+        let id = try context.performAndWait { () throws -> ManagedObjectID in
+            let note = try context.insertNewObject(forEntityName: "Note")
+            for (key, value) in [("title", "t0"), ("body", "b0")] as [(String, Any)] {
+                try note.setValue(value, forKey: key)
+            }
+            try note.setValue(Int64(1), forKey: "count")
+            try context.save()
+            return note.objectID
+        }
+        // Another stack changes the body under the first context's committed row.
+        func otherSavesBody() throws {
+            let other = try stack.separateStack().newContext()
+            try other.performAndWait { () throws in
+                let note = try #require(try other.existingObject(with: id))
+                try note.setValue("b1", forKey: "body")
+                try other.save()
+            }
+        }
+        try context.performAndWait { () throws in
+            let note = try #require(context.registeredObject(for: id))
+            try note.setValue("t1", forKey: "title")
+            try note.setValue(Int64(2), forKey: "count")
+            switch change {
+            case .none:
+                break
+            case .valueSetBack:
+                try note.setValue(Int64(1), forKey: "count")
+                #expect(Set(note.changedValues().keys) == ["title"])
+            case .refreshedWithChanges:
+                try otherSavesBody()
+                context.refresh(note, mergeChanges: true)
+                #expect(note.value(forKey: "body") as? String == "b1")
+                try note.setValue("t2", forKey: "title")
+            case .mergedAtSave:
+                try otherSavesBody()
+                context.mergePolicy = .mergeByPropertyObjectTrump
+            }
+            try context.save()
+        }
+        let expected =
+            switch change {
+            case .none: "t1/b0/2"
+            case .valueSetBack: "t1/b0/1"
+            case .refreshedWithChanges: "t2/b1/2"
+            case .mergedAtSave: "t1/b1/2"
+            }
+        let reader = try stack.separateStack().newContext()
+        try reader.performAndWait { () throws in
+            let note = try #require(try reader.existingObject(with: id))
+            let row = ["title", "body", "count"].map { "\(note.value(forKey: $0) ?? "-")" }.joined(separator: "/")
+            #expect(row == expected)
+        }
+    }
 }

@@ -337,6 +337,12 @@ extension ManagedObjectContext {
         if let snapshot = object.snapshot {
             // The committed row with the changes over it: one copy, and a pass over the changes only.
             if !object.isFault, snapshot.values.count == storedCount {
+                if entity.properties.count == storedCount,
+                    let row = object.changes.rowOverCommitted(count: storedCount, changedBits: &changedMask)
+                {
+                    // Changes started over this committed row are the updated row already.
+                    return row
+                }
                 var row = snapshot.values
                 var mask: UInt64 = 0
                 object.changes.forEach { index, value in

@@ -258,15 +258,25 @@ extension ManagedObject {
             return
         }
         fireFault()
-        // Room for every property at once, as for a new object: an update's changes grew twice for two values.
-        if changes.isEmpty { changes.reserveCapacity(entity.properties.count) }
+        if changes.isEmpty {
+            // An entity whose every property is stored starts its changes over the committed row, which the save
+            // then writes as it is; others make room for every property at once, as for a new object (an
+            // update's changes grew twice for two values).
+            if let snapshot, snapshot.values.count == entity.properties.count,
+                entity.storedProperties.count == entity.properties.count
+            {
+                changes.start(over: snapshot.values)
+            } else {
+                changes.reserveCapacity(entity.properties.count)
+            }
+        }
         let context = managedObjectContext
         if let context, let recorder = context.undoRecorder {
             context.recordUndo(of: self, property: index, in: recorder)
         }
         let committed = storedIndex.flatMap { stored in snapshot.map { $0.values[stored] } }
         if let committed, committed == value {
-            changes[index] = nil
+            changes.remove(index, restoring: committed)
         } else {
             changes[index] = value
         }

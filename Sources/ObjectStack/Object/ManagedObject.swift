@@ -40,7 +40,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Whether the object's values have not been read yet.
     @exclusivity(unchecked) public internal(set) var isFault = false
     /// The committed row (nil for a new object or a fault).
-    @exclusivity(unchecked) var snapshot: RowSnapshot?
+    @exclusivity(unchecked) var snapshot: RowSnapshot? {
+        // Changes started over the row that is replaced no longer hold the new one's values in their empty slots.
+        didSet { if changes.isOverCommitted { changes.forgetCommitted() } }
+    }
     /// Unsaved values of attributes and to-one relationships, by property index.
     @exclusivity(unchecked) var changes = PropertyValues()
     /// Values of transient attributes, by property index.

@@ -5,7 +5,8 @@
 /// changed object showed in insert profiles). Reads and writes use the dictionary spelling the object used
 /// before, so `changes[index] = nil` removes a value.
 ///
-/// Which slots hold a value is kept in a bit mask beside them, and an empty slot holds `.null`: the slots are
+/// Which slots hold a value is kept in a bit mask beside them, and an empty slot holds `.null` (or, for changes
+/// started over the committed row, that row's value: `start(over:)`): the slots are
 /// then a plain `[StoreValue]`, which a save hands to the store as a new object's row (`row(count:)`) without
 /// copying, so the save neither builds a second array per object nor frees this one value by value.
 struct PropertyValues: ExpressibleByDictionaryLiteral, Sequence {
@@ -16,8 +17,17 @@ struct PropertyValues: ExpressibleByDictionaryLiteral, Sequence {
     /// The same for slots 64 and up, bit `i % 64` of word `i / 64 - 1`; empty for entities of up to 64
     /// properties.
     private var highMask: [UInt64] = []
+    /// The number of properties with a value (32 bits, so the flag below fits in the same word).
+    private var setCount: Int32 = 0
+    /// Whether the empty slots hold the object's committed row rather than `.null` (`start(over:)`): the slots
+    /// are then the row an update writes, as a new object's are its row.
+    private(set) var isOverCommitted = false
+    /// Whether the slots were ever started over a committed row: their empty slots may then hold values, not
+    /// `.null`, even once `isOverCommitted` is ended.
+    private var holdsCommittedValues = false
+
     /// The number of properties with a value.
-    private(set) var count = 0
+    var count: Int { Int(setCount) }
 
     init() {}
 
@@ -62,12 +72,14 @@ struct PropertyValues: ExpressibleByDictionaryLiteral, Sequence {
                 slots[index] = newValue
                 if !had {
                     mark(index, true)
-                    count += 1
+                    setCount += 1
                 }
             } else if had {
+                // The committed value is not at hand here: the slots stop being the row (see `remove(_:restoring:)`).
                 slots[index] = .null
+                isOverCommitted = false
                 mark(index, false)
-                count -= 1
+                setCount -= 1
             }
         }
     }
@@ -87,11 +99,49 @@ struct PropertyValues: ExpressibleByDictionaryLiteral, Sequence {
         if slots.count < propertyCount { grow(to: propertyCount) }
     }
 
+    /// Starts empty changes over an object's committed row, by property index (an entity whose every property
+    /// is stored): the slots share the row's storage until the first value is set, and the empty ones keep its
+    /// values, so the slots are the updated row (`rowOverCommitted(count:)`) without a second copy at save.
+    mutating func start(over committed: [StoreValue]) {
+        guard slots.isEmpty else { return }
+        slots = committed
+        holdsCommittedValues = true
+        let words = Swift.max((committed.count + 63) >> 6 - 1, 0)
+        if highMask.count < words { highMask.append(contentsOf: repeatElement(0, count: words - highMask.count)) }
+        isOverCommitted = true
+    }
+
+    /// Removes the value at `index`, putting the committed value back in its slot, so the slots stay the row.
+    mutating func remove(_ index: Int, restoring committed: StoreValue) {
+        guard isOverCommitted, index < slots.count else {
+            self[index] = nil
+            return
+        }
+        guard has(index) else { return }
+        slots[index] = committed
+        mark(index, false)
+        setCount -= 1
+    }
+
+    /// Ends `start(over:)`'s promise, when the committed row the slots were started over is replaced.
+    mutating func forgetCommitted() {
+        isOverCommitted = false
+    }
+
+    /// The slots as the row of an object whose changes were started over its committed row: its values with
+    /// the changes written over them, sharing this storage; nil unless that holds and there are `count` slots.
+    /// `changedBits` gets the slots that hold a change (for up to 64 slots).
+    func rowOverCommitted(count: Int, changedBits: inout UInt64?) -> [StoreValue]? {
+        guard isOverCommitted, slots.count == count else { return nil }
+        changedBits = count <= 64 ? lowMask : nil
+        return slots
+    }
+
     /// The slots as a row of `count` values, `.null` where no value is set, sharing this storage: nil unless
     /// there are exactly `count` slots. For an entity whose every property is stored, property and stored
     /// indexes coincide, so this is a new object's row.
     func row(count: Int) -> [StoreValue]? {
-        slots.count == count ? slots : nil
+        !holdsCommittedValues && slots.count == count ? slots : nil
     }
 
     /// Calls `body` with each index that has a value and the value, in index order, without the iterator's
