@@ -223,4 +223,55 @@ struct SavePassTests {
             #expect(row == expected)
         }
     }
+
+    /// Which objects one save updates.
+    enum UpdatedKeys: String, CaseIterable, CustomTestStringConvertible {
+        /// Every book: keys one after another.
+        case dense
+        /// Every fifth book: keys far apart.
+        case sparse
+        /// Every book and every author: two entities whose keys are the same numbers.
+        case sharedKeys
+        var testDescription: String { rawValue }
+    }
+
+    @Test(
+        "one save's updates all reach the store, whether their keys are dense, sparse or shared by two entities",
+        arguments: StoreType.allCases, UpdatedKeys.allCases)
+    func updatesInKeyOrder(kind: StoreType, keys: UpdatedKeys) throws {
+        let stack = try TestStack(kind)
+        let context = stack.newContext()
+        let count = 400
+        try context.performAndWait { () throws in
+            for number in 0..<count {
+                let book = Book(context: context)
+                book.title = "b\(number)"
+                let author = Author(context: context)
+                author.name = "a\(number)"
+            }
+            try context.save()
+            let books = try context.all(Book.self, "Book")
+            let authors = try context.all(Author.self, "Author")
+            #expect(books.count == count && authors.count == count)
+            for book in books where keys != .sparse || (book.objectID.primaryKey ?? 0) % 5 == 0 {
+                book.pages = Int(book.objectID.primaryKey ?? -1)
+            }
+            if keys == .sharedKeys {
+                for author in authors { author.rating = Double(author.objectID.primaryKey ?? -1) }
+            }
+            try context.save()
+        }
+        let reader = try stack.separateStack().newContext()
+        try reader.performAndWait { () throws in
+            for book in try reader.all(Book.self, "Book") {
+                let key = Int(book.objectID.primaryKey ?? -1)
+                let updated = keys != .sparse || key % 5 == 0
+                #expect(book.pages == (updated ? key : 0), "book \(key)")
+            }
+            for author in try reader.all(Author.self, "Author") {
+                let key = Double(author.objectID.primaryKey ?? -1)
+                #expect(author.rating == (keys == .sharedKeys ? key : 1.5), "author \(key)")
+            }
+        }
+    }
 }
