@@ -102,4 +102,75 @@ struct NotificationTests {
             #expect(recorder.all.count == 6, "a save with no changes posts nothing")
         }
     }
+
+    /// What the updates a save's `objectsDidChange` announces have in common with those it writes.
+    enum AnnouncedUpdates: String, CaseIterable, CustomTestStringConvertible {
+        /// The same objects.
+        case same
+        /// One announced update was set back to its committed value: the save writes fewer.
+        case oneSetBack
+        /// As many objects, not the same: one was announced before the save, one announced was set back.
+        case sameCountOthers
+        /// A `willSave()` changes another object, announced a second time within the save.
+        case changedInWillSave
+        var testDescription: String { rawValue }
+    }
+
+    @Test(
+        "didSave and didSaveObjectIDs name exactly the updates the save wrote, whatever objectsDidChange announced",
+        arguments: StoreType.allCases, AnnouncedUpdates.allCases)
+    func savedUpdateIDs(kind: StoreType, announced: AnnouncedUpdates) throws {
+        let stack = try TestStack(kind)
+        let context = stack.newContext()
+        let recorder = NotificationRecorder(
+            context,
+            names: [
+                ManagedObjectContext.objectsDidChangeNotification, ManagedObjectContext.didSaveNotification,
+                ManagedObjectContext.didSaveObjectIDsNotification,
+            ])
+        try context.performAndWait { () throws in
+            let books = (0..<3).map { number in
+                let book = Book(context: context)
+                book.title = "b\(number)"
+                return book
+            }
+            try context.save()
+            let expected: Set<ManagedObject>
+            switch announced {
+            case .same:
+                books[0].pages = 1
+                books[1].pages = 1
+                expected = [books[0], books[1]]
+            case .oneSetBack:
+                books[0].pages = 1
+                books[1].pages = 1
+                books[1].pages = 0
+                expected = [books[0]]
+            case .sameCountOthers:
+                books[2].pages = 1
+                context.processPendingChanges()
+                books[0].pages = 1
+                books[1].pages = 1
+                books[1].pages = 0
+                expected = [books[2], books[0]]
+            case .changedInWillSave:
+                books[0].pages = 1
+                books[1].pages = 1
+                expected = [books[0], books[1], books[2]]
+            }
+            // An observer of willSave changes one more book: the save announces it on its own.
+            nonisolated(unsafe) let late = books[2]
+            let token = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.willSaveNotification, object: context, queue: nil
+            ) { _ in if announced == .changedInWillSave { late.pages = 7 } }
+            defer { NotificationCenter.default.removeObserver(token) }
+            try context.save()
+            let ids = Set(expected.map(\.objectID))
+            let didSave = try #require(recorder.all.last { $0.name == ManagedObjectContext.didSaveNotification })
+            #expect(didSave.userInfo?["updated"] as? Set<ManagedObject> == expected)
+            #expect(ContextDidSave(didSave)?.updatedObjectIDs == ids)
+            let idsOnly = try #require(recorder.all.last)
+            #expect(ContextDidSave(idsOnly)?.updatedObjectIDs == ids)
+        }
+    }
 }

@@ -61,6 +61,14 @@ struct PendingChanges {
     }
 }
 
+/// The updated objects one `objectsDidChange` announced, with the ID set it posted for them.
+struct AnnouncedUpdates {
+    /// The objects, as posted.
+    let objects: Set<ManagedObject>
+    /// Their IDs, as posted.
+    let objectIDs: Set<ManagedObjectID>?
+}
+
 /// A typed view of a context's save: the IDs of what it inserted, updated and deleted.
 ///
 /// For example:

@@ -27,8 +27,13 @@ extension ManagedObjectContext {
             let changes = pendingNotification
             pendingNotification = PendingChanges()
             for object in changes.inserted { object.insertAnnounced = true }
-            NotificationCenter.default.post(
-                name: Self.objectsDidChangeNotification, object: self, userInfo: changes.userInfo)
+            let userInfo = changes.userInfo
+            if recordsAnnouncedUpdates, !changes.updated.isEmpty {
+                announcedUpdates = AnnouncedUpdates(
+                    objects: changes.updated,
+                    objectIDs: userInfo[NotificationKey.updatedObjectIDs.rawValue] as? Set<ManagedObjectID>)
+            }
+            NotificationCenter.default.post(name: Self.objectsDidChangeNotification, object: self, userInfo: userInfo)
         }
         // Both empty again (everything inserted was saved or discarded, and announced): the next inserts may
         // share the set again.

@@ -13,11 +13,17 @@ extension ManagedObjectContext {
     ///   `mergeConflicts`), `.constraintConflict` (see `constraintConflicts`), or `.storeFailed`.
     public func save() throws {
         assertOnQueue("save()")
+        recordsAnnouncedUpdates = true
+        defer { announcedUpdates = nil }
         processPendingChanges()
-        guard hasChanges else { return }
+        guard hasChanges else {
+            recordsAnnouncedUpdates = false
+            return
+        }
         NotificationCenter.default.post(name: Self.willSaveNotification, object: self)
         callWillSave()
         processPendingChanges()
+        recordsAnnouncedUpdates = false
         // New objects in the order of their keys (temporary keys grow with each insert, so this is the order they
         // were made in, and mostly the order of their memory): every later pass over them walks this array
         // rather than a set's hash order, and their permanent keys are handed out in it.
@@ -498,7 +504,12 @@ extension ManagedObjectContext {
         // One pass over each written object makes it saved and takes its ID for the notifications, in key order
         // (a pass per step in a set's hash order was a cache miss per object and step).
         var insertedIDs = Set<ManagedObjectID>(minimumCapacity: written.inserted.count)
-        var updatedIDs = Set<ManagedObjectID>(minimumCapacity: written.updated.count)
+        // The IDs `objectsDidChange` posted for these same updates, when it did: comparing the object sets hashes
+        // pointers already held in the two tables, without touching the objects or their IDs.
+        let announcedIDs = announcedUpdates.flatMap { announced in
+            announced.objects.count == updated.count && announced.objects == updated ? announced.objectIDs : nil
+        }
+        var updatedIDs = announcedIDs ?? Set<ManagedObjectID>(minimumCapacity: written.updated.count)
         func finish(_ object: ManagedObject) {
             for index in object.toMany.keys {
                 guard case .relationship(let relationship) = object.entity.properties[index] else { continue }
@@ -513,9 +524,13 @@ extension ManagedObjectContext {
             finish(object)
             insertedIDs.insert(object.objectID)
         }
-        for object in written.updated {
-            finish(object)
-            updatedIDs.insert(object.objectID)
+        if announcedIDs == nil {
+            for object in written.updated {
+                finish(object)
+                updatedIDs.insert(object.objectID)
+            }
+        } else {
+            for object in written.updated { finish(object) }
         }
         for object in deleted {
             object.deletedFlag = false

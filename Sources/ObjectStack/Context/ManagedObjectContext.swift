@@ -91,6 +91,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// objects was a twentieth of inserting 100,000. Any other change to either calls `detachPendingInserts()`
     /// first.
     @exclusivity(unchecked) var pendingInsertsAreInsertedSet = true
+    /// During `save()`: the updated objects its `objectsDidChange` announced and their IDs, so the save's own
+    /// notifications reuse the ID set when the save writes those same objects (a second set of 100,000 IDs was a
+    /// pass touching every object and ID again). The latest announcement within the save; `nil` outside one.
+    @exclusivity(unchecked) var announcedUpdates: AnnouncedUpdates?
+    /// Whether `processPendingChanges` records `announcedUpdates` (only while `save()` runs, so the sets are not
+    /// kept past it).
+    @exclusivity(unchecked) var recordsAnnouncedUpdates = false
     var processingScheduled = false
     /// The undo manager and what this cycle changed, when the context has an undo manager (see `undoManager`).
     @exclusivity(unchecked) var undoRecorder: ContextUndoRecorder?
