@@ -20,12 +20,21 @@ public struct StoreSaveRequest: Sendable {
         /// Creates an update.
         public init(
             objectID: ManagedObjectID, values: [StoreValue], expectedVersion: Int64?,
-            committedValues: [StoreValue]? = nil, changedMask: UInt64? = nil
+            committedValues: [StoreValue]? = nil
         ) {
             self.objectID = objectID
             self.values = values
             self.expectedVersion = expectedVersion
             self.committedValues = committedValues
+        }
+
+        /// Creates an update whose changed values the saving context knows (`changedMask`).
+        public init(
+            objectID: ManagedObjectID, values: [StoreValue], expectedVersion: Int64?,
+            committedValues: [StoreValue]?, changedMask: UInt64?
+        ) {
+            self.init(
+                objectID: objectID, values: values, expectedVersion: expectedVersion, committedValues: committedValues)
             self.changedMask = changedMask
         }
 
