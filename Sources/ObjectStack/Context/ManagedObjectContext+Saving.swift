@@ -13,17 +13,17 @@ extension ManagedObjectContext {
     ///   `mergeConflicts`), `.constraintConflict` (see `constraintConflicts`), or `.storeFailed`.
     public func save() throws {
         assertOnQueue("save()")
+        // What objectsDidChange announces during the save is kept for its didSave, and for no longer.
         recordsAnnouncedUpdates = true
-        defer { announcedUpdates = nil }
-        processPendingChanges()
-        guard hasChanges else {
+        defer {
             recordsAnnouncedUpdates = false
-            return
+            announcedUpdates = nil
         }
+        processPendingChanges()
+        guard hasChanges else { return }
         NotificationCenter.default.post(name: Self.willSaveNotification, object: self)
         callWillSave()
         processPendingChanges()
-        recordsAnnouncedUpdates = false
         // New objects in the order of their keys (temporary keys grow with each insert, so this is the order they
         // were made in, and mostly the order of their memory): every later pass over them walks this array
         // rather than a set's hash order, and their permanent keys are handed out in it.
