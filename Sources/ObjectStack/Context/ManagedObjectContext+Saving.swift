@@ -434,7 +434,12 @@ extension ManagedObjectContext {
 
     /// The changed objects a save writes as updates: with persistent changes, neither inserted nor deleted.
     var updatesToSave: Set<ManagedObject> {
-        changedSet.filter { $0.hasPersistentChanges && !$0.deletedFlag && !$0.insertedFlag }
+        changedSet.filter(Self.isUpdateToSave)
+    }
+
+    /// Whether a changed object is one the next save updates: changed persistently, neither deleted nor new.
+    private static func isUpdateToSave(_ object: ManagedObject) -> Bool {
+        object.hasPersistentChanges && !object.deletedFlag && !object.insertedFlag
     }
 
     /// The objects a save updates (`updatesToSave`) in the order of their keys, and as a set: `changedSet`
@@ -442,9 +447,7 @@ extension ManagedObjectContext {
     private func updatesInKeyOrder() -> (objects: [ManagedObject], set: Set<ManagedObject>) {
         var keyed: [(Int64, ManagedObject)] = []
         keyed.reserveCapacity(changedSet.count)
-        for object in changedSet where object.hasPersistentChanges && !object.deletedFlag && !object.insertedFlag {
-            keyed.append((object.objectID.key, object))
-        }
+        for object in changedSet where Self.isUpdateToSave(object) { keyed.append((object.objectID.key, object)) }
         let objects = Self.sortedByKey(&keyed)
         return (objects, objects.count == changedSet.count ? changedSet : Set(objects))
     }
@@ -506,9 +509,7 @@ extension ManagedObjectContext {
         var insertedIDs = Set<ManagedObjectID>(minimumCapacity: written.inserted.count)
         // The IDs `objectsDidChange` posted for these same updates, when it did: comparing the object sets hashes
         // pointers already held in the two tables, without touching the objects or their IDs.
-        let announcedIDs = announcedUpdates.flatMap { announced in
-            announced.objects.count == updated.count && announced.objects == updated ? announced.objectIDs : nil
-        }
+        let announcedIDs = announcedUpdates.flatMap { $0.objects == updated ? $0.objectIDs : nil }
         var updatedIDs = announcedIDs ?? Set<ManagedObjectID>(minimumCapacity: written.updated.count)
         func finish(_ object: ManagedObject) {
             for index in object.toMany.keys {
@@ -524,13 +525,10 @@ extension ManagedObjectContext {
             finish(object)
             insertedIDs.insert(object.objectID)
         }
-        if announcedIDs == nil {
-            for object in written.updated {
-                finish(object)
-                updatedIDs.insert(object.objectID)
-            }
-        } else {
-            for object in written.updated { finish(object) }
+        let takesIDs = announcedIDs == nil
+        for object in written.updated {
+            finish(object)
+            if takesIDs { updatedIDs.insert(object.objectID) }
         }
         for object in deleted {
             object.deletedFlag = false
