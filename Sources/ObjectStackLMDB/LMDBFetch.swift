@@ -14,6 +14,9 @@ import ObjectStack
 struct LMDBFetch {
     let request: StoreFetchRequest
     let resolver: LMDBResolver
+    /// For an object fetch, where the rows go a chunk at a time (decoded while their bytes are in cache); the
+    /// result then holds none.
+    var streaming: (([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void)?
 
     /// Runs the fetch.
     /// - Complexity: O(n) rows read for a scan; about offset+limit for an ordered walk with a limit; O(k log k)
@@ -212,14 +215,13 @@ struct LMDBFetch {
             request.fetchLimit > 0 ? request.fetchLimit : Int.max)
         switch request.resultType {
         case .objects:
-            return .objects(
-                try window.map { row in
-                    (
-                        resolver.objectID(of: row),
-                        RowSnapshot(
-                            values: try codec.decodeAll(row.bytes, header: row.header), version: row.header.version)
-                    )
-                })
+            if let streaming {
+                try pack(window, inChunks: streaming)
+                return .objects([])
+            }
+            var rows: [(ManagedObjectID, RowSnapshot)] = []
+            try pack(window) { chunk, _ in rows += chunk }
+            return .objects(rows)
         case .objectIDs:
             return .objectIDs(window.map { resolver.objectID(of: $0) })
         case .count, .values:
@@ -229,6 +231,28 @@ struct LMDBFetch {
             of: request, matches: matches, objectID: resolver.objectID(of:)
         ) {
             RowSnapshot(values: try codec.decodeAll($0.bytes, header: $0.header), version: $0.header.version)
+        }
+    }
+
+    /// Packs rows (`RowPacker`) and hands them to `body` a chunk at a time: the rows of a chunk share one buffer,
+    /// made while their bytes are in cache.
+    private func pack(
+        _ rows: ArraySlice<LMDBRow>, inChunks body: ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
+    ) throws {
+        let codec = resolver.codec
+        let packer = RowPacker(capacity: 64 * 1024)
+        var chunk: [(ManagedObjectID, RowSnapshot)] = []
+        chunk.reserveCapacity(min(rows.count, LMDBStore.rowChunkSize))
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            let end = min(start + LMDBStore.rowChunkSize, rows.endIndex)
+            for row in rows[start..<end] { try codec.pack(row.bytes, header: row.header, into: packer) }
+            for (row, snapshot) in zip(rows[start..<end], packer.finish()) {
+                chunk.append((resolver.objectID(of: row), snapshot))
+            }
+            try body(chunk, rows.endIndex - end)
+            chunk.removeAll(keepingCapacity: true)
+            start = end
         }
     }
 }

@@ -222,6 +222,46 @@ struct LMDBRowCodec: Sendable {
         }
     }
 
+    /// Packs a row's fields into `packer` (`RowPacker`): numbers, Booleans, dates and strings go from the row's
+    /// bytes into the packer's without a `StoreValue`; a row of an older layout is decoded and mapped first.
+    /// - Throws: `StoreError.corrupt` when the bytes do not decode.
+    func pack(_ bytes: UnsafeRawBufferPointer, header: Header, into packer: RowPacker) throws {
+        guard header.legacyLayout < 0 else {
+            let values = try decodeAll(bytes, header: header)
+            packer.beginRow(fieldCount: values.count)
+            for value in values { packer.append(value) }
+            packer.endRow(version: header.version)
+            return
+        }
+        var reader = Reader(bytes: bytes)
+        reader.position = header.fieldsStart
+        packer.beginRow(fieldCount: header.fieldCount)
+        for _ in 0..<header.fieldCount {
+            guard let raw = reader.byte(), let tag = Tag(rawValue: raw) else { throw corrupt("unknown field tag") }
+            switch tag {
+            case .null: packer.appendNull()
+            case .falseValue: packer.appendBoolean(false)
+            case .trueValue: packer.appendBoolean(true)
+            case .integer:
+                guard let zigzag = reader.varint() else { throw corrupt("truncated integer") }
+                packer.appendInteger(Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
+            case .double:
+                guard let bits = reader.fixed() else { throw corrupt("truncated double") }
+                packer.appendDouble(Double(bitPattern: bits))
+            case .date:
+                guard let bits = reader.fixed() else { throw corrupt("truncated date") }
+                packer.appendDate(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
+            case .string:
+                guard let text = reader.lengthPrefixed() else { throw corrupt("truncated string") }
+                packer.appendString(utf8: text)
+            default:
+                reader.position -= 1
+                packer.append(try decodeValue(&reader))
+            }
+        }
+        packer.endRow(version: header.version)
+    }
+
     /// Decodes one field, skipping the ones before it; `.null` for a field the row does not have.
     @inline(__always)
     func decodeField(_ index: Int, of bytes: UnsafeRawBufferPointer, header: Header) throws -> StoreValue {

@@ -20,7 +20,7 @@ extension StoreType {
 /// file in one process share one `MDB_env`. Options: `"mapSize"`, the initial map size in bytes (the map
 /// grows on demand).
 /// - Note: Thread-safe: separate coordinators may use separate instances on one file in parallel.
-public final class LMDBStore: PersistentStore, StoreQueryExplaining {
+public final class LMDBStore: PersistentStore, StoreQueryExplaining, StoreRowStreaming {
     public let url: URL
     public let configurationName: String?
     public let metadata: StoreMetadata
@@ -109,9 +109,21 @@ public final class LMDBStore: PersistentStore, StoreQueryExplaining {
         return try run(request).1
     }
 
-    private func run(_ request: StoreFetchRequest) throws -> (StoreFetchResult, QueryPlan) {
+    /// Runs an object fetch as `execute(_:)` does, handing its rows over a chunk at a time.
+    public func fetchObjects(
+        _ request: StoreFetchRequest, inChunks body: ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
+    ) throws {
+        try checkOpen()
+        try withoutActuallyEscaping(body) { body in _ = try run(request, streaming: body) }
+    }
+
+    private func run(
+        _ request: StoreFetchRequest, streaming: (([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void)? = nil
+    ) throws -> (StoreFetchResult, QueryPlan) {
         let (result, plan) = try environment.read { txn in
-            try LMDBFetch(request: request, resolver: LMDBResolver(txn: txn, schema: schema, codec: codec)).run()
+            try LMDBFetch(
+                request: request, resolver: LMDBResolver(txn: txn, schema: schema, codec: codec), streaming: streaming
+            ).run()
         }
         if case .index(_, let range) = plan.access {
             if case .all = range {} else { indexScanCount.add(1, ordering: .relaxed) }

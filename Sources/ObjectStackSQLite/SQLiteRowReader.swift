@@ -1,3 +1,4 @@
+import CSQLite
 import ObjectStack
 
 /// Turns a result row of one concrete entity (`Z_PK, Z_ENT, Z_OPT`, then every column of its table) into a
@@ -35,6 +36,47 @@ struct SQLiteRowReader: Sendable {
     /// The one concrete entity objects of `entity` can be, when there is one.
     static func concrete(_ entity: EntityDescription) -> EntityDescription {
         entity.selfAndDescendants.first { !$0.isAbstract } ?? entity
+    }
+
+    /// Packs the current row of `statement` (positioned on a row) into `packer`: numbers and strings are copied
+    /// from SQLite's buffers without building a `StoreValue`.
+    @inline(__always)
+    func pack(_ statement: SQLiteStatement, into packer: RowPacker, storeIdentifier: String) {
+        packer.beginRow(fieldCount: fields.count)
+        for field in fields {
+            switch field {
+            case .attribute(let column, let type):
+                let handle = statement.handle
+                guard sqlite3_column_type(handle, column) != SQLITE_NULL else {
+                    packer.appendNull()
+                    continue
+                }
+                switch type {
+                case .integer16, .integer32, .integer64: packer.appendInteger(sqlite3_column_int64(handle, column))
+                case .double, .float: packer.appendDouble(sqlite3_column_double(handle, column))
+                case .boolean: packer.appendBoolean(sqlite3_column_int64(handle, column) != 0)
+                case .date:
+                    packer.appendDate(timeIntervalSinceReferenceDate: sqlite3_column_double(handle, column))
+                case .string:
+                    // The text pointer first, then its length: SQLite's documented order for a column's bytes.
+                    let text = sqlite3_column_text(handle, column)
+                    let count = Int(sqlite3_column_bytes(handle, column))
+                    packer.appendString(utf8: UnsafeRawBufferPointer(start: text, count: text == nil ? 0 : count))
+                default: packer.append(statement.value(column, as: type))
+                }
+            case .reference(let column, let entityColumn, let destination, let table):
+                if statement.isNull(column) {
+                    packer.appendNull()
+                    continue
+                }
+                var target = destination
+                if let entityColumn, let found = table.entitiesByCode[statement.int(entityColumn)] { target = found }
+                packer.append(
+                    .objectID(
+                        ManagedObjectID(entity: target, storeIdentifier: storeIdentifier, primaryKey: statement.int(column))))
+            }
+        }
+        packer.endRow(version: statement.int(2))
     }
 
     /// Reads the current row of `statement` (positioned on a row).

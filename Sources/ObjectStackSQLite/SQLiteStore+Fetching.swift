@@ -2,12 +2,26 @@ import CSQLite
 import Foundation
 import ObjectStack
 
-extension SQLiteStore {
+extension SQLiteStore: StoreRowStreaming {
     // MARK: - Fetching
 
     /// Runs a fetch as one SQL query: the predicate, sort keys, limit and offset all in SQL.
     /// - Complexity: what SQLite's plan costs; an indexed column compared with a constant uses its index.
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        try run(request, streaming: nil)
+    }
+
+    /// Runs an object fetch as `execute(_:)` does, handing its rows over a chunk at a time as the statement steps.
+    public func fetchObjects(
+        _ request: StoreFetchRequest, inChunks body: ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
+    ) throws {
+        try withoutActuallyEscaping(body) { body in _ = try run(request, streaming: body) }
+    }
+
+    /// Runs a fetch; an object fetch with `streaming` hands its rows to it in chunks and returns no rows.
+    private func run(
+        _ request: StoreFetchRequest, streaming: (([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void)?
+    ) throws -> StoreFetchResult {
         let table = schema.table(for: request.entity)
         let candidates = request.candidateEntities
         let compiler = SQLitePredicateCompiler(schema: schema, storeIdentifier: identifier)
@@ -59,7 +73,13 @@ extension SQLiteStore {
             case .objects:
                 let statement = try prepare(db, "SELECT " + rowColumns(table, alias: "t0") + tail)
                 defer { statement.reset() }
-                return .objects(try readRows(statement, root: table.root.name))
+                if let streaming {
+                    try packRows(statement, root: table.root.name, inChunks: streaming)
+                    return .objects([])
+                }
+                var rows: [(ManagedObjectID, RowSnapshot)] = []
+                try packRows(statement, root: table.root.name) { chunk, _ in rows += chunk }
+                return .objects(rows)
             case .values(let paths, let distinct):
                 return .values(try values(paths, distinct: distinct, compiler: compiler, row: row, tail: tail, db: db))
             }
@@ -82,9 +102,52 @@ extension SQLiteStore {
 
     /// Reads every row of a statement that selects `rowColumns`.
     func readRows(_ statement: SQLiteStatement, root: String) throws -> [(ManagedObjectID, RowSnapshot)] {
+        var rows: [(ManagedObjectID, RowSnapshot)] = []
+        try forEachRow(statement, root: root) { rows.append(($0, $1)) }
+        return rows
+    }
+
+    /// Reads the rows of a statement that selects `rowColumns`, packed (`RowPacker`), and hands them to `body` a
+    /// chunk at a time: the rows of a chunk share one buffer.
+    func packRows(
+        _ statement: SQLiteStatement, root: String, inChunks body: ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
+    ) throws {
         let readers = self.readers[root] ?? [:]
         let storeIdentifier = identifier
-        var rows: [(ManagedObjectID, RowSnapshot)] = []
+        let packer = RowPacker(capacity: 64 * 1024)
+        var ids: [ManagedObjectID] = []
+        ids.reserveCapacity(Self.rowChunkSize)
+        var chunk: [(ManagedObjectID, RowSnapshot)] = []
+        chunk.reserveCapacity(Self.rowChunkSize)
+        func handOver() throws {
+            for (id, row) in zip(ids, packer.finish()) { chunk.append((id, row)) }
+            try body(chunk, nil)
+            ids.removeAll(keepingCapacity: true)
+            chunk.removeAll(keepingCapacity: true)
+        }
+        var lastCode: Int64 = -1
+        var reader: SQLiteRowReader?
+        while try statement.step() {
+            let code = statement.int(1)
+            if code != lastCode {
+                reader = readers[code]
+                lastCode = code
+            }
+            guard let reader else { continue }
+            ids.append(ManagedObjectID(entity: reader.entity, storeIdentifier: storeIdentifier, primaryKey: statement.int(0)))
+            reader.pack(statement, into: packer, storeIdentifier: storeIdentifier)
+            if ids.count == Self.rowChunkSize { try handOver() }
+        }
+        if !ids.isEmpty { try handOver() }
+    }
+
+    /// Reads each row of a statement that selects `rowColumns` and hands it to `body`.
+    @inline(__always)
+    private func forEachRow(
+        _ statement: SQLiteStatement, root: String, _ body: (ManagedObjectID, RowSnapshot) throws -> Void
+    ) throws {
+        let readers = self.readers[root] ?? [:]
+        let storeIdentifier = identifier
         var lastCode: Int64 = -1
         var reader: SQLiteRowReader?
         while try statement.step() {
@@ -96,9 +159,8 @@ extension SQLiteStore {
             guard let reader else { continue }
             let id = ManagedObjectID(
                 entity: reader.entity, storeIdentifier: storeIdentifier, primaryKey: statement.int(0))
-            rows.append((id, reader.snapshot(statement, storeIdentifier: storeIdentifier)))
+            try body(id, reader.snapshot(statement, storeIdentifier: storeIdentifier))
         }
-        return rows
     }
 
     /// Dictionary results: only the asked key paths are selected; `distinct` applies to the fetched window.

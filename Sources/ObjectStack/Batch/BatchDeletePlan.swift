@@ -216,8 +216,7 @@ struct BatchDeletePlan {
     ) throws -> [[ManagedObjectID]] {
         guard relationship.isToMany else {
             return rows.map { _, row in
-                guard let index = relationship.storedIndex, index < row.values.count,
-                    case .objectID(let id) = row.values[index]
+                guard let index = relationship.storedIndex, case .objectID(let id) = row.value(at: index)
                 else { return [] }
                 return [id]
             }

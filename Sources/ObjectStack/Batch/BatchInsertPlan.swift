@@ -143,13 +143,14 @@ struct BatchInsertPlan {
         let stored = try txn.snapshots(for: owned.map(\.owner))
         for ((row, owner), snapshot) in zip(owned, stored) {
             guard let snapshot else { continue }
-            let merged = mergeIntoStored(row, values, given, owner.entity, snapshot.values)
-            guard merged != snapshot.values || mergePolicy != .rollback else { continue }
+            let committed = snapshot.values
+            let merged = mergeIntoStored(row, values, given, owner.entity, committed)
+            guard merged != committed || mergePolicy != .rollback else { continue }
             outcome[row] = .updated(owner)
             updates.append(
                 .init(
                     objectID: owner, values: merged, expectedVersion: snapshot.version,
-                    committedValues: snapshot.values))
+                    committedValues: committed))
         }
         return (insertValues, insertPositions, updates, outcome)
     }

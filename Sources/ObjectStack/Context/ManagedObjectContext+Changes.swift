@@ -212,7 +212,7 @@ extension ManagedObjectContext {
         object.isInaccessible = false
         // Changes equal to the new committed values are no longer changes.
         for (index, value) in object.changes {
-            if let stored = object.entity.storedIndex(ofProperty: index), fresh.values[stored] == value {
+            if let stored = object.entity.storedIndex(ofProperty: index), fresh.value(at: stored) == value {
                 object.changes[index] = nil
             }
         }

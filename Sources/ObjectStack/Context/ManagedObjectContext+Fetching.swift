@@ -213,6 +213,9 @@ extension ManagedObjectContext {
         // the objects it registers: one lookup per row.
         // (A pinned context's rows are of its generation: they stay out of the shared cache.)
         let cache = parentStorage == nil && queryGenerationStorage == nil ? coordinatorStorage?.rowCache : nil
+        if case .objects = plan.store.resultType, cache != nil, let objects = try streamFromStore(plan, generation) {
+            return .objects(objects)
+        }
         switch try parentFetch(plan.store, cachingRows: cache == nil) {
         case .count(let count):
             return .count(count)
@@ -237,28 +240,8 @@ extension ManagedObjectContext {
             var objects: [ManagedObject] = []
             objects.reserveCapacity(pairs.count)
             registered.reserveCapacity(registered.count + pairs.count)
-            // A fault gets its row now, or keeps it for when it fires.
-            func fill(_ fault: ManagedObject, with snapshot: RowSnapshot) {
-                if !plan.returnsObjectsAsFaults {
-                    materialize(fault, with: snapshot)
-                } else if let generation {
-                    fault.fetchedRow = snapshot
-                    fault.fetchedGeneration = generation
-                }
-            }
-            /// Registers the object of a row (a new fault unless registered); true when it is new.
             func register(_ id: ManagedObjectID, _ snapshot: RowSnapshot) -> Bool {
-                if let existing = registered[id] {
-                    if existing.isFault { fill(existing, with: snapshot) }
-                    objects.append(existing)
-                    return false
-                }
-                let object = makeFault(id)
-                object.managedObjectContext = self
-                registered[id] = object
-                fill(object, with: snapshot)
-                objects.append(object)
-                return true
+                registerFetched(id, snapshot, materializing: !plan.returnsObjectsAsFaults, generation, into: &objects)
             }
             if let cache {
                 // One pass: each row is cached, with this context's hold when its object is new, while the row
@@ -281,6 +264,80 @@ extension ManagedObjectContext {
             try prefetch(plan.prefetch, for: objects)
             return .objects(objects)
         }
+    }
+
+    /// Registers the object of a fetched row (a new fault unless registered) and appends it to `objects`; true
+    /// when it is new. A fault gets its row now, or keeps it for when it fires.
+    @inline(__always)
+    private func registerFetched(
+        _ id: ManagedObjectID, _ snapshot: RowSnapshot, materializing: Bool, _ generation: UInt64?,
+        into objects: inout [ManagedObject]
+    ) -> Bool {
+        func fill(_ fault: ManagedObject) {
+            if materializing {
+                materialize(fault, with: snapshot)
+            } else if let generation {
+                fault.fetchedRow = snapshot
+                fault.fetchedGeneration = generation
+            }
+        }
+        if let existing = registered[id] {
+            if existing.isFault { fill(existing) }
+            objects.append(existing)
+            return false
+        }
+        let object = makeFault(id)
+        object.managedObjectContext = self
+        registered[id] = object
+        fill(object)
+        objects.append(object)
+        return true
+    }
+
+    /// A root context's object fetch from a streaming store: each chunk of rows is registered, and cached with
+    /// this context's hold on the new ones, before the store reads the next. Nil when the store does not stream.
+    ///
+    /// Nothing in a chunk's registration calls back into the store: objects fetched fully (not as faults) get
+    /// their rows here and `awakeFromFetch` once the store's read is over.
+    private func streamFromStore(_ plan: FetchPlan, _ generation: UInt64?) throws -> [ManagedObject]? {
+        guard let coordinator = coordinatorStorage else { return nil }
+        let cache = coordinator.rowCache
+        var objects: [ManagedObject] = []
+        var awaking: [ManagedObject] = []
+        let fillsRows = !plan.returnsObjectsAsFaults
+        let streamed: Bool
+        do {
+            var reserved = false
+            streamed = try coordinator.fetchObjects(plan.store) { chunk, rowsLeft in
+                // Room for every row at once when the store knows how many come; otherwise the tables grow as
+                // they fill, doubling (reserving room chunk by chunk resized them far more often).
+                if !reserved, let rowsLeft {
+                    reserved = true
+                    objects.reserveCapacity(chunk.count + rowsLeft)
+                    registered.reserveCapacity(registered.count + chunk.count + rowsLeft)
+                    cache.withLock { $0.reserveCapacity(chunk.count + rowsLeft) }
+                }
+                cache.withLock { rows in
+                    let now = RowCacheInstant.now
+                    for (id, snapshot) in chunk {
+                        // Registered as a fault (no user code runs); a fully fetched one gets its row after.
+                        let isNew = registerFetched(
+                            id, snapshot, materializing: false, fillsRows ? nil : generation, into: &objects)
+                        rows.store(snapshot, for: id, at: now, references: isNew ? 1 : 0)
+                        if fillsRows, let object = objects.last, object.isFault, fillRow(object, with: snapshot) {
+                            awaking.append(object)
+                        }
+                    }
+                }
+            }
+        } catch let error as StoreError {
+            throw ObjectStackError(
+                code: .storeFailed, message: "fetch of \(plan.store.entity.name) failed: \(error.message)", cause: error)
+        }
+        guard streamed else { return nil }
+        for object in awaking { object.awakeFromFetch() }
+        try prefetch(plan.prefetch, for: objects)
+        return objects
     }
 
     /// Reads the destinations of relationship key paths for many objects: one store request per step.

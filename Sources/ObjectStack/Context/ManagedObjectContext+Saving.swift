@@ -349,7 +349,7 @@ extension ManagedObjectContext {
         let storedCount = entity.storedProperties.count
         if let snapshot = object.snapshot {
             // The committed row with the changes over it: one copy, and a pass over the changes only.
-            if !object.isFault, snapshot.values.count == storedCount {
+            if !object.isFault, snapshot.count == storedCount {
                 if entity.properties.count == storedCount,
                     let row = object.changes.rowOverCommitted(count: storedCount, changedBits: &changedMask)
                 {

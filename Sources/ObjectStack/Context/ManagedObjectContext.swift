@@ -347,12 +347,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Gives a fault its values.
     func materialize(_ object: ManagedObject, with snapshot: RowSnapshot) {
+        if fillRow(object, with: snapshot) { object.awakeFromFetch() }
+    }
+
+    /// Gives a fault its values without waking it; true when it was a fault, so `awakeFromFetch` is owed.
+    func fillRow(_ object: ManagedObject, with snapshot: RowSnapshot) -> Bool {
         let wasFault = object.isFault || object.snapshot == nil
         object.snapshot = snapshot
         object.fetchedRow = nil
         object.isFault = false
         object.isInaccessible = false
-        if wasFault { object.awakeFromFetch() }
+        return wasFault
     }
 
     /// Fires a fault from the row cache, or the store on a miss.

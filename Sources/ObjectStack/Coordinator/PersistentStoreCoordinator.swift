@@ -164,6 +164,16 @@ public final class PersistentStoreCoordinator: Sendable {
         return result
     }
 
+    /// Runs an object fetch on the entity's store a chunk of rows at a time, when the store streams
+    /// (`StoreRowStreaming`); the caller caches the rows. False, and nothing run, when the store does not stream.
+    func fetchObjects(
+        _ request: StoreFetchRequest, inChunks body: ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
+    ) throws -> Bool {
+        guard let store = try store(for: request.entity) as? any StoreRowStreaming else { return false }
+        try withStoreAccess { try store.fetchObjects(request, inChunks: body) }
+        return true
+    }
+
     /// The plan the entity's store uses for a fetch, with what it read.
     func explain(_ request: StoreFetchRequest) throws -> QueryPlan {
         let store = try store(for: request.entity)

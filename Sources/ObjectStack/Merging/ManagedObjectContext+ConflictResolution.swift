@@ -35,14 +35,14 @@ extension ManagedObjectContext {
             case .mergeByPropertyStoreTrump:
                 for index in object.changes.keys {
                     guard let position = object.entity.storedIndex(ofProperty: index) else { continue }
-                    if cached?[position] != stored.values[position] { object.changes[index] = nil }
+                    if cached?[position] != stored[position] { object.changes[index] = nil }
                 }
                 adopt(stored, into: object)
             case .overwrite:
                 let current = rowValues(of: object)
                 adopt(stored, into: object)
                 for (position, property) in object.entity.storedProperties.enumerated()
-                where stored.values[position] != current[position] {
+                where stored[position] != current[position] {
                     object.changes[property.index] = current[position]
                 }
             case .rollback:

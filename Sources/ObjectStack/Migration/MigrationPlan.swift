@@ -167,7 +167,7 @@ struct MigrationPlan: Sendable {
             case .constant(let value):
                 values.append(value)
             case .attribute(let index, let required):
-                let value = index < row.values.count ? row.values[index] : .null
+                let value = row.value(at: index)
                 if value.isNull, let required {
                     guard !required.defaultValue.isNull else {
                         throw StoreError(
@@ -182,7 +182,7 @@ struct MigrationPlan: Sendable {
                 }
             case .reference(let index):
                 values.append(
-                    reference(index < row.values.count ? row.values[index] : .null, storeIdentifier: storeIdentifier))
+                    reference(row.value(at: index), storeIdentifier: storeIdentifier))
             }
         }
         return values

@@ -257,7 +257,7 @@ public struct StoreMigrator: Sendable {
                         related = try old.relatedObjectIDs(of: rows.map(\.0), through: relationship)
                     case .reference(let index):
                         related = rows.map { _, row in
-                            guard index < row.values.count, case .objectID(let id) = row.values[index] else {
+                            guard case .objectID(let id) = row.value(at: index) else {
                                 return []
                             }
                             return [id]

@@ -132,12 +132,12 @@ extension ManagedObject {
             switch entity.property(named: name) {
             case .attribute(let attribute)?:
                 guard let stored = attribute.storedIndex else { continue }
-                let value = snapshot.map { $0.values[stored] } ?? .null
+                let value = snapshot?.value(at: stored) ?? .null
                 result[name] = attributeObject(attribute, value) ?? NSNull()
             case .relationship(let relationship)? where relationship.isToMany:
                 result[name] = committedToMany(relationship)
             case .relationship(let relationship)?:
-                if let stored = relationship.storedIndex, case .objectID(let id)? = snapshot?.values[stored] {
+                if let stored = relationship.storedIndex, case .objectID(let id)? = snapshot?.value(at: stored) {
                     result[name] = id
                 } else {
                     result[name] = NSNull()
@@ -163,8 +163,8 @@ extension ManagedObject {
         if attribute.isTransient { return attributeValue(attribute).isNull }
         if let null = changes.isNull(at: attribute.index) { return null }
         fireFault()
-        guard let stored = attribute.storedIndex, let snapshot, stored < snapshot.values.count else { return true }
-        if case .null = snapshot.values[stored] { return true }
+        guard let stored = attribute.storedIndex, let snapshot, stored < snapshot.count else { return true }
+        if case .null = snapshot[stored] { return true }
         return false
     }
 
@@ -172,8 +172,8 @@ extension ManagedObject {
     func storedAttributeValue(_ slot: AttributeSlot) -> StoreValue {
         if let changed = changes[slot.index] { return changed }
         fireFault()
-        guard slot.storedIndex >= 0, let snapshot, slot.storedIndex < snapshot.values.count else { return .null }
-        return snapshot.values[slot.storedIndex]
+        guard slot.storedIndex >= 0, let snapshot, slot.storedIndex < snapshot.count else { return .null }
+        return snapshot[slot.storedIndex]
     }
 
     private func attributeObject(_ attribute: AttributeDescription, _ given: StoreValue? = nil) -> Any? {
@@ -262,10 +262,14 @@ extension ManagedObject {
             // An entity whose every property is stored starts its changes over the committed row, which the save
             // then writes as it is; others make room for every property at once, as for a new object (an
             // update's changes grew twice for two values).
-            if let snapshot, snapshot.values.count == entity.properties.count,
+            if let committed = snapshot, committed.count == entity.properties.count,
                 entity.storedProperties.count == entity.properties.count
             {
-                changes.start(over: snapshot.values)
+                // A packed row is decoded once: the object keeps the decoded row (the same version, so the same
+                // row) as its snapshot, which the save reads again as the update's committed values.
+                let row = committed.isPacked ? RowSnapshot(values: committed.values, version: committed.version) : committed
+                if row !== committed { snapshot = row }
+                changes.start(over: row.values)
             } else {
                 changes.reserveCapacity(entity.properties.count)
             }
@@ -274,7 +278,7 @@ extension ManagedObject {
         if let context, let recorder = context.undoRecorder {
             context.recordUndo(of: self, property: index, in: recorder)
         }
-        let committed = storedIndex.flatMap { stored in snapshot.map { $0.values[stored] } }
+        let committed = storedIndex.flatMap { stored in snapshot.map { $0.value(at: stored) } }
         if let committed, committed == value {
             changes.remove(index, restoring: committed)
         } else {
@@ -298,10 +302,10 @@ extension ManagedObject {
             value = changed
         } else {
             fireFault()
-            guard let stored = relationship.storedIndex, let snapshot, stored < snapshot.values.count else {
+            guard let stored = relationship.storedIndex, let snapshot, stored < snapshot.count else {
                 return nil
             }
-            value = snapshot.values[stored]
+            value = snapshot[stored]
         }
         if case .objectID(let id) = value { return id }
         return nil

@@ -4,15 +4,69 @@
 /// `.objectID` or `.null`). The version grows by one on every save of the row; optimistic locking
 /// compares it. Snapshots are shared, never changed: the coordinator's row cache and every object
 /// read from it hold the same instance.
+///
+/// A row a store read is packed (`RowPacker`): its values are decoded when read, so read one value with the
+/// subscript rather than through `values`, which decodes them all.
 public final class RowSnapshot: Sendable {
-    /// Values by `storedIndex`.
-    public let values: [StoreValue]
+    private enum Storage {
+        case values([StoreValue])
+        case packed(PackedRowStorage)
+    }
+
+    private let storage: Storage
+    /// Where the row starts in its packed storage.
+    private let offset: Int
     /// The row's version: 1 after the insert, one more after each update.
     public let version: Int64
 
     /// Creates a snapshot.
     public init(values: [StoreValue], version: Int64) {
-        self.values = values
+        storage = .values(values)
+        offset = 0
         self.version = version
+    }
+
+    init(packed: PackedRowStorage, offset: Int, version: Int64) {
+        storage = .packed(packed)
+        self.offset = offset
+        self.version = version
+    }
+
+    /// Values by `storedIndex` (decoded, for a packed row).
+    public var values: [StoreValue] {
+        switch storage {
+        case .values(let values): return values
+        case .packed(let packed): return packed.values(at: offset)
+        }
+    }
+
+    /// Whether the values are packed (decoded on each read) rather than held as an array.
+    var isPacked: Bool {
+        if case .packed = storage { return true }
+        return false
+    }
+
+    /// The number of values.
+    public var count: Int {
+        switch storage {
+        case .values(let values): return values.count
+        case .packed(let packed): return packed.fieldCount(at: offset)
+        }
+    }
+
+    /// The value at a `storedIndex`.
+    /// - Precondition: `index < count`.
+    public subscript(index: Int) -> StoreValue {
+        switch storage {
+        case .values(let values): return values[index]
+        case .packed(let packed):
+            precondition(index >= 0 && index < packed.fieldCount(at: offset), "RowSnapshot: index out of range")
+            return packed.value(at: offset, field: index)
+        }
+    }
+
+    /// The value at a `storedIndex`, or `.null` past the row's end (a row written before the property existed).
+    public func value(at index: Int) -> StoreValue {
+        index >= 0 && index < count ? self[index] : .null
     }
 }

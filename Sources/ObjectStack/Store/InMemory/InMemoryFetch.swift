@@ -184,7 +184,7 @@ struct InMemoryFetch {
             let values = try matches.map { row in
                 try keys.indices.map { position in
                     if let field = fields[position] {
-                        return field < row.snapshot.values.count ? row.snapshot.values[field] : .null
+                        return row.snapshot.value(at: field)
                     }
                     return try evaluator.value(of: keys[position].keyPath, on: row)
                 }

@@ -22,13 +22,12 @@ struct InMemoryResolver: PredicateResolver {
     }
 
     func value(of attribute: AttributeDescription, in row: Row) -> StoreValue {
-        guard let index = attribute.storedIndex, index < row.snapshot.values.count else { return .null }
-        return row.snapshot.values[index]
+        guard let index = attribute.storedIndex else { return .null }
+        return row.snapshot.value(at: index)
     }
 
     func destination(of relationship: RelationshipDescription, in row: Row) -> ManagedObjectID? {
-        guard let index = relationship.storedIndex, index < row.snapshot.values.count,
-            case .objectID(let id) = row.snapshot.values[index]
+        guard let index = relationship.storedIndex, case .objectID(let id) = row.snapshot.value(at: index)
         else { return nil }
         return id
     }

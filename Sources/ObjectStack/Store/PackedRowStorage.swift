@@ -1,0 +1,70 @@
+import Foundation
+
+/// The bytes of a chunk of rows a store read, packed by `RowPacker`: each row's values in one run of bytes,
+/// decoded when read.
+///
+/// A row is a header (its field count), one tag byte per field (padded to 8), one 8-byte slot per field, then
+/// the bytes of its strings and UUIDs. A slot holds a number's bits, a string's offset (from the row's start) and
+/// length, or the index of a value kept whole in `extras` (object IDs, data, decimals, URLs), which have no
+/// cheaper packed form. Holding a fetched row this way costs its bytes and one share of the chunk, where an
+/// array of `StoreValue`s cost 24 bytes a value plus an allocation per long string.
+final class PackedRowStorage: @unchecked Sendable {
+    // Immutable once made (the packer copies its finished bytes in), so sharing it across threads is safe.
+    let base: UnsafeMutableRawPointer
+    let extras: [StoreValue]
+
+    /// Field tags.
+    enum Tag: UInt8 {
+        case null, integer, double, falseValue, trueValue, date, string, uuid, extra
+    }
+
+    /// Byte offset of the tags in a row.
+    static let tagsStart = 8
+
+    init(copying bytes: UnsafeRawPointer, count: Int, extras: [StoreValue]) {
+        base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 8), alignment: 8)
+        base.copyMemory(from: bytes, byteCount: count)
+        self.extras = extras
+    }
+
+    deinit { base.deallocate() }
+
+    /// Where a row's slots start, for a row of `count` fields.
+    @inline(__always)
+    static func slotsStart(fieldCount count: Int) -> Int { tagsStart + (count + 7) & ~7 }
+
+    /// The number of fields of the row at `offset`.
+    @inline(__always)
+    func fieldCount(at offset: Int) -> Int {
+        Int(base.load(fromByteOffset: offset, as: UInt32.self))
+    }
+
+    /// The value of field `index` of the row at `offset`.
+    @inline(__always)
+    func value(at offset: Int, field index: Int) -> StoreValue {
+        let row = base + offset
+        let count = Int(row.load(as: UInt32.self))
+        let tag = row.load(fromByteOffset: Self.tagsStart + index, as: UInt8.self)
+        let slot = row.load(fromByteOffset: Self.slotsStart(fieldCount: count) + 8 &* index, as: UInt64.self)
+        switch Tag(rawValue: tag) {
+        case .integer: return .integer(Int64(bitPattern: slot))
+        case .double: return .double(Double(bitPattern: slot))
+        case .falseValue: return .boolean(false)
+        case .trueValue: return .boolean(true)
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: slot)))
+        case .string:
+            let start = (row + Int(truncatingIfNeeded: slot & 0xFFFF_FFFF)).assumingMemoryBound(to: UInt8.self)
+            return .string(String(decoding: UnsafeBufferPointer(start: start, count: Int(slot >> 32)), as: UTF8.self))
+        case .uuid:
+            return .uuid(UUID(uuid: (row + Int(slot)).loadUnaligned(as: uuid_t.self)))
+        case .extra: return extras[Int(slot)]
+        case .null, nil: return .null
+        }
+    }
+
+    /// Every value of the row at `offset`.
+    func values(at offset: Int) -> [StoreValue] {
+        let count = fieldCount(at: offset)
+        return (0..<count).map { value(at: offset, field: $0) }
+    }
+}

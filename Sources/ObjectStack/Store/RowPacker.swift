@@ -1,0 +1,158 @@
+import Foundation
+
+/// Packs rows a store reads into one buffer per chunk, as `RowSnapshot`s that decode a value when it is read.
+///
+/// A store begins a row with its field count, appends its values in `storedIndex` order (strings as their UTF-8
+/// bytes, straight from the engine's buffer), ends it with its version, and after a chunk of rows calls
+/// `finish()`: the rows' bytes go into one allocation that the chunk's snapshots share. The packer then starts
+/// over, keeping its scratch space, so a store reuses one packer for a whole fetch.
+///
+/// For example:
+/// ```swift
+/// let packer = RowPacker()
+/// packer.beginRow(fieldCount: 2)
+/// packer.appendString(bytes)          // an UnsafeRawBufferPointer of UTF-8
+/// packer.appendInteger(42)
+/// packer.endRow(version: 1)
+/// let rows = packer.finish()          // [RowSnapshot], one per row
+/// ```
+/// - Note: Not thread-safe: one packer per read.
+public final class RowPacker {
+    private var scratch: UnsafeMutableRawPointer
+    private var capacity: Int
+    private var used = 0
+    private var rowStart = 0
+    private var fieldCount = 0
+    private var field = 0
+    private var slotsStart = 0
+    private var rowOffsets: [Int] = []
+    private var versions: [Int64] = []
+    private var extras: [StoreValue] = []
+
+    /// A packer with room for about `bytes` bytes of rows before it grows.
+    public init(capacity bytes: Int = 4096) {
+        capacity = max(bytes, 64)
+        scratch = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+    }
+
+    deinit { scratch.deallocate() }
+
+    /// The rows ended since the last `finish()`.
+    public var rowCount: Int { rowOffsets.count }
+
+    /// Starts a row of `count` fields; each must then be appended, in order, before `endRow(version:)`.
+    public func beginRow(fieldCount count: Int) {
+        used = (used + 7) & ~7
+        rowStart = used
+        fieldCount = count
+        field = 0
+        slotsStart = PackedRowStorage.slotsStart(fieldCount: count)
+        reserve(slotsStart + 8 * count)
+        scratch.storeBytes(of: UInt32(truncatingIfNeeded: count), toByteOffset: rowStart, as: UInt32.self)
+        scratch.storeBytes(of: 0, toByteOffset: rowStart + 4, as: UInt32.self)
+        used = rowStart + slotsStart + 8 * count
+    }
+
+    /// Appends a nil value.
+    @inline(__always)
+    public func appendNull() { put(.null, 0) }
+
+    /// Appends an integer.
+    @inline(__always)
+    public func appendInteger(_ value: Int64) { put(.integer, UInt64(bitPattern: value)) }
+
+    /// Appends a double.
+    @inline(__always)
+    public func appendDouble(_ value: Double) { put(.double, value.bitPattern) }
+
+    /// Appends a Boolean.
+    @inline(__always)
+    public func appendBoolean(_ value: Bool) { put(value ? .trueValue : .falseValue, 0) }
+
+    /// Appends a date, as seconds since the reference date.
+    @inline(__always)
+    public func appendDate(timeIntervalSinceReferenceDate interval: Double) { put(.date, interval.bitPattern) }
+
+    /// Appends a string given as UTF-8 bytes (invalid sequences read back repaired, as `String(decoding:as:)`
+    /// repairs them).
+    public func appendString(utf8 bytes: UnsafeRawBufferPointer) {
+        let offset = used - rowStart
+        guard offset < 1 << 32, bytes.count < 1 << 32 else {
+            put(.extra, UInt64(extras.count))
+            extras.append(.string(String(decoding: bytes, as: UTF8.self)))
+            return
+        }
+        reserve(bytes.count)
+        if let source = bytes.baseAddress { (scratch + used).copyMemory(from: source, byteCount: bytes.count) }
+        used += bytes.count
+        put(.string, UInt64(offset) | UInt64(bytes.count) << 32)
+    }
+
+    /// Appends a string.
+    public func appendString(_ value: String) {
+        var value = value
+        value.withUTF8 { appendString(utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Appends any value: numbers, strings and UUIDs packed, the rest kept whole.
+    public func append(_ value: StoreValue) {
+        switch value {
+        case .null: appendNull()
+        case .integer(let v): appendInteger(v)
+        case .double(let v): appendDouble(v)
+        case .boolean(let v): appendBoolean(v)
+        case .date(let v): appendDate(timeIntervalSinceReferenceDate: v.timeIntervalSinceReferenceDate)
+        case .string(let v): appendString(v)
+        case .uuid(let v):
+            let offset = used - rowStart
+            reserve(16)
+            withUnsafeBytes(of: v.uuid) { (scratch + used).copyMemory(from: $0.baseAddress!, byteCount: 16) }
+            used += 16
+            put(.uuid, UInt64(offset))
+        case .decimal, .data, .uri, .objectID:
+            put(.extra, UInt64(extras.count))
+            extras.append(value)
+        }
+    }
+
+    /// Ends the row begun last; fields not appended read as nil.
+    public func endRow(version: Int64) {
+        while field < fieldCount { appendNull() }
+        rowOffsets.append(rowStart)
+        versions.append(version)
+    }
+
+    /// The rows ended since the last call, sharing one buffer; the packer is then empty, ready for the next chunk.
+    public func finish() -> [RowSnapshot] {
+        guard !rowOffsets.isEmpty else { return [] }
+        let storage = PackedRowStorage(copying: scratch, count: used, extras: extras)
+        var rows: [RowSnapshot] = []
+        rows.reserveCapacity(rowOffsets.count)
+        for index in rowOffsets.indices {
+            rows.append(RowSnapshot(packed: storage, offset: rowOffsets[index], version: versions[index]))
+        }
+        used = 0
+        rowOffsets.removeAll(keepingCapacity: true)
+        versions.removeAll(keepingCapacity: true)
+        extras = []
+        return rows
+    }
+
+    @inline(__always)
+    private func put(_ tag: PackedRowStorage.Tag, _ slot: UInt64) {
+        precondition(field < fieldCount, "RowPacker: more values than the row's \(fieldCount) fields")
+        scratch.storeBytes(of: tag.rawValue, toByteOffset: rowStart + PackedRowStorage.tagsStart + field, as: UInt8.self)
+        scratch.storeBytes(of: slot, toByteOffset: rowStart + slotsStart + 8 * field, as: UInt64.self)
+        field += 1
+    }
+
+    private func reserve(_ more: Int) {
+        guard used + more > capacity else { return }
+        let grown = max(capacity * 2, used + more)
+        let bigger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+        bigger.copyMemory(from: scratch, byteCount: used)
+        scratch.deallocate()
+        scratch = bigger
+        capacity = grown
+    }
+}
