@@ -95,10 +95,16 @@ enum LMDBFileCheck {
                 nativeCode: MDB_CORRUPTED)
         }
         let needed = (Int(clamping: current.lastPage) &+ 1).multipliedReportingOverflow(by: pageSize)
-        guard !needed.overflow, needed.partialValue <= size else {
+        // The size is taken again after the meta pages are read: a writer in another process writes a commit's
+        // pages before the meta page that names them, so a size read before that meta page could be short of it
+        // (a live store reported as truncated when it was opened during another process's commit).
+        var sizeAfterMeta = size
+        if fstat(descriptor, &status) == 0 { sizeAfterMeta = max(size, Int(status.st_size)) }
+        guard !needed.overflow, needed.partialValue <= sizeAfterMeta else {
             throw StoreError(
                 code: .corrupt,
-                message: "\(path) is truncated: \(size) bytes, but its last page ends at byte \(needed.partialValue)",
+                message:
+                    "\(path) is truncated: \(sizeAfterMeta) bytes, but its last page ends at byte \(needed.partialValue)",
                 url: url, nativeCode: MDB_CORRUPTED)
         }
         let invalidPage = UInt64.max
