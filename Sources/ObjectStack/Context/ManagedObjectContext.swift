@@ -104,6 +104,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Creates a context. Give it a coordinator (or, for a child, a parent) before using it.
     public init(concurrencyType: ConcurrencyType) {
+        if Self.concurrencyDebugRequested, !Self.concurrencyDebugOn { Self.concurrencyDebugOn = true }
         self.concurrencyType = concurrencyType
         switch concurrencyType {
         case .mainQueue:
@@ -227,8 +228,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     // MARK: - Concurrency checking
 
-    /// Whether `STACKLAB_CONCURRENCY_DEBUG=1` was set when the process started.
-    static let concurrencyDebug = ProcessInfo.processInfo.environment["STACKLAB_CONCURRENCY_DEBUG"] == "1"
+    /// Whether `STACKLAB_CONCURRENCY_DEBUG=1` was set when the process started (read when the first context is
+    /// made).
+    ///
+    /// Every typed property read checks it: a lazily initialised `static let` cost a `swift_once` call per read
+    /// (2% of looking objects up by ID), while this constant-initialised flag is a plain load. It is written only
+    /// when the variable is set, before the context that sets it is used.
+    static var concurrencyDebug: Bool { concurrencyDebugOn }
+    nonisolated(unsafe) private static var concurrencyDebugOn = false
+    private static let concurrencyDebugRequested =
+        ProcessInfo.processInfo.environment["STACKLAB_CONCURRENCY_DEBUG"] == "1"
 
     /// With concurrency debugging on, traps when called off the context's queue.
     @inline(__always)
