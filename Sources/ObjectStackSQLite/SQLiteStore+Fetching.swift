@@ -74,7 +74,18 @@ extension SQLiteStore: StoreRowStreaming {
                 let statement = try prepare(db, "SELECT " + rowColumns(table, alias: "t0") + tail)
                 defer { statement.reset() }
                 if let streaming {
-                    try packRows(statement, root: table.root.name, inChunks: streaming)
+                    // Without a filter, counting the rows first is cheap (SQLite counts a b-tree's entries
+                    // without reading its rows), and lets the receiver make room for them all at once.
+                    var expected: Int?
+                    if request.predicate == nil {
+                        let count = try prepare(db, "SELECT COUNT(*)" + body)
+                        defer { count.reset() }
+                        if try count.step() {
+                            let after = max(Int(count.int(0)) - request.fetchOffset, 0)
+                            expected = request.fetchLimit > 0 ? min(after, request.fetchLimit) : after
+                        }
+                    }
+                    try packRows(statement, root: table.root.name, expected: expected, inChunks: streaming)
                     return .objects([])
                 }
                 var rows: [(ManagedObjectID, RowSnapshot)] = []
@@ -108,10 +119,13 @@ extension SQLiteStore: StoreRowStreaming {
     }
 
     /// Reads the rows of a statement that selects `rowColumns`, packed (`RowPacker`), and hands them to `body` a
-    /// chunk at a time: the rows of a chunk share one buffer.
+    /// chunk at a time: the rows of a chunk share one buffer. With `expected` rows in all, `body` is told how many
+    /// are still to come (an estimate: a row written meanwhile may differ).
     func packRows(
-        _ statement: SQLiteStatement, root: String, inChunks body: ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
+        _ statement: SQLiteStatement, root: String, expected: Int? = nil,
+        inChunks body: ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
     ) throws {
+        var handed = 0
         let readers = self.readers[root] ?? [:]
         let storeIdentifier = identifier
         let packer = RowPacker(capacity: 64 * 1024)
@@ -121,7 +135,8 @@ extension SQLiteStore: StoreRowStreaming {
         chunk.reserveCapacity(Self.rowChunkSize)
         func handOver() throws {
             for (id, row) in zip(ids, packer.finish()) { chunk.append((id, row)) }
-            try body(chunk, nil)
+            handed += chunk.count
+            try body(chunk, expected.map { max($0 - handed, 0) })
             ids.removeAll(keepingCapacity: true)
             chunk.removeAll(keepingCapacity: true)
         }

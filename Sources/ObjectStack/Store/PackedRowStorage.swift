@@ -21,13 +21,13 @@ final class PackedRowStorage: @unchecked Sendable {
     /// Byte offset of the tags in a row.
     static let tagsStart = 8
 
-    init(copying bytes: UnsafeRawPointer, count: Int, extras: [StoreValue]) {
-        base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 8), alignment: 8)
-        base.copyMemory(from: bytes, byteCount: count)
+    /// Takes over `bytes`, a `malloc`ed buffer the packer filled.
+    init(adopting bytes: UnsafeMutableRawPointer, extras: [StoreValue]) {
+        base = bytes
         self.extras = extras
     }
 
-    deinit { base.deallocate() }
+    deinit { free(base) }
 
     /// Where a row's slots start, for a row of `count` fields.
     @inline(__always)

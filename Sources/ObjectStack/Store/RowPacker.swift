@@ -32,10 +32,17 @@ public final class RowPacker {
     /// A packer with room for about `bytes` bytes of rows before it grows.
     public init(capacity bytes: Int = 4096) {
         capacity = max(bytes, 64)
-        scratch = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        scratch = Self.allocate(capacity)
     }
 
-    deinit { scratch.deallocate() }
+    deinit { free(scratch) }
+
+    /// A buffer from `malloc` (8-byte aligned, as the rows' slots need): a finished chunk's buffer is handed to
+    /// its storage and trimmed with `realloc`, not copied.
+    private static func allocate(_ bytes: Int) -> UnsafeMutableRawPointer {
+        guard let buffer = malloc(bytes) else { fatalError("RowPacker: out of memory for \(bytes) bytes") }
+        return buffer
+    }
 
     /// The rows ended since the last `finish()`.
     public var rowCount: Int { rowOffsets.count }
@@ -125,7 +132,9 @@ public final class RowPacker {
     /// The rows ended since the last call, sharing one buffer; the packer is then empty, ready for the next chunk.
     public func finish() -> [RowSnapshot] {
         guard !rowOffsets.isEmpty else { return [] }
-        let storage = PackedRowStorage(copying: scratch, count: used, extras: extras)
+        // The chunk keeps the packer's buffer, trimmed to what it holds; the packer starts a new one.
+        let storage = PackedRowStorage(adopting: realloc(scratch, max(used, 8)) ?? scratch, extras: extras)
+        scratch = Self.allocate(capacity)
         var rows: [RowSnapshot] = []
         rows.reserveCapacity(rowOffsets.count)
         for index in rowOffsets.indices {
@@ -149,9 +158,7 @@ public final class RowPacker {
     private func reserve(_ more: Int) {
         guard used + more > capacity else { return }
         let grown = max(capacity * 2, used + more)
-        let bigger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
-        bigger.copyMemory(from: scratch, byteCount: used)
-        scratch.deallocate()
+        guard let bigger = realloc(scratch, grown) else { fatalError("RowPacker: out of memory for \(grown) bytes") }
         scratch = bigger
         capacity = grown
     }
