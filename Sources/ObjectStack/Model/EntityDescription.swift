@@ -64,6 +64,8 @@ public final class EntityDescription: @unchecked Sendable {
     /// Every attribute's name bits with where its value lives, for `@Attribute`'s reads and
     /// `attribute(forKey:)`.
     @exclusivity(unchecked) var attributeSlots: [(bits: NameBits, slot: AttributeSlot)] = []
+    /// Slots of typed properties by the address of their names, filled as they are first read.
+    let typedSlots = TypedSlotCache()
     /// The attributes a save requires a value of: stored and not optional. Worked out once, like the lists
     /// below, so a save of many objects does not test every attribute of every object.
     @exclusivity(unchecked) var requiredAttributes: [AttributeDescription] = []
@@ -164,6 +166,16 @@ public final class EntityDescription: @unchecked Sendable {
         let bits = NameBits(key)
         for entry in attributeSlots where entry.bits == bits { return entry.slot }
         return attributesByName[key].map(AttributeSlot.init)
+    }
+
+    /// Where the value of the attribute a typed property names lives: a word compared per typed property of the
+    /// entity, once the name has been met (the first read looks it up by its string).
+    @inline(__always)
+    func attributeSlot(for name: AttributeName) -> AttributeSlot? {
+        if let slot = typedSlots.slot(for: name) { return slot }
+        guard let slot = attributeSlot(forKey: name.string) else { return nil }
+        typedSlots.add(name, slot)
+        return slot
     }
 
     /// The attribute or relationship with the given name.

@@ -14,14 +14,28 @@
 /// URLs `about:blank` (see `AttributeValueConvertible.valueForNil`); declare the property optional, or use
 /// `value(forKey:)`, to tell an unset value apart. A required attribute left unset still fails the save.
 /// - Precondition: the entity has an attribute with that name whose type fits `Value`.
+///
+/// The wrapper holds one word, the address of its name's literal (`AttributeName`), not the name itself: eight
+/// typed properties took 128 of a fetched object's 256 bytes when each held a `String`.
 @propertyWrapper
 public struct Attribute<Value: AttributeValueConvertible> {
+    @usableFromInline let name: AttributeName
+
     /// The attribute's name.
-    public let key: String
+    public var key: String { name.string }
 
     /// Names the attribute this property reads and writes.
+    @inlinable
+    public init(_ key: StaticString) {
+        name = AttributeName(key)
+    }
+
+    /// Names the attribute with a string that is not a literal: the name is copied once into a process-wide
+    /// table, and every object made looks it up there.
+    @available(*, deprecated, message: "name the attribute with a string literal, as @Attribute(\"title\")")
+    @_disfavoredOverload
     public init(_ key: String) {
-        self.key = key
+        name = AttributeName(interning: key)
     }
 
     @available(*, unavailable, message: "@Attribute is only available on ManagedObject subclasses")
@@ -39,16 +53,17 @@ public struct Attribute<Value: AttributeValueConvertible> {
         // Inlinable, so the client module specialises it for its `Object` and `Value` instead of looking up
         // generic metadata on every read (that was a third of reading a fetched object's values).
         @inlinable @inline(__always) get {
-            let key = object[keyPath: storageKeyPath].key
-            let stored = object.typedAttributeValue(key)
+            let name = object[keyPath: storageKeyPath].name
+            let stored = object.typedAttributeValue(name)
             if let value = Value(storeValue: stored) { return value }
             if stored.isNull, let fallback = Value.valueForNil { return fallback }
-            preconditionFailure("\(object.entity.name).\(key) holds \(stored), which does not read as \(Value.self)")
+            preconditionFailure(
+                "\(object.entity.name).\(object[keyPath: storageKeyPath].key) holds \(stored), which does not read as \(Value.self)")
         }
         // Inlinable for the same reason as the getter: unspecialised, the setter looked up the key path's
         // generic metadata on every write (a third of setting a new object's values).
         @inlinable @inline(__always) set {
-            object.setTypedAttribute(object[keyPath: storageKeyPath].key, newValue.storeValue, describing: newValue)
+            object.setTypedAttribute(object[keyPath: storageKeyPath].name, newValue.storeValue, describing: newValue)
         }
     }
 }
@@ -67,30 +82,34 @@ extension ManagedObject {
     /// The value of the attribute a typed property names, as `attributeValue(_:)` reads it, found through its
     /// slot: a read retains and releases no attribute description.
     @usableFromInline
-    final func typedAttributeValue(_ key: String) -> StoreValue {
-        if ManagedObjectContext.concurrencyDebug { managedObjectContext?.assertOnQueue("@Attribute(\"\(key)\")") }
-        guard let slot = entity.attributeSlot(forKey: key) else {
-            preconditionFailure("entity \(entity.name) has no attribute named '\(key)'")
+    final func typedAttributeValue(_ name: AttributeName) -> StoreValue {
+        if ManagedObjectContext.concurrencyDebug {
+            managedObjectContext?.assertOnQueue("@Attribute(\"\(name.string)\")")
+        }
+        guard let slot = entity.attributeSlot(for: name) else {
+            preconditionFailure("entity \(entity.name) has no attribute named '\(name.string)'")
         }
         // A transient attribute has no stored position; its value lives elsewhere.
-        guard slot.storedIndex >= 0 else { return attributeValue(typedAttribute(key)) }
+        guard slot.storedIndex >= 0 else { return attributeValue(typedAttribute(name.string)) }
         return storedAttributeValue(slot)
     }
 
     /// Sets the attribute a typed property names, converted to the attribute's type; a value that does not fit
     /// is a programming error.
     @usableFromInline
-    func setTypedAttribute(_ key: String, _ storeValue: StoreValue, describing newValue: @autoclosure () -> Any) {
-        if ManagedObjectContext.concurrencyDebug { managedObjectContext?.assertOnQueue("@Attribute(\"\(key)\")") }
+    func setTypedAttribute(_ name: AttributeName, _ storeValue: StoreValue, describing newValue: @autoclosure () -> Any) {
+        if ManagedObjectContext.concurrencyDebug {
+            managedObjectContext?.assertOnQueue("@Attribute(\"\(name.string)\")")
+        }
         // A stored attribute is written through its slot, without retaining its description (eight retains and
         // releases for a new object's eight values).
-        if let slot = entity.attributeSlot(forKey: key), slot.storedIndex >= 0,
+        if let slot = entity.attributeSlot(for: name), slot.storedIndex >= 0,
             let value = slot.type.coerce(storeValue)
         {
             setStored(index: slot.index, storedIndex: slot.storedIndex, value)
             return
         }
-        let attribute = typedAttribute(key)
+        let attribute = typedAttribute(name.string)
         guard let value = attribute.type.coerce(storeValue) else {
             preconditionFailure(
                 "\(entity.name).\(attribute.name) is \(attribute.type.rawValue); it cannot hold \(newValue())")
