@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import ObjectStack
+
+/// Rows packed by `RowPacker`: every kind of value reads back as it went in, by index and as a whole, and rows
+/// outlive their packer and the chunks after theirs.
+@Suite("RowPacker")
+struct RowPackerTests {
+    private static func values(_ seed: Int, id: ManagedObjectID) -> [StoreValue] {
+        [
+            .null,
+            .integer(Int64.min + Int64(seed)),
+            .integer(Int64(seed)),
+            .double(-0.0),
+            .double(Double(seed) + 0.5),
+            .boolean(seed % 2 == 0),
+            .boolean(seed % 2 == 1),
+            .string(""),
+            .string("short"),
+            .string(String(repeating: "ü🙂", count: 40 + seed)),
+            .date(Date(timeIntervalSinceReferenceDate: -1_000.25 * Double(seed))),
+            .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!),
+            .decimal(Decimal(string: "12.5")!),
+            .data(Data([0, 1, 2, 255])),
+            .uri(URL(string: "https://example.com/\(seed)")!),
+            .objectID(id),
+        ]
+    }
+
+    private static func someID() throws -> ManagedObjectID {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Item", attributes: [AttributeDescription(name: "code", type: .string)])
+        ])
+        return ManagedObjectID(entity: try #require(model.entitiesByName["Item"]), storeIdentifier: "s", primaryKey: 7)
+    }
+
+    @Test("every kind of value reads back as it went in, by index and as a whole, across chunks")
+    func roundTrip() throws {
+        let id = try Self.someID()
+        let packer = RowPacker(capacity: 64)  // small, so the packer grows while packing
+        var rows: [(RowSnapshot, [StoreValue], Int64)] = []
+        for chunk in 0..<3 {
+            for row in 0..<5 {
+                let seed = chunk * 5 + row
+                let values = Self.values(seed, id: id)
+                packer.beginRow(fieldCount: values.count)
+                for value in values { packer.append(value) }
+                packer.endRow(version: Int64(seed + 1))
+            }
+            #expect(packer.rowCount == 5)
+            let finished = packer.finish()
+            #expect(packer.rowCount == 0)
+            for (row, snapshot) in finished.enumerated() {
+                let seed = chunk * 5 + row
+                rows.append((snapshot, Self.values(seed, id: id), Int64(seed + 1)))
+            }
+        }
+        for (snapshot, values, version) in rows {
+            #expect(snapshot.isPacked)
+            #expect(snapshot.version == version)
+            #expect(snapshot.count == values.count)
+            #expect(snapshot.values == values)
+            for index in values.indices { #expect(snapshot[index] == values[index], "field \(index)") }
+            #expect(snapshot.value(at: values.count) == .null)
+            #expect(snapshot.value(at: -1) == .null)
+        }
+    }
+
+    @Test("strings appended as bytes read back as Swift decodes them: invalid UTF-8 repaired")
+    func stringBytes() {
+        let packer = RowPacker()
+        packer.beginRow(fieldCount: 3)
+        let valid = Array("naïve café".utf8)
+        valid.withUnsafeBytes { packer.appendString(utf8: $0) }
+        let invalid: [UInt8] = [0x61, 0xFF, 0x62, 0xC3]
+        invalid.withUnsafeBytes { packer.appendString(utf8: $0) }
+        packer.appendString(utf8: UnsafeRawBufferPointer(start: nil, count: 0))
+        packer.endRow(version: 1)
+        let row = packer.finish()[0]
+        #expect(row[0] == .string("naïve café"))
+        #expect(row[1] == .string(String(decoding: invalid, as: UTF8.self)))
+        #expect(row[2] == .string(""))
+    }
+
+    @Test("fields not appended read as nil, and a row outlives its packer")
+    func shortRowOutlivesPacker() {
+        var row: RowSnapshot?
+        do {
+            let packer = RowPacker()
+            packer.beginRow(fieldCount: 4)
+            packer.appendInteger(9)
+            packer.appendString("kept")
+            packer.endRow(version: 3)
+            row = packer.finish().first
+        }
+        #expect(row?.values == [.integer(9), .string("kept"), .null, .null])
+    }
+
+    @Test("a snapshot made from an array is not packed and reads the same way")
+    func arraySnapshot() {
+        let row = RowSnapshot(values: [.integer(1), .string("a")], version: 2)
+        #expect(!row.isPacked)
+        #expect(row.count == 2 && row[1] == .string("a") && row.value(at: 2) == .null)
+    }
+}
