@@ -19,5 +19,7 @@ extension Metric {
             + "(each lookup in a read transaction of its own, as existingObject(with:) must)")
     public static let bytesPerObject = Metric(
         "bytes_per_object", unit: .bytes, polarity: .lowerIsBetter, group: engineGroup,
-        about: "fetch-all: resident heap memory (not the store file's mapped pages) the materialised results hold, per pod")
+        about:
+            "fetch-all: resident heap memory (not the store file's mapped pages) the materialised results hold, per pod"
+    )
 }

@@ -73,7 +73,8 @@ struct SQLiteRowReader: Sendable {
                 if let entityColumn, let found = table.entitiesByCode[statement.int(entityColumn)] { target = found }
                 packer.append(
                     .objectID(
-                        ManagedObjectID(entity: target, storeIdentifier: storeIdentifier, primaryKey: statement.int(column))))
+                        ManagedObjectID(
+                            entity: target, storeIdentifier: storeIdentifier, primaryKey: statement.int(column))))
             }
         }
         packer.endRow(version: statement.int(2))

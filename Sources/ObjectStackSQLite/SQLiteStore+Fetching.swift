@@ -149,7 +149,8 @@ extension SQLiteStore: StoreRowStreaming {
                 lastCode = code
             }
             guard let reader else { continue }
-            ids.append(ManagedObjectID(entity: reader.entity, storeIdentifier: storeIdentifier, primaryKey: statement.int(0)))
+            ids.append(
+                ManagedObjectID(entity: reader.entity, storeIdentifier: storeIdentifier, primaryKey: statement.int(0)))
             reader.pack(statement, into: packer, storeIdentifier: storeIdentifier)
             if ids.count == Self.rowChunkSize { try handOver() }
         }

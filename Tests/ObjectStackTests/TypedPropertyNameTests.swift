@@ -72,7 +72,9 @@ struct TypedPropertyNameTests {
     func keys() {
         #expect(Attribute<String>("x").key == "x")
         #expect(Attribute<String>("title").key == "title")
-        #expect(Attribute<String>("aVeryLongAttributeNameBeyondSixteenBytes").key == "aVeryLongAttributeNameBeyondSixteenBytes")
+        #expect(
+            Attribute<String>("aVeryLongAttributeNameBeyondSixteenBytes").key
+                == "aVeryLongAttributeNameBeyondSixteenBytes")
         let built = ["lab", "el"].joined()
         let interned = AttributeName(interning: built)
         #expect(interned.string == "label")

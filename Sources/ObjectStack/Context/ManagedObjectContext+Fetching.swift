@@ -332,7 +332,8 @@ extension ManagedObjectContext {
             }
         } catch let error as StoreError {
             throw ObjectStackError(
-                code: .storeFailed, message: "fetch of \(plan.store.entity.name) failed: \(error.message)", cause: error)
+                code: .storeFailed, message: "fetch of \(plan.store.entity.name) failed: \(error.message)", cause: error
+            )
         }
         guard streamed else { return nil }
         for object in awaking { object.awakeFromFetch() }

@@ -43,7 +43,8 @@ final class TypedSlotCache: Sendable {
     func add(_ name: AttributeName, _ slot: AttributeSlot) {
         while true {
             let bits = current.load(ordering: .acquiring)
-            let old = bits == 0 ? nil : Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
+            let old =
+                bits == 0 ? nil : Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
             if let old, old.names.contains(name.bits) { return }
             // The new table holds the old one (the reference `current` held moves to it), so readers of the old
             // table stay safe.

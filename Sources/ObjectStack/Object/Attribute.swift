@@ -58,7 +58,8 @@ public struct Attribute<Value: AttributeValueConvertible> {
             if let value = Value(storeValue: stored) { return value }
             if stored.isNull, let fallback = Value.valueForNil { return fallback }
             preconditionFailure(
-                "\(object.entity.name).\(object[keyPath: storageKeyPath].key) holds \(stored), which does not read as \(Value.self)")
+                "\(object.entity.name).\(object[keyPath: storageKeyPath].key) holds \(stored), which does not read as \(Value.self)"
+            )
         }
         // Inlinable for the same reason as the getter: unspecialised, the setter looked up the key path's
         // generic metadata on every write (a third of setting a new object's values).
@@ -97,7 +98,8 @@ extension ManagedObject {
     /// Sets the attribute a typed property names, converted to the attribute's type; a value that does not fit
     /// is a programming error.
     @usableFromInline
-    func setTypedAttribute(_ name: AttributeName, _ storeValue: StoreValue, describing newValue: @autoclosure () -> Any) {
+    func setTypedAttribute(_ name: AttributeName, _ storeValue: StoreValue, describing newValue: @autoclosure () -> Any)
+    {
         if ManagedObjectContext.concurrencyDebug {
             managedObjectContext?.assertOnQueue("@Attribute(\"\(name.string)\")")
         }

@@ -267,7 +267,8 @@ extension ManagedObject {
             {
                 // A packed row is decoded once: the object keeps the decoded row (the same version, so the same
                 // row) as its snapshot, which the save reads again as the update's committed values.
-                let row = committed.isPacked ? RowSnapshot(values: committed.values, version: committed.version) : committed
+                let row =
+                    committed.isPacked ? RowSnapshot(values: committed.values, version: committed.version) : committed
                 if row !== committed { snapshot = row }
                 changes.start(over: row.values)
             } else {

@@ -150,7 +150,8 @@ public final class RowPacker {
     @inline(__always)
     private func put(_ tag: PackedRowStorage.Tag, _ slot: UInt64) {
         precondition(field < fieldCount, "RowPacker: more values than the row's \(fieldCount) fields")
-        scratch.storeBytes(of: tag.rawValue, toByteOffset: rowStart + PackedRowStorage.tagsStart + field, as: UInt8.self)
+        scratch.storeBytes(
+            of: tag.rawValue, toByteOffset: rowStart + PackedRowStorage.tagsStart + field, as: UInt8.self)
         scratch.storeBytes(of: slot, toByteOffset: rowStart + slotsStart + 8 * field, as: UInt64.self)
         field += 1
     }
