@@ -13,31 +13,26 @@ import Foundation
 /// ```
 /// - Note: Immutable and thread-safe: pass IDs, not objects, between contexts.
 public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible {
+    // Three words (40 bytes with the object header, the smallest allocation that holds them): a fetch makes an ID
+    // per row, and the 64-byte ID with its identifier string and cached SipHash was a tenth of a fetched object.
     /// The object's entity (its concrete entity, never an abstract parent).
     public let entity: EntityDescription
-    /// The identifier of the store that holds the object; empty for a temporary ID.
-    public let storeIdentifier: String
+    /// The store, shared by every ID of it; the temporary identity for a temporary ID.
+    let store: StoreIdentity
     /// The primary key for a permanent ID; for a temporary ID, a process-unique number.
     public let key: Int64
-    /// Whether the ID is temporary (the object has not been saved or given a permanent ID yet).
-    public let isTemporaryID: Bool
-    let hashCache: Int
 
     /// Creates a permanent ID for a row of a store.
     public init(entity: EntityDescription, storeIdentifier: String, primaryKey: Int64) {
         self.entity = entity
-        self.storeIdentifier = storeIdentifier
+        self.store = StoreIdentity.interned(storeIdentifier)
         self.key = primaryKey
-        self.isTemporaryID = false
-        self.hashCache = Self.hash(entity.nameHash, primaryKey, false)
     }
 
     private init(temporaryFor entity: EntityDescription, number: Int64) {
         self.entity = entity
-        self.storeIdentifier = ""
+        self.store = StoreIdentity.temporary
         self.key = number
-        self.isTemporaryID = true
-        self.hashCache = Self.hash(entity.nameHash, number, true)
     }
 
     private static let temporaryCounter = AtomicCounter()
@@ -47,13 +42,19 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible 
         ManagedObjectID(temporaryFor: entity, number: temporaryCounter.next())
     }
 
-    private static func hash(_ nameHash: Int, _ key: Int64, _ temporary: Bool) -> Int {
-        // The entity name's hash is computed once per entity: hashing the string for every ID showed in profiles.
-        var hasher = Hasher()
-        hasher.combine(nameHash)
-        hasher.combine(key)
-        hasher.combine(temporary)
-        return hasher.finalize()
+    /// The identifier of the store that holds the object; empty for a temporary ID.
+    public var storeIdentifier: String { store.identifier }
+
+    /// Whether the ID is temporary (the object has not been saved or given a permanent ID yet).
+    public var isTemporaryID: Bool { store.isTemporary }
+
+    /// The ID's hash: the entity name's hash (computed once per entity) mixed with the key by a bijection, so
+    /// the IDs of one entity never collide. A SipHash per ID showed in fetch profiles.
+    @inline(__always)
+    var hashCache: Int {
+        let keyBits = UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15
+        let kind: UInt64 = isTemporaryID ? 0x5851_F42D_4C95_7F2D : 0
+        return HashFinalizer.mix(UInt64(bitPattern: Int64(entity.nameHash)) ^ keyBits ^ kind)
     }
 
     /// The entity's name.
@@ -81,9 +82,10 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible 
     }
 
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
+        // Identities are interned: the same store (or both temporary) is the same identity.
         lhs === rhs
-            || (lhs.key == rhs.key && lhs.isTemporaryID == rhs.isTemporaryID && lhs.entity.name == rhs.entity.name
-                && lhs.storeIdentifier == rhs.storeIdentifier)
+            || (lhs.key == rhs.key && lhs.store === rhs.store
+                && (lhs.entity === rhs.entity || lhs.entity.name == rhs.entity.name))
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -1,0 +1,42 @@
+import Synchronization
+
+/// A store identifier shared by every object ID of that store: one word in each ID instead of a 16-byte string.
+///
+/// Identities are interned for the life of the process (a process sees a handful of stores), so two IDs name the
+/// same store exactly when they hold the same identity, and a lookup that meets the last identity asked for (a
+/// store making the IDs of a fetch's rows) compares one string and takes no lock.
+final class StoreIdentity: Sendable {
+    /// The store's identifier; empty for temporary IDs.
+    let identifier: String
+    /// Whether this is the identity of temporary IDs (no store yet).
+    let isTemporary: Bool
+
+    private init(identifier: String, isTemporary: Bool) {
+        self.identifier = identifier
+        self.isTemporary = isTemporary
+    }
+
+    /// The identity of temporary IDs.
+    static let temporary = StoreIdentity(identifier: "", isTemporary: true)
+
+    private static let table = Mutex<[String: StoreIdentity]>([:])
+    /// The identity looked up last (never released: the table holds every identity for good).
+    private static let last = Atomic<UInt>(0)
+
+    /// The identity of a store identifier.
+    static func interned(_ identifier: String) -> StoreIdentity {
+        let bits = last.load(ordering: .acquiring)
+        if bits != 0 {
+            let recent = Unmanaged<StoreIdentity>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
+            if recent.identifier == identifier { return recent }
+        }
+        let identity = table.withLock { table in
+            if let known = table[identifier] { return known }
+            let made = StoreIdentity(identifier: identifier, isTemporary: false)
+            table[identifier] = made
+            return made
+        }
+        last.store(UInt(bitPattern: Unmanaged.passUnretained(identity).toOpaque()), ordering: .releasing)
+        return identity
+    }
+}
