@@ -64,6 +64,8 @@ struct RowPackerTests {
             for index in values.indices { #expect(snapshot[index] == values[index], "field \(index)") }
             #expect(snapshot.value(at: values.count) == .null)
             #expect(snapshot.value(at: -1) == .null)
+            for index in values.indices { #expect(snapshot.isNull(at: index) == values[index].isNull) }
+            #expect(snapshot.isNull(at: values.count))
         }
     }
 
@@ -102,5 +104,6 @@ struct RowPackerTests {
         let row = RowSnapshot(values: [.integer(1), .string("a")], version: 2)
         #expect(!row.isPacked)
         #expect(row.count == 2 && row[1] == .string("a") && row.value(at: 2) == .null)
+        #expect(!row.isNull(at: 0) && row.isNull(at: 2))
     }
 }

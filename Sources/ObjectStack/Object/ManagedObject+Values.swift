@@ -163,17 +163,15 @@ extension ManagedObject {
         if attribute.isTransient { return attributeValue(attribute).isNull }
         if let null = changes.isNull(at: attribute.index) { return null }
         fireFault()
-        guard let stored = attribute.storedIndex, let snapshot, stored < snapshot.count else { return true }
-        if case .null = snapshot[stored] { return true }
-        return false
+        guard let stored = attribute.storedIndex, let snapshot else { return true }
+        return snapshot.isNull(at: stored)
     }
 
     /// The value of a stored attribute at `slot`: its unsaved change, else its row's, firing the fault if needed.
     func storedAttributeValue(_ slot: AttributeSlot) -> StoreValue {
         if let changed = changes[slot.index] { return changed }
         fireFault()
-        guard slot.storedIndex >= 0, let snapshot, slot.storedIndex < snapshot.count else { return .null }
-        return snapshot[slot.storedIndex]
+        return snapshot?.value(at: slot.storedIndex) ?? .null
     }
 
     private func attributeObject(_ attribute: AttributeDescription, _ given: StoreValue? = nil) -> Any? {

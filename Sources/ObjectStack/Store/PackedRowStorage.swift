@@ -62,6 +62,12 @@ final class PackedRowStorage: @unchecked Sendable {
         }
     }
 
+    /// Whether field `index` of the row at `offset` is nil.
+    @inline(__always)
+    func isNull(at offset: Int, field index: Int) -> Bool {
+        base.load(fromByteOffset: offset + Self.tagsStart + index, as: UInt8.self) == Tag.null.rawValue
+    }
+
     /// Every value of the row at `offset`.
     func values(at offset: Int) -> [StoreValue] {
         let count = fieldCount(at: offset)

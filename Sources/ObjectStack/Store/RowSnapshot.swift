@@ -67,6 +67,19 @@ public final class RowSnapshot: Sendable {
 
     /// The value at a `storedIndex`, or `.null` past the row's end (a row written before the property existed).
     public func value(at index: Int) -> StoreValue {
-        index >= 0 && index < count ? self[index] : .null
+        switch storage {
+        case .values(let values): return index >= 0 && index < values.count ? values[index] : .null
+        case .packed(let packed):
+            return index >= 0 && index < packed.fieldCount(at: offset) ? packed.value(at: offset, field: index) : .null
+        }
+    }
+
+    /// Whether the value at a `storedIndex` is nil (or past the row's end), without decoding it.
+    func isNull(at index: Int) -> Bool {
+        switch storage {
+        case .values(let values): return index < 0 || index >= values.count || values[index].isNull
+        case .packed(let packed):
+            return index < 0 || index >= packed.fieldCount(at: offset) || packed.isNull(at: offset, field: index)
+        }
     }
 }
