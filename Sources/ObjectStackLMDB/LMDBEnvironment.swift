@@ -86,11 +86,13 @@ final class LMDBEnvironment: Sendable {
                         mdb_txn_reset(txn)
                         let slot = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(txn)))
                         let parked = idleReader.compareExchange(expected: 0, desired: slot, ordering: .releasing)
-                        let kept = parked.exchanged || idleReaders.withLock { readers in
-                            guard readers.count < Self.idleReaderLimit else { return false }
-                            readers.append(txn)
-                            return true
-                        }
+                        let kept =
+                            parked.exchanged
+                            || idleReaders.withLock { readers in
+                                guard readers.count < Self.idleReaderLimit else { return false }
+                                readers.append(txn)
+                                return true
+                            }
                         if !kept { mdb_txn_abort(txn) }
                     }
                     return try body(LMDBTransaction(txn: txn, url: url))
