@@ -74,16 +74,14 @@ extension SQLiteStore: StoreRowStreaming {
                 let statement = try prepare(db, "SELECT " + rowColumns(table, alias: "t0") + tail)
                 defer { statement.reset() }
                 if let streaming {
-                    // Without a filter, counting the rows first is cheap (SQLite counts a b-tree's entries
-                    // without reading its rows), and lets the receiver make room for them all at once.
+                    // A whole entity's rows, without a filter or a limit: counting them first is cheap (SQLite
+                    // counts a b-tree's entries without reading its rows) and lets the receiver make room for
+                    // them all at once. A limited fetch (a first screen) is not worth a count of the table.
                     var expected: Int?
-                    if request.predicate == nil {
+                    if request.predicate == nil, request.fetchLimit == 0 {
                         let count = try prepare(db, "SELECT COUNT(*)" + body)
                         defer { count.reset() }
-                        if try count.step() {
-                            let after = max(Int(count.int(0)) - request.fetchOffset, 0)
-                            expected = request.fetchLimit > 0 ? min(after, request.fetchLimit) : after
-                        }
+                        if try count.step() { expected = max(Int(count.int(0)) - request.fetchOffset, 0) }
                     }
                     try packRows(statement, root: table.root.name, expected: expected, inChunks: streaming)
                     return .objects([])
