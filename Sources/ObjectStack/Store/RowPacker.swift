@@ -18,7 +18,9 @@ import Foundation
 /// ```
 /// - Note: Not thread-safe: one packer per read.
 public final class RowPacker {
-    private var scratch: UnsafeMutableRawPointer
+    /// The buffer rows are packed into; nil after `finish()` until the next row begins (a fetch of one chunk never
+    /// allocates a second buffer).
+    private var scratch: UnsafeMutableRawPointer!
     private var capacity: Int
     private var used = 0
     private var rowStart = 0
@@ -49,6 +51,7 @@ public final class RowPacker {
 
     /// Starts a row of `count` fields; each must then be appended, in order, before `endRow(version:)`.
     public func beginRow(fieldCount count: Int) {
+        if scratch == nil { scratch = Self.allocate(capacity) }
         used = (used + 7) & ~7
         rowStart = used
         fieldCount = count
@@ -134,7 +137,7 @@ public final class RowPacker {
         guard !rowOffsets.isEmpty else { return [] }
         // The chunk keeps the packer's buffer, trimmed to what it holds; the packer starts a new one.
         let storage = PackedRowStorage(adopting: realloc(scratch, max(used, 8)) ?? scratch, extras: extras)
-        scratch = Self.allocate(capacity)
+        scratch = nil
         var rows: [RowSnapshot] = []
         rows.reserveCapacity(rowOffsets.count)
         for index in rowOffsets.indices {
