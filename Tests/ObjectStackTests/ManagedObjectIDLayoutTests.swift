@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+@testable import ObjectStack
+
+/// `ManagedObjectID` in three words: IDs made separately for one row are equal and hash alike, the store is told
+/// apart by its interned identity, a temporary ID is never equal to a permanent one, and the IDs of one entity
+/// never share a hash.
+@Suite("ManagedObjectID layout")
+struct ManagedObjectIDLayoutTests {
+    private static func entities() throws -> (EntityDescription, EntityDescription) {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Item", attributes: [AttributeDescription(name: "code", type: .string)]),
+            EntityDescription(name: "Other", attributes: [AttributeDescription(name: "code", type: .string)]),
+        ])
+        return (try #require(model.entitiesByName["Item"]), try #require(model.entitiesByName["Other"]))
+    }
+
+    @Test("IDs of one row are equal and hash alike; another store, entity or key is another ID")
+    func equality() throws {
+        let (item, other) = try Self.entities()
+        // Identifiers built at run time, so the two strings do not share storage.
+        let store = ["A1B2C3D4-0000-4000-8000-", "000000000001"].joined()
+        let a = ManagedObjectID(entity: item, storeIdentifier: store, primaryKey: 42)
+        let b = ManagedObjectID(entity: item, storeIdentifier: String(store.reversed().reversed()), primaryKey: 42)
+        #expect(a == b && a.hashValue == b.hashValue && a.storeIdentifier == store && a.key == 42)
+        #expect(a != ManagedObjectID(entity: item, storeIdentifier: store + "X", primaryKey: 42))
+        #expect(a != ManagedObjectID(entity: other, storeIdentifier: store, primaryKey: 42))
+        #expect(a != ManagedObjectID(entity: item, storeIdentifier: store, primaryKey: 43))
+        // An ID from another model instance with the same entity name is the same ID.
+        let (again, _) = try Self.entities()
+        let c = ManagedObjectID(entity: again, storeIdentifier: store, primaryKey: 42)
+        #expect(a == c && a.hashValue == c.hashValue)
+    }
+
+    @Test("a temporary ID is not a permanent one, even with an empty store identifier")
+    func temporaryIsApart() throws {
+        let (item, _) = try Self.entities()
+        let temporary = ManagedObjectID.temporary(for: item)
+        let permanent = ManagedObjectID(entity: item, storeIdentifier: "", primaryKey: temporary.key)
+        #expect(temporary.isTemporaryID && !permanent.isTemporaryID)
+        #expect(temporary.storeIdentifier == "" && permanent.storeIdentifier == "")
+        #expect(temporary != permanent)
+        #expect(temporary.primaryKey == nil && permanent.primaryKey == temporary.key)
+    }
+
+    @Test("the IDs of one entity never share a hash")
+    func distinctHashes() throws {
+        let (item, _) = try Self.entities()
+        let keys: [Int64] = Array(0..<20_000) + [Int64.max, Int64.min, -1, 1 << 40, 1 << 62]
+        let hashes = Set(keys.map { ManagedObjectID(entity: item, storeIdentifier: "s", primaryKey: $0).hashCache })
+        #expect(hashes.count == keys.count)
+    }
+}
