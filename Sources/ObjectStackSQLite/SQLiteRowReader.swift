@@ -65,16 +65,9 @@ struct SQLiteRowReader: Sendable {
                 default: packer.append(statement.value(column, as: type))
                 }
             case .reference(let column, let entityColumn, let destination, let table):
-                if statement.isNull(column) {
-                    packer.appendNull()
-                    continue
-                }
-                var target = destination
-                if let entityColumn, let found = table.entitiesByCode[statement.int(entityColumn)] { target = found }
                 packer.append(
-                    .objectID(
-                        ManagedObjectID(
-                            entity: target, storeIdentifier: storeIdentifier, primaryKey: statement.int(column))))
+                    Self.reference(
+                        statement, column, entityColumn, destination, table, storeIdentifier: storeIdentifier))
             }
         }
         packer.endRow(version: statement.int(2))
@@ -90,19 +83,25 @@ struct SQLiteRowReader: Sendable {
             case .attribute(let column, let type):
                 values.append(statement.value(column, as: type))
             case .reference(let column, let entityColumn, let destination, let table):
-                if statement.isNull(column) {
-                    values.append(.null)
-                    continue
-                }
-                var target = destination
-                if let entityColumn, let found = table.entitiesByCode[statement.int(entityColumn)] { target = found }
                 values.append(
-                    .objectID(
-                        ManagedObjectID(
-                            entity: target, storeIdentifier: storeIdentifier,
-                            primaryKey: statement.int(column))))
+                    Self.reference(
+                        statement, column, entityColumn, destination, table, storeIdentifier: storeIdentifier))
             }
         }
         return RowSnapshot(values: values, version: statement.int(2))
+    }
+
+    /// A to-one column's value: the ID of the row it names (of the entity its entity column gives, for a
+    /// destination with sub-entities), or `.null`.
+    @inline(__always)
+    private static func reference(
+        _ statement: SQLiteStatement, _ column: Int32, _ entityColumn: Int32?, _ destination: EntityDescription,
+        _ table: SQLiteSchema.Table, storeIdentifier: String
+    ) -> StoreValue {
+        if statement.isNull(column) { return .null }
+        var target = destination
+        if let entityColumn, let found = table.entitiesByCode[statement.int(entityColumn)] { target = found }
+        return .objectID(
+            ManagedObjectID(entity: target, storeIdentifier: storeIdentifier, primaryKey: statement.int(column)))
     }
 }

@@ -112,7 +112,10 @@ extension SQLiteStore: StoreRowStreaming {
     /// Reads every row of a statement that selects `rowColumns`.
     func readRows(_ statement: SQLiteStatement, root: String) throws -> [(ManagedObjectID, RowSnapshot)] {
         var rows: [(ManagedObjectID, RowSnapshot)] = []
-        try forEachRow(statement, root: root) { rows.append(($0, $1)) }
+        let storeIdentifier = identifier
+        try forEachRow(statement, root: root) { id, reader in
+            rows.append((id, reader.snapshot(statement, storeIdentifier: storeIdentifier)))
+        }
         return rows
     }
 
@@ -124,7 +127,6 @@ extension SQLiteStore: StoreRowStreaming {
         inChunks body: ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
     ) throws {
         var handed = 0
-        let readers = self.readers[root] ?? [:]
         let storeIdentifier = identifier
         let packer = RowPacker(capacity: 64 * 1024)
         var ids: [ManagedObjectID] = []
@@ -138,27 +140,19 @@ extension SQLiteStore: StoreRowStreaming {
             ids.removeAll(keepingCapacity: true)
             chunk.removeAll(keepingCapacity: true)
         }
-        var lastCode: Int64 = -1
-        var reader: SQLiteRowReader?
-        while try statement.step() {
-            let code = statement.int(1)
-            if code != lastCode {
-                reader = readers[code]
-                lastCode = code
-            }
-            guard let reader else { continue }
-            ids.append(
-                ManagedObjectID(entity: reader.entity, storeIdentifier: storeIdentifier, primaryKey: statement.int(0)))
+        try forEachRow(statement, root: root) { id, reader in
+            ids.append(id)
             reader.pack(statement, into: packer, storeIdentifier: storeIdentifier)
             if ids.count == Self.rowChunkSize { try handOver() }
         }
         if !ids.isEmpty { try handOver() }
     }
 
-    /// Reads each row of a statement that selects `rowColumns` and hands it to `body`.
+    /// Steps a statement that selects `rowColumns` and hands each row's ID, and the reader of its entity, to
+    /// `body`, which reads the row from the statement.
     @inline(__always)
     private func forEachRow(
-        _ statement: SQLiteStatement, root: String, _ body: (ManagedObjectID, RowSnapshot) throws -> Void
+        _ statement: SQLiteStatement, root: String, _ body: (ManagedObjectID, SQLiteRowReader) throws -> Void
     ) throws {
         let readers = self.readers[root] ?? [:]
         let storeIdentifier = identifier
@@ -173,7 +167,7 @@ extension SQLiteStore: StoreRowStreaming {
             guard let reader else { continue }
             let id = ManagedObjectID(
                 entity: reader.entity, storeIdentifier: storeIdentifier, primaryKey: statement.int(0))
-            try body(id, reader.snapshot(statement, storeIdentifier: storeIdentifier))
+            try body(id, reader)
         }
     }
 
