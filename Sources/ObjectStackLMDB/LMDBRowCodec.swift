@@ -222,8 +222,8 @@ struct LMDBRowCodec: Sendable {
         }
     }
 
-    /// Packs a row's fields into `packer` (`RowPacker`): numbers, Booleans, dates and strings go from the row's
-    /// bytes into the packer's without a `StoreValue`; a row of an older layout is decoded and mapped first.
+    /// Packs a row's fields into `packer` (`RowPacker`): strings go from the row's bytes into the packer's without
+    /// becoming `String`s; a row of an older layout is decoded and mapped first.
     /// - Throws: `StoreError.corrupt` when the bytes do not decode.
     func pack(_ bytes: UnsafeRawBufferPointer, header: Header, into packer: RowPacker) throws {
         guard header.legacyLayout < 0 else {
@@ -237,25 +237,13 @@ struct LMDBRowCodec: Sendable {
         reader.position = header.fieldsStart
         packer.beginRow(fieldCount: header.fieldCount)
         for _ in 0..<header.fieldCount {
-            guard let raw = reader.byte(), let tag = Tag(rawValue: raw) else { throw corrupt("unknown field tag") }
-            switch tag {
-            case .null: packer.appendNull()
-            case .falseValue: packer.appendBoolean(false)
-            case .trueValue: packer.appendBoolean(true)
-            case .integer:
-                guard let zigzag = reader.varint() else { throw corrupt("truncated integer") }
-                packer.appendInteger(Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
-            case .double:
-                guard let bits = reader.fixed() else { throw corrupt("truncated double") }
-                packer.appendDouble(Double(bitPattern: bits))
-            case .date:
-                guard let bits = reader.fixed() else { throw corrupt("truncated date") }
-                packer.appendDate(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
-            case .string:
+            // Strings go over as bytes; every other field is decoded as usual (numbers, Booleans and dates
+            // allocate nothing) and packed.
+            if reader.position < bytes.count, bytes[reader.position] == Tag.string.rawValue {
+                reader.position += 1
                 guard let text = reader.lengthPrefixed() else { throw corrupt("truncated string") }
                 packer.appendString(utf8: text)
-            default:
-                reader.position -= 1
+            } else {
                 packer.append(try decodeValue(&reader))
             }
         }
