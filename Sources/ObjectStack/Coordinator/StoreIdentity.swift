@@ -19,7 +19,8 @@ final class StoreIdentity: Sendable {
     /// The identity of temporary IDs.
     static let temporary = StoreIdentity(identifier: "", isTemporary: true)
 
-    private static let table = Mutex<[String: StoreIdentity]>([:])
+    // A LockedValue, not a Synchronization.Mutex: ThreadSanitizer does not see the Mutex's futex and reports races.
+    private static let table = LockedValue<[String: StoreIdentity]>([:])
     /// The identity looked up last (never released: the table holds every identity for good).
     private static let last = Atomic<UInt>(0)
 

@@ -39,7 +39,8 @@ struct AttributeName: Sendable, Equatable {
         }
     }
 
-    private static let interned = Mutex<[String: UInt]>([:])
+    // A LockedValue, not a Synchronization.Mutex: ThreadSanitizer does not see the Mutex's futex and reports races.
+    private static let interned = LockedValue<[String: UInt]>([:])
 
     /// The name as a string.
     var string: String {
