@@ -21,6 +21,6 @@ struct ObjectKey: Hashable {
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
-    /// The ID's hash is already a SipHash of its contents: a cheap finalizer over it and the table's seed is enough.
-    func _rawHashValue(seed: Int) -> Int { HashFinalizer.mix(UInt64(UInt(bitPattern: hash ^ seed))) }
+    /// The ID's buckets: runs of keys stay together (`ManagedObjectID.bucketHash(seed:)`).
+    func _rawHashValue(seed: Int) -> Int { id.bucketHash(seed: seed) }
 }
