@@ -46,6 +46,19 @@ struct LMDBFetch {
         var counted = 0
         var matches: [LMDBRow] = []
         var rowsRead = 0
+        var sortedByIndex = request.sortKeys.isEmpty
+        // An unsorted scan's object rows go straight from the cursor to the context, packed as they are read.
+        let sink: LMDBChunkSink?
+        if let streaming, case .objects = request.resultType, case .scan = plan.access, sortedByIndex {
+            // Every row of the entity's table matches: the store's entry count says how many come.
+            let everyRow = filter == nil && predicate == nil && onlyCandidates
+            let window = everyRow ? windowed(try txn.entryCount(layout.rows)) : nil
+            sink = LMDBChunkSink(
+                resolver: resolver, offset: request.fetchOffset, limit: request.fetchLimit, expected: window,
+                body: streaming)
+        } else {
+            sink = nil
+        }
         func consider(_ key: Int64, _ bytes: UnsafeRawBufferPointer) throws -> Bool {
             rowsRead += 1
             let header = try codec.header(of: bytes)
@@ -65,11 +78,14 @@ struct LMDBFetch {
                 counted += 1
                 return true
             }
-            matches.append(row)
+            if let sink {
+                try sink.add(row)
+            } else {
+                matches.append(row)
+            }
             return true
         }
 
-        var sortedByIndex = request.sortKeys.isEmpty
         switch plan.access {
         case .scan:
             if isCount, plan.isExact, onlyCandidates {
@@ -105,8 +121,14 @@ struct LMDBFetch {
                 while let (key, value) = entry {
                     _ = try consider(key.primaryKey(at: 0), value)
                     if stop > 0, matches.count >= stop { break }
+                    if let sink, sink.isFull { break }
                     entry = try cursor.move(MDB_NEXT)
                 }
+            }
+            if let sink {
+                try sink.finish()
+                plan.rowsRead = rowsRead
+                return (.objects([]), plan)
             }
         case .primaryKeys(let keys):
             for key in keys {
@@ -202,9 +224,12 @@ struct LMDBFetch {
     }
 
     /// A count of `total` matches after the request's offset and limit.
-    private func windowedCount(_ total: Int) -> StoreFetchResult {
+    private func windowedCount(_ total: Int) -> StoreFetchResult { .count(windowed(total)) }
+
+    /// How many of `total` matches the request's offset and limit leave.
+    private func windowed(_ total: Int) -> Int {
         let afterOffset = max(total - request.fetchOffset, 0)
-        return .count(request.fetchLimit > 0 ? min(afterOffset, request.fetchLimit) : afterOffset)
+        return request.fetchLimit > 0 ? min(afterOffset, request.fetchLimit) : afterOffset
     }
 
     private func result(_ matches: [LMDBRow]) throws -> StoreFetchResult {
@@ -237,22 +262,11 @@ struct LMDBFetch {
     /// Packs rows (`RowPacker`) and hands them to `body` a chunk at a time: the rows of a chunk share one buffer,
     /// made while their bytes are in cache.
     private func pack(
-        _ rows: ArraySlice<LMDBRow>, inChunks body: ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
+        _ rows: ArraySlice<LMDBRow>,
+        inChunks body: @escaping ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
     ) throws {
-        let codec = resolver.codec
-        let packer = RowPacker(capacity: 64 * 1024)
-        var chunk: [(ManagedObjectID, RowSnapshot)] = []
-        chunk.reserveCapacity(min(rows.count, LMDBStore.rowChunkSize))
-        var start = rows.startIndex
-        while start < rows.endIndex {
-            let end = min(start + LMDBStore.rowChunkSize, rows.endIndex)
-            for row in rows[start..<end] { try codec.pack(row.bytes, header: row.header, into: packer) }
-            for (row, snapshot) in zip(rows[start..<end], packer.finish()) {
-                chunk.append((resolver.objectID(of: row), snapshot))
-            }
-            try body(chunk, rows.endIndex - end)
-            chunk.removeAll(keepingCapacity: true)
-            start = end
-        }
+        let sink = LMDBChunkSink(resolver: resolver, offset: 0, limit: 0, expected: rows.count, body: body)
+        for row in rows { try sink.add(row) }
+        try sink.finish()
     }
 }

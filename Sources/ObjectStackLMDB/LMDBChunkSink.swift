@@ -1,0 +1,67 @@
+import ObjectStack
+
+/// Packs an object fetch's rows as they are read and hands them over a chunk at a time, after an offset and up
+/// to a limit.
+///
+/// A scan in key order feeds it straight from its cursor, so each row is packed while its bytes are in cache
+/// and no list of every matching row is built first (that list, grown to 100,000 rows, was a tenth of a fetch).
+final class LMDBChunkSink {
+    private let resolver: LMDBResolver
+    private let body: ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
+    private let packer = RowPacker(capacity: 64 * 1024)
+    private var ids: [ManagedObjectID] = []
+    private var chunk: [(ManagedObjectID, RowSnapshot)] = []
+    /// Matches still to skip before the window.
+    private var skipping: Int
+    /// Rows the window still takes.
+    private var room: Int
+    /// Rows still to hand over after the current chunk, when known.
+    private var expected: Int?
+
+    /// A sink for the window `offset`, `limit` (0: no limit) of the matches; `expected` is how many rows the
+    /// window will hold, when the caller knows, so the context sizes its tables once.
+    init(
+        resolver: LMDBResolver, offset: Int, limit: Int, expected: Int?,
+        body: @escaping ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
+    ) {
+        self.resolver = resolver
+        self.body = body
+        skipping = offset
+        room = limit > 0 ? limit : Int.max
+        self.expected = expected
+        let chunkSize = min(expected ?? LMDBStore.rowChunkSize, LMDBStore.rowChunkSize)
+        ids.reserveCapacity(chunkSize)
+        chunk.reserveCapacity(chunkSize)
+    }
+
+    /// Whether the window is full: the scan can stop.
+    var isFull: Bool { room == 0 }
+
+    /// Takes a matching row (skipped while the offset lasts, dropped once the window is full).
+    @inline(__always)
+    func add(_ row: LMDBRow) throws {
+        if skipping > 0 {
+            skipping -= 1
+            return
+        }
+        guard room > 0 else { return }
+        room -= 1
+        try resolver.codec.pack(row.bytes, header: row.header, into: packer)
+        ids.append(resolver.objectID(of: row))
+        if ids.count == LMDBStore.rowChunkSize { try handOver() }
+    }
+
+    /// Hands over the last, partial chunk.
+    func finish() throws {
+        if !ids.isEmpty { try handOver() }
+    }
+
+    private func handOver() throws {
+        for (id, snapshot) in zip(ids, packer.finish()) { chunk.append((id, snapshot)) }
+        ids.removeAll(keepingCapacity: true)
+        let left = expected.map { max($0 - chunk.count, 0) }
+        expected = left
+        try body(chunk, left)
+        chunk.removeAll(keepingCapacity: true)
+    }
+}
