@@ -7,15 +7,25 @@ import Synchronization
 /// (compare-and-swap), so reads never lock. A table replaced stays alive, linked from its successor, for readers
 /// still looking at it; an entity has only as many tables as its class has typed properties.
 final class TypedSlotCache: Sendable {
-    private final class Table: Sendable {
-        let names: [UInt]
-        let slots: [AttributeSlot]
+    /// Names and their slots, in buffers of their own: a read through a table it does not retain then retains
+    /// nothing (reading arrays from it retained and released each array per typed read).
+    private final class Table: @unchecked Sendable {
+        // @unchecked: the buffers are written once, in `init`, and only read after the table is published.
+        let names: UnsafeMutableBufferPointer<UInt>
+        let slots: UnsafeMutableBufferPointer<AttributeSlot>
         let previous: Table?
 
         init(names: [UInt], slots: [AttributeSlot], previous: Table?) {
-            self.names = names
-            self.slots = slots
+            self.names = .allocate(capacity: names.count)
+            _ = self.names.initialize(from: names)
+            self.slots = .allocate(capacity: slots.count)
+            _ = self.slots.initialize(from: slots)
             self.previous = previous
+        }
+
+        deinit {
+            names.deallocate()
+            slots.deallocate()
         }
     }
 
@@ -34,9 +44,13 @@ final class TypedSlotCache: Sendable {
     func slot(for name: AttributeName) -> AttributeSlot? {
         let bits = current.load(ordering: .acquiring)
         guard bits != 0 else { return nil }
-        let table = Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
-        for index in table.names.indices where table.names[index] == name.bits { return table.slots[index] }
-        return nil
+        // `current` holds the table until it is replaced, and a replaced table lives on as its successor's
+        // `previous`: it outlives this read without a retain.
+        return Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef { table in
+            let names = table.names
+            for index in names.indices where names[index] == name.bits { return table.slots[index] }
+            return nil
+        }
     }
 
     /// Records the slot a name leads to.
@@ -49,7 +63,8 @@ final class TypedSlotCache: Sendable {
             // The new table holds the old one (the reference `current` held moves to it), so readers of the old
             // table stay safe.
             let table = Table(
-                names: (old?.names ?? []) + [name.bits], slots: (old?.slots ?? []) + [slot], previous: old)
+                names: Array(old?.names ?? .init(start: nil, count: 0)) + [name.bits],
+                slots: Array(old?.slots ?? .init(start: nil, count: 0)) + [slot], previous: old)
             let retained = UInt(bitPattern: Unmanaged.passRetained(table).toOpaque())
             if current.compareExchange(expected: bits, desired: retained, ordering: .acquiringAndReleasing).exchanged {
                 // `current`'s reference to the old table is now the new table's `previous`.
