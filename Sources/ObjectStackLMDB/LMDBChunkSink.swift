@@ -9,14 +9,15 @@ final class LMDBChunkSink {
     private let resolver: LMDBResolver
     private let body: ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
     private let packer = RowPacker(capacity: 64 * 1024)
-    private var ids: [ManagedObjectID] = []
-    private var chunk: [(ManagedObjectID, RowSnapshot)] = []
+    // Unchecked exclusivity: a sink serves one read on one thread (the runtime's checks showed per row).
+    @exclusivity(unchecked) private var ids: [ManagedObjectID] = []
+    @exclusivity(unchecked) private var chunk: [(ManagedObjectID, RowSnapshot)] = []
     /// Matches still to skip before the window.
-    private var skipping: Int
+    @exclusivity(unchecked) private var skipping: Int
     /// Rows the window still takes.
-    private var room: Int
+    @exclusivity(unchecked) private var room: Int
     /// Rows still to hand over after the current chunk, when known.
-    private var expected: Int?
+    @exclusivity(unchecked) private var expected: Int?
 
     /// A sink for the window `offset`, `limit` (0: no limit) of the matches; `expected` is how many rows the
     /// window will hold, when the caller knows, so the context sizes its tables once.

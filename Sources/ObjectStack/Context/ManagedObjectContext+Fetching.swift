@@ -281,17 +281,15 @@ extension ManagedObjectContext {
                 fault.fetchedGeneration = generation
             }
         }
-        if let existing = registered[id] {
-            if existing.isFault { fill(existing) }
-            objects.append(existing)
-            return false
+        let (object, isNew) = registered.object(for: id) { makeFault(id) }
+        if isNew {
+            object.managedObjectContext = self
+            fill(object)
+        } else if object.isFault {
+            fill(object)
         }
-        let object = makeFault(id)
-        object.managedObjectContext = self
-        registered[id] = object
-        fill(object)
         objects.append(object)
-        return true
+        return isNew
     }
 
     /// A root context's object fetch from a streaming store: each chunk of rows is registered, and cached with

@@ -9,6 +9,26 @@ struct ObjectRegistry {
         set { objects[ObjectKey(id)] = newValue }
     }
 
+    /// The object registered under `id`, or the one `make` returns, registered by the same lookup (a fetch
+    /// registering 100,000 rows looked each up and then inserted it: two probes of a table of megabytes).
+    /// - Returns: the object, and whether `make` made it.
+    @inline(__always)
+    mutating func object(for id: ManagedObjectID, orRegister make: () -> ManagedObject) -> (ManagedObject, Bool) {
+        var made = false
+        let object = Self.current(
+            &objects[
+                ObjectKey(id),
+                default: {
+                    made = true
+                    return make()
+                }()
+            ])
+        return (object, made)
+    }
+
+    @inline(__always)
+    private static func current(_ object: inout ManagedObject) -> ManagedObject { object }
+
     /// Forgets the object registered under `id`, returning it.
     @discardableResult
     mutating func removeValue(forKey id: ManagedObjectID) -> ManagedObject? {

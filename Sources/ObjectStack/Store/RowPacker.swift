@@ -20,16 +20,18 @@ import Foundation
 public final class RowPacker {
     /// The buffer rows are packed into; nil after `finish()` until the next row begins (a fetch of one chunk never
     /// allocates a second buffer).
-    private var scratch: UnsafeMutableRawPointer!
-    private var capacity: Int
-    private var used = 0
-    private var rowStart = 0
-    private var fieldCount = 0
-    private var field = 0
-    private var slotsStart = 0
-    private var rowOffsets: [Int] = []
-    private var versions: [Int64] = []
-    private var extras: [StoreValue] = []
+    // Unchecked exclusivity: a packer is used by one read on one thread, and the runtime's access checks on
+    // every appended row were a twentieth of packing one.
+    @exclusivity(unchecked) private var scratch: UnsafeMutableRawPointer!
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var used = 0
+    @exclusivity(unchecked) private var rowStart = 0
+    @exclusivity(unchecked) private var fieldCount = 0
+    @exclusivity(unchecked) private var field = 0
+    @exclusivity(unchecked) private var slotsStart = 0
+    @exclusivity(unchecked) private var rowOffsets: [Int] = []
+    @exclusivity(unchecked) private var versions: [Int64] = []
+    @exclusivity(unchecked) private var extras: [StoreValue] = []
 
     /// A packer with room for about `bytes` bytes of rows before it grows.
     public init(capacity bytes: Int = 4096) {
