@@ -39,7 +39,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// (Core Data's `transactionAuthor`); nil for none. History fetches can filter on it (`author != %@`).
     public var transactionAuthor: String?
     /// The pinned query generation, nil when reads see the stores' latest data.
-    var queryGenerationStorage: QueryGeneration?
+    // Like the other state below, used on the context's queue only: the runtime's exclusivity checks on reads of
+    // it and of `stalenessInterval` showed in every lookup by ID.
+    @exclusivity(unchecked) var queryGenerationStorage: QueryGeneration?
     /// How conflicts found at save are resolved. Default `.error`, as in Core Data.
     public var mergePolicy: MergePolicy = .error
     /// Whether the context merges changes saved by other contexts on its coordinator (a root context) or
@@ -54,7 +56,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
     }
     /// How old (in seconds) a cached row may be when a fault fires; negative means any age.
-    public var stalenessInterval: TimeInterval = -1
+    @exclusivity(unchecked) public var stalenessInterval: TimeInterval = -1
 
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()

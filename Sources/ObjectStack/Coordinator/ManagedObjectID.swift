@@ -93,11 +93,20 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible 
     }
 
     /// The hash tables' entry point: `bucketHash(seed:)`.
-    public func _rawHashValue(seed: Int) -> Int { bucketHash(seed: seed) }
+    public func _rawHashValue(seed: Int) -> Int { Self.bucketHash(runHash: runHash, seed: seed) }
 
-    /// A hash that keeps runs of keys together: the 16 IDs of an entity whose keys differ only in their low four
-    /// bits fill 16 neighbouring buckets of a table, and each run of 16 lands at a random place (a mix of the
-    /// entity, the run and the table's seed).
+    /// The hash of the ID's run of 16 keys (its entity, its key but the low four bits, and whether it is
+    /// temporary) in the high bits, and the key's low four bits in the low ones. Equal IDs have equal run hashes;
+    /// `ObjectKey` keeps it inline, so a table rehashes its keys without reading them.
+    @inline(__always)
+    var runHash: Int {
+        let run = (UInt64(bitPattern: key) >> 4) &* 0x9E37_79B9_7F4A_7C15
+        let kind: UInt64 = isTemporaryID ? 0x5851_F42D_4C95_7F2D : 0
+        return HashFinalizer.mix(UInt64(bitPattern: Int64(entity.nameHash)) ^ run ^ kind) << 4 | Int(key & 15)
+    }
+
+    /// A bucket hash that keeps runs of keys together: the 16 IDs of a run fill 16 neighbouring buckets of a
+    /// table, and each run lands at a random place (its run hash mixed with the table's seed).
     ///
     /// A fetch registers rows in key order into tables of every registered object: with a random bucket per ID,
     /// each insert wrote a cold cache line of a table of megabytes, and the processor stalled on those writes
@@ -105,12 +114,9 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible 
     /// turn. The low bits still spread the IDs of one run over distinct buckets, so they never probe past each
     /// other; runs of different entities or stores meet no more often than random buckets do.
     @inline(__always)
-    func bucketHash(seed: Int) -> Int {
-        let run = (UInt64(bitPattern: key) >> 4) &* 0x9E37_79B9_7F4A_7C15
-        let kind: UInt64 = isTemporaryID ? 0x5851_F42D_4C95_7F2D : 0
-        let entityBits = UInt64(bitPattern: Int64(entity.nameHash))
-        let mixed = HashFinalizer.mix(entityBits ^ run ^ kind ^ UInt64(UInt(bitPattern: seed)))
-        return mixed << 4 | Int(key & 15)
+    static func bucketHash(runHash: Int, seed: Int) -> Int {
+        let mixed = HashFinalizer.mix(UInt64(UInt(bitPattern: runHash >> 4)) ^ UInt64(UInt(bitPattern: seed)))
+        return mixed << 4 | runHash & 15
     }
 }
 

@@ -12,7 +12,7 @@ struct ObjectKey: Hashable {
     @inline(__always)
     init(_ id: ManagedObjectID) {
         self.id = id
-        hash = id.hashCache
+        hash = id.runHash
     }
 
     static func == (lhs: ObjectKey, rhs: ObjectKey) -> Bool {
@@ -21,6 +21,7 @@ struct ObjectKey: Hashable {
 
     func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
-    /// The ID's buckets: runs of keys stay together (`ManagedObjectID.bucketHash(seed:)`).
-    func _rawHashValue(seed: Int) -> Int { id.bucketHash(seed: seed) }
+    /// The ID's buckets, from the inline run hash: runs of keys stay together, and a table that grows rehashes
+    /// its keys without reading the IDs (`ManagedObjectID.bucketHash(runHash:seed:)`).
+    func _rawHashValue(seed: Int) -> Int { ManagedObjectID.bucketHash(runHash: hash, seed: seed) }
 }

@@ -47,9 +47,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Unsaved values of attributes and to-one relationships, by property index.
     @exclusivity(unchecked) var changes = PropertyValues()
     /// Values of transient attributes, by property index.
-    @exclusivity(unchecked) var transientValues: [Int: StoreValue] = [:]
+    // `.init()`, not `[:]`: the literal called an initialiser per new object (a fetch makes thousands).
+    @exclusivity(unchecked) var transientValues: [Int: StoreValue] = .init()
     /// To-many relationships read or changed so far, by property index.
-    @exclusivity(unchecked) var toMany: [Int: ToManyState] = [:]
+    @exclusivity(unchecked) var toMany: [Int: ToManyState] = .init()
     /// Set while a context inserts the object and until it is saved.
     @exclusivity(unchecked) var insertedFlag = false
     /// Set once `objectsDidChange` has announced the object as inserted: later changes before the save are

@@ -61,7 +61,8 @@ struct PropertyValues: ExpressibleByDictionaryLiteral, Sequence {
 
     /// The value of the property at `index`; nil removes it.
     subscript(index: Int) -> StoreValue? {
-        get { has(index) ? slots[index] : nil }
+        // Inlined: every typed read asks first whether the property changed, and a call per read showed.
+        @inline(__always) get { has(index) ? slots[index] : nil }
         set {
             if index >= slots.count {
                 guard newValue != nil else { return }
