@@ -1,23 +1,18 @@
 import ObjectStack
 
-/// Packs an object fetch's rows as they are read and hands them over a chunk at a time, after an offset and up
-/// to a limit.
+/// Packs an object fetch's rows as they are read and hands them over a chunk at a time (`RowChunkCollector`),
+/// after an offset and up to a limit.
 ///
 /// A scan in key order feeds it straight from its cursor, so each row is packed while its bytes are in cache
 /// and no list of every matching row is built first (that list, grown to 100,000 rows, was a tenth of a fetch).
 final class LMDBChunkSink {
     private let resolver: LMDBResolver
-    private let body: ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
-    private let packer = RowPacker(capacity: 64 * 1024)
+    private let collector: RowChunkCollector
     // Unchecked exclusivity: a sink serves one read on one thread (the runtime's checks showed per row).
-    @exclusivity(unchecked) private var ids: [ManagedObjectID] = []
-    @exclusivity(unchecked) private var chunk: [(ManagedObjectID, RowSnapshot)] = []
     /// Matches still to skip before the window.
     @exclusivity(unchecked) private var skipping: Int
     /// Rows the window still takes.
     @exclusivity(unchecked) private var room: Int
-    /// Rows still to hand over after the current chunk, when known.
-    @exclusivity(unchecked) private var expected: Int?
 
     /// A sink for the window `offset`, `limit` (0: no limit) of the matches; `expected` is how many rows the
     /// window will hold, when the caller knows, so the context sizes its tables once.
@@ -26,13 +21,9 @@ final class LMDBChunkSink {
         body: @escaping ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
     ) {
         self.resolver = resolver
-        self.body = body
+        collector = RowChunkCollector(chunkSize: LMDBStore.rowChunkSize, expected: expected, body: body)
         skipping = offset
         room = limit > 0 ? limit : Int.max
-        self.expected = expected
-        let chunkSize = min(expected ?? LMDBStore.rowChunkSize, LMDBStore.rowChunkSize)
-        ids.reserveCapacity(chunkSize)
-        chunk.reserveCapacity(chunkSize)
     }
 
     /// Whether the window is full: the scan can stop.
@@ -47,22 +38,10 @@ final class LMDBChunkSink {
         }
         guard room > 0 else { return }
         room -= 1
-        try resolver.codec.pack(row.bytes, header: row.header, into: packer)
-        ids.append(resolver.objectID(of: row))
-        if ids.count == LMDBStore.rowChunkSize { try handOver() }
+        try resolver.codec.pack(row.bytes, header: row.header, into: collector.packer)
+        try collector.rowPacked(resolver.objectID(of: row))
     }
 
     /// Hands over the last, partial chunk.
-    func finish() throws {
-        if !ids.isEmpty { try handOver() }
-    }
-
-    private func handOver() throws {
-        for (id, snapshot) in zip(ids, packer.finish()) { chunk.append((id, snapshot)) }
-        ids.removeAll(keepingCapacity: true)
-        let left = expected.map { max($0 - chunk.count, 0) }
-        expected = left
-        try body(chunk, left)
-        chunk.removeAll(keepingCapacity: true)
-    }
+    func finish() throws { try collector.finish() }
 }

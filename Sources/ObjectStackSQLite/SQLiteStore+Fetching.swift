@@ -126,26 +126,15 @@ extension SQLiteStore: StoreRowStreaming {
         _ statement: SQLiteStatement, root: String, expected: Int? = nil,
         inChunks body: ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
     ) throws {
-        var handed = 0
         let storeIdentifier = identifier
-        let packer = RowPacker(capacity: 64 * 1024)
-        var ids: [ManagedObjectID] = []
-        ids.reserveCapacity(Self.rowChunkSize)
-        var chunk: [(ManagedObjectID, RowSnapshot)] = []
-        chunk.reserveCapacity(Self.rowChunkSize)
-        func handOver() throws {
-            for (id, row) in zip(ids, packer.finish()) { chunk.append((id, row)) }
-            handed += chunk.count
-            try body(chunk, expected.map { max($0 - handed, 0) })
-            ids.removeAll(keepingCapacity: true)
-            chunk.removeAll(keepingCapacity: true)
+        try withoutActuallyEscaping(body) { body in
+            let collector = RowChunkCollector(chunkSize: Self.rowChunkSize, expected: expected, body: body)
+            try forEachRow(statement, root: root) { id, reader in
+                reader.pack(statement, into: collector.packer, storeIdentifier: storeIdentifier)
+                try collector.rowPacked(id)
+            }
+            try collector.finish()
         }
-        try forEachRow(statement, root: root) { id, reader in
-            ids.append(id)
-            reader.pack(statement, into: packer, storeIdentifier: storeIdentifier)
-            if ids.count == Self.rowChunkSize { try handOver() }
-        }
-        if !ids.isEmpty { try handOver() }
     }
 
     /// Steps a statement that selects `rowColumns` and hands each row's ID, and the reader of its entity, to
