@@ -94,7 +94,14 @@ public final class EntityDescription: @unchecked Sendable {
     let nameHash: Int
 
     /// The entity's position in its model's `entities`.
-    @exclusivity(unchecked) public internal(set) var modelIndex = -1
+    public internal(set) var modelIndex: Int {
+        get { modelIndexStorage }
+        set { modelIndexStorage = newValue }
+    }
+    // Behind an accessor: the stores, in other modules, read the index on every row, and a read of the stored
+    // property from another module paid the runtime's exclusivity check, which `@exclusivity(unchecked)` turns off
+    // only inside this one.
+    @exclusivity(unchecked) private var modelIndexStorage = -1
 
     /// Creates an entity description.
     public init(

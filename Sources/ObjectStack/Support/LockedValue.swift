@@ -9,7 +9,9 @@ import Foundation
 public final class LockedValue<Value>: @unchecked Sendable {
     // @unchecked: `value` is only read or written while `lock` is held.
     private let lock = NSLock()
-    private var value: Value
+    // The lock already makes each access exclusive (and a nested `withLock` would deadlock first): the runtime's
+    // check on top of it cost as much as the lock in lookups by ID.
+    @exclusivity(unchecked) private var value: Value
 
     /// Creates the box with an initial value.
     public init(_ value: Value) {
