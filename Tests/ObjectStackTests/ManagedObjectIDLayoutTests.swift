@@ -51,4 +51,31 @@ struct ManagedObjectIDLayoutTests {
         let hashes = Set(keys.map { ManagedObjectID(entity: item, storeIdentifier: "s", primaryKey: $0).hashCache })
         #expect(hashes.count == keys.count)
     }
+
+    @Test("a run of 16 keys fills 16 neighbouring buckets; runs and entities land apart; equal IDs share buckets")
+    func bucketRuns() throws {
+        let (item, other) = try Self.entities()
+        let seed = 0x1234_5678
+        func bucket(_ entity: EntityDescription, _ key: Int64) -> Int {
+            ManagedObjectID(entity: entity, storeIdentifier: "s", primaryKey: key)._rawHashValue(seed: seed)
+        }
+        // Keys 32..<48: one run, so the high bits agree and the low four bits are the key's.
+        let run = (32..<48).map { bucket(item, Int64($0)) }
+        #expect(Set(run.map { $0 >> 4 }).count == 1)
+        #expect(run.map { $0 & 15 } == Array(0..<16))
+        // The next run, and the same run of another entity, start elsewhere.
+        #expect(bucket(item, 48) >> 4 != run[0] >> 4)
+        #expect(bucket(other, 32) >> 4 != run[0] >> 4)
+        // Runs spread: 4,096 runs of one entity take nearly as many distinct high parts (a collision or two at
+        // most among random 60-bit values would already be unlikely).
+        let runs = Set((0..<4096).map { bucket(item, Int64($0) << 4) >> 4 })
+        #expect(runs.count == 4096)
+        // The table's entry point and a key built from the ID agree, and an equal ID made apart hashes alike.
+        let id = ManagedObjectID(entity: item, storeIdentifier: "s", primaryKey: 77)
+        #expect(id._rawHashValue(seed: seed) == ObjectKey(id)._rawHashValue(seed: seed))
+        let (again, _) = try Self.entities()
+        #expect(
+            ManagedObjectID(entity: again, storeIdentifier: "s", primaryKey: 77)._rawHashValue(seed: seed)
+                == id._rawHashValue(seed: seed))
+    }
 }
