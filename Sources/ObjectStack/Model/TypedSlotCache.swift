@@ -63,8 +63,8 @@ final class TypedSlotCache: Sendable {
             // The new table holds the old one (the reference `current` held moves to it), so readers of the old
             // table stay safe.
             let table = Table(
-                names: Array(old?.names ?? .init(start: nil, count: 0)) + [name.bits],
-                slots: Array(old?.slots ?? .init(start: nil, count: 0)) + [slot], previous: old)
+                names: (old.map { Array($0.names) } ?? []) + [name.bits],
+                slots: (old.map { Array($0.slots) } ?? []) + [slot], previous: old)
             let retained = UInt(bitPattern: Unmanaged.passRetained(table).toOpaque())
             if current.compareExchange(expected: bits, desired: retained, ordering: .acquiringAndReleasing).exchanged {
                 // `current`'s reference to the old table is now the new table's `previous`.

@@ -3,7 +3,7 @@
 ///
 /// For example, in a store's `fetchObjects(_:inChunks:)`:
 /// ```swift
-/// let collector = RowChunkCollector(expected: rowCount, body: body)
+/// let collector = RowChunkCollector(chunkSize: Self.rowChunkSize, expected: rowCount, body: body)
 /// for row in rows {
 ///     collector.packer.beginRow(fieldCount: row.count)
 ///     // append the row's values to collector.packer, then:
@@ -27,7 +27,7 @@ public final class RowChunkCollector {
     /// A collector handing chunks of `chunkSize` rows to `body`; `expected` is how many rows the fetch will
     /// hand over, when the store knows.
     public init(
-        chunkSize: Int = 256, expected: Int?, body: @escaping ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
+        chunkSize: Int, expected: Int?, body: @escaping ([(ManagedObjectID, RowSnapshot)], Int?) throws -> Void
     ) {
         self.chunkSize = max(chunkSize, 1)
         self.body = body
