@@ -301,24 +301,41 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
         assertOnQueue("existingObject(with:)")
         let objectID = resolved(objectID)
-        let existing = registered[objectID]
-        if let existing, !existing.isFault, !existing.isInaccessible { return existing }
+        // A root context finds the object, or registers a fault for it, in one probe of its table; the fault
+        // leaves again if the row cannot be read. It looks the row up (or reads it) and counts its hold on it at
+        // once. (A pinned context reads its generation, never the shared cache's newer rows.)
+        if !objectID.isTemporaryID, parentStorage == nil, queryGenerationStorage == nil,
+            let coordinator = coordinatorStorage
+        {
+            let (object, isNew) = registered.object(for: objectID) { makeFault(objectID) }
+            if isNew {
+                let snapshot: RowSnapshot?
+                do {
+                    snapshot = try coordinator.retainedSnapshot(
+                        for: objectID, maximumAge: stalenessInterval >= 0 ? stalenessInterval : nil)
+                } catch {
+                    registered.removeValue(forKey: objectID)
+                    throw ObjectStackError(code: .storeFailed, message: "could not read \(objectID)", cause: error)
+                }
+                guard let snapshot else {
+                    registered.removeValue(forKey: objectID)
+                    throw ObjectStackError(
+                        code: .objectNotFound, message: "\(objectID.entityName) \(objectID) is not in the store")
+                }
+                object.managedObjectContext = self
+                materialize(object, with: snapshot)
+                return object
+            }
+            if !object.isFault, !object.isInaccessible { return object }
+        }
+        if let existing = registered[objectID], !existing.isFault, !existing.isInaccessible { return existing }
         guard !objectID.isTemporaryID || parentStorage != nil else {
             throw ObjectStackError(
                 code: .objectNotFound, message: "no object with temporary ID \(objectID) is registered")
         }
-        // A root context registering the object looks the row up (or reads it) and counts its hold on it at once.
-        // (A pinned context reads its generation, never the shared cache's newer rows.)
-        let registering =
-            existing == nil && parentStorage == nil && queryGenerationStorage == nil ? coordinatorStorage : nil
         let snapshot: RowSnapshot?
         do {
-            if let registering {
-                snapshot = try registering.retainedSnapshot(
-                    for: objectID, maximumAge: stalenessInterval >= 0 ? stalenessInterval : nil)
-            } else {
-                snapshot = try parentSnapshots(for: [objectID], fresh: false)[0]
-            }
+            snapshot = try parentSnapshots(for: [objectID], fresh: false)[0]
         } catch {
             throw ObjectStackError(code: .storeFailed, message: "could not read \(objectID)", cause: error)
         }
@@ -326,22 +343,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
             throw ObjectStackError(
                 code: .objectNotFound, message: "\(objectID.entityName) \(objectID) is not in the store")
         }
-        if registering != nil {
-            let object = makeFault(objectID)
-            register(object, snapshot: snapshot, retained: true)
-            return object
-        }
         let object = object(with: objectID)
         materialize(object, with: snapshot)
         return object
     }
 
     /// Registers an object read from the store (a fault when `snapshot` is nil).
-    /// `retained`: the row cache already counts this context's hold on the row.
-    func register(_ object: ManagedObject, snapshot: RowSnapshot?, retained: Bool = false) {
+    func register(_ object: ManagedObject, snapshot: RowSnapshot?) {
         object.managedObjectContext = self
         registered[object.objectID] = object
-        if !object.objectID.isTemporaryID, !retained {
+        if !object.objectID.isTemporaryID {
             coordinatorStorage?.rowCache.withLock { $0.retain(object.objectID, snapshot: snapshot) }
         }
         if let snapshot { materialize(object, with: snapshot) }

@@ -17,6 +17,10 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The model every store of the coordinator holds.
     public let managedObjectModel: ManagedObjectModel
     private let stores = LockedValue<[any PersistentStore]>([])
+    /// The stores with their identities, for reads by object ID: changed and read only under `storeAccess`, so
+    /// such a read takes that one lock and compares identities, not the stores' identifier strings (the list's
+    /// own lock and the comparisons were a fortieth of an `existingObject(with:)`).
+    nonisolated(unsafe) private var routes: [(identity: StoreIdentity, store: any PersistentStore)] = []
     let rowCache: LockedValue<RowCache>
     /// The row cache's change counter, read without its lock.
     let rowCacheGeneration: RowCacheGeneration
@@ -64,6 +68,7 @@ public final class PersistentStoreCoordinator: Sendable {
             StoreOpenRequest(
                 model: managedObjectModel, configurationName: configuration, url: url, options: options))
         stores.withLock { $0.append(store) }
+        withStoreAccess { routes.append((StoreIdentity.interned(store.identifier), store)) }
         watchForRemoteChanges(store, options: options)
         return store
     }
@@ -95,6 +100,7 @@ public final class PersistentStoreCoordinator: Sendable {
             throw StoreError(
                 code: .invalidOption, message: "the store is not one of this coordinator's", url: store.url)
         }
+        withStoreAccess { routes.removeAll { $0.store === store } }
         stopWatching(store)
         store.close()
     }
@@ -141,6 +147,13 @@ public final class PersistentStoreCoordinator: Sendable {
     private func store(for id: ManagedObjectID) throws -> any PersistentStore {
         if let found = stores.withLock({ $0.first { $0.identifier == id.storeIdentifier } }) { return found }
         throw StoreError(code: .closed, message: "the store holding \(id) is not added to this coordinator")
+    }
+
+    /// The store holding an object, found by its identity; call it inside `withStoreAccess`. A store whose
+    /// identifier is not the one it was added with is still found, by its identifier.
+    private func routedStore(for id: ManagedObjectID) throws -> any PersistentStore {
+        for route in routes where route.identity === id.store { return route.store }
+        return try store(for: id)
     }
 
     /// Runs store work under the coordinator's lock, so one coordinator's stores see one request at a time.
@@ -201,8 +214,7 @@ public final class PersistentStoreCoordinator: Sendable {
     /// One object's row read from its store (the single-row read, not the batch's) and cached with `references`
     /// holders counted; a row that is gone leaves the cache.
     private func readRow(_ id: ManagedObjectID, references: Int) throws -> RowSnapshot? {
-        let store = try store(for: id)
-        let row = try withStoreAccess { try store.snapshot(for: id) }
+        let row = try withStoreAccess { try routedStore(for: id).snapshot(for: id) }
         rowCache.withLock { cache in
             if let row { cache.store(row, for: id, at: .now, references: references) } else { cache.remove(id) }
         }
@@ -212,8 +224,7 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Rows read from the store, bypassing the cache, then cached.
     func freshSnapshots(for ids: [ManagedObjectID]) throws -> [RowSnapshot?] {
         guard let first = ids.first else { return [] }
-        let store = try store(for: first)
-        let rows = try withStoreAccess { try store.snapshots(for: ids) }
+        let rows = try withStoreAccess { try routedStore(for: first).snapshots(for: ids) }
         rowCache.withLock { cache in
             for (id, row) in zip(ids, rows) {
                 if let row { cache.store(row, for: id) } else { cache.remove(id) }
@@ -228,8 +239,9 @@ public final class PersistentStoreCoordinator: Sendable {
     {
         let saved = ids.filter { !$0.isTemporaryID }
         guard let first = saved.first else { return ids.map { _ in [] } }
-        let store = try store(for: first)
-        let found = try withStoreAccess { try store.relatedObjectIDs(of: saved, through: relationship) }
+        let found = try withStoreAccess {
+            try routedStore(for: first).relatedObjectIDs(of: saved, through: relationship)
+        }
         let byID = Dictionary(zip(saved, found), uniquingKeysWith: { a, _ in a })
         return ids.map { byID[$0] ?? [] }
     }
