@@ -70,12 +70,43 @@ struct ManagedObjectIDLayoutTests {
         // most among random 60-bit values would already be unlikely).
         let runs = Set((0..<4096).map { bucket(item, Int64($0) << 4) >> 4 })
         #expect(runs.count == 4096)
-        // The table's entry point and a key built from the ID agree, and an equal ID made apart hashes alike.
+        // An equal ID made apart hashes alike.
         let id = ManagedObjectID(entity: item, storeIdentifier: "s", primaryKey: 77)
-        #expect(id._rawHashValue(seed: seed) == ObjectKey(id)._rawHashValue(seed: seed))
         let (again, _) = try Self.entities()
         #expect(
             ManagedObjectID(entity: again, storeIdentifier: "s", primaryKey: 77)._rawHashValue(seed: seed)
                 == id._rawHashValue(seed: seed))
+    }
+
+    @Test("a table key: plain bits, equal exactly when the IDs are, hashed in runs of 16 neighbouring buckets")
+    func objectKeys() throws {
+        let (item, other) = try Self.entities()
+        let (again, _) = try Self.entities()
+        let seed = 0x1234_5678
+        func key(_ entity: EntityDescription, _ store: String, _ primaryKey: Int64) -> ObjectKey {
+            ObjectKey(ManagedObjectID(entity: entity, storeIdentifier: store, primaryKey: primaryKey))
+        }
+        // Two words and no reference: inserting a key retains nothing.
+        #expect(MemoryLayout<ObjectKey>.size == 16)
+        #expect(_isPOD(ObjectKey.self))
+        // Equal IDs (an entity of the same name in another model instance) have equal keys and hashes.
+        let key77 = key(item, "s", 77)
+        #expect(key77 == key(again, "s", 77))
+        #expect(key77._rawHashValue(seed: seed) == key(again, "s", 77)._rawHashValue(seed: seed))
+        // Another store, entity or key, or a temporary ID with the same number, is another key.
+        #expect(key77 != key(item, "t", 77))
+        #expect(key77 != key(other, "s", 77))
+        #expect(key77 != key(item, "s", 78))
+        let temporary = ManagedObjectID.temporary(for: item)
+        #expect(ObjectKey(temporary) != key(item, "s", temporary.key))
+        #expect(ObjectKey(temporary) == ObjectKey(temporary))
+        // Keys 32..<48 take 16 neighbouring buckets; the next run and another entity's start elsewhere.
+        let run = (32..<48).map { key(item, "s", Int64($0))._rawHashValue(seed: seed) }
+        #expect(Set(run.map { $0 >> 4 }).count == 1)
+        #expect(run.map { $0 & 15 } == Array(0..<16))
+        #expect(key(item, "s", 48)._rawHashValue(seed: seed) >> 4 != run[0] >> 4)
+        #expect(key(other, "s", 32)._rawHashValue(seed: seed) >> 4 != run[0] >> 4)
+        let runs = Set((0..<4096).map { key(item, "s", Int64($0) << 4)._rawHashValue(seed: seed) >> 4 })
+        #expect(runs.count == 4096)
     }
 }

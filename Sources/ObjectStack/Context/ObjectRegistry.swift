@@ -1,5 +1,5 @@
 /// A context's registered objects by ID: a table keyed by `ObjectKey`, so a lookup that meets other IDs on
-/// its way does not read them.
+/// its way does not read them, and an insert retains no ID.
 struct ObjectRegistry {
     private var objects: [ObjectKey: ManagedObject] = [:]
 
@@ -40,9 +40,9 @@ struct ObjectRegistry {
 
     /// The registered objects.
     var values: Dictionary<ObjectKey, ManagedObject>.Values { objects.values }
-    /// The IDs of the registered objects.
-    var keys: LazyMapSequence<Dictionary<ObjectKey, ManagedObject>.Keys, ManagedObjectID> {
-        objects.keys.lazy.map(\.id)
+    /// The IDs of the registered objects (each registered under its own ID: a new ID re-registers the object).
+    var keys: LazyMapSequence<Dictionary<ObjectKey, ManagedObject>.Values, ManagedObjectID> {
+        objects.values.lazy.map(\.objectID)
     }
     var count: Int { objects.count }
     var isEmpty: Bool { objects.isEmpty }

@@ -96,8 +96,7 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible 
     public func _rawHashValue(seed: Int) -> Int { Self.bucketHash(runHash: runHash, seed: seed) }
 
     /// The hash of the ID's run of 16 keys (its entity, its key but the low four bits, and whether it is
-    /// temporary) in the high bits, and the key's low four bits in the low ones. Equal IDs have equal run hashes;
-    /// `ObjectKey` keeps it inline, so a table rehashes its keys without reading them.
+    /// temporary) in the high bits, and the key's low four bits in the low ones. Equal IDs have equal run hashes.
     @inline(__always)
     var runHash: Int {
         let run = (UInt64(bitPattern: key) >> 4) &* 0x9E37_79B9_7F4A_7C15

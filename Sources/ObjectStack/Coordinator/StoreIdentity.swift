@@ -10,14 +10,18 @@ final class StoreIdentity: Sendable {
     let identifier: String
     /// Whether this is the identity of temporary IDs (no store yet).
     let isTemporary: Bool
+    /// The identity's number in the process: 0 for temporary IDs, then from 1 in the order stores are first seen.
+    /// Tables keyed by object ID (`ObjectKey`) compare it.
+    let number: UInt32
 
-    private init(identifier: String, isTemporary: Bool) {
+    private init(identifier: String, isTemporary: Bool, number: UInt32) {
         self.identifier = identifier
         self.isTemporary = isTemporary
+        self.number = number
     }
 
     /// The identity of temporary IDs.
-    static let temporary = StoreIdentity(identifier: "", isTemporary: true)
+    static let temporary = StoreIdentity(identifier: "", isTemporary: true, number: 0)
 
     // A LockedValue, not a Synchronization.Mutex: ThreadSanitizer does not see the Mutex's futex and reports races.
     private static let table = LockedValue<[String: StoreIdentity]>([:])
@@ -33,7 +37,7 @@ final class StoreIdentity: Sendable {
         }
         let identity = table.withLock { table in
             if let known = table[identifier] { return known }
-            let made = StoreIdentity(identifier: identifier, isTemporary: false)
+            let made = StoreIdentity(identifier: identifier, isTemporary: false, number: UInt32(table.count + 1))
             table[identifier] = made
             return made
         }

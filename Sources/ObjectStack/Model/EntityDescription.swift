@@ -92,6 +92,8 @@ public final class EntityDescription: @unchecked Sendable {
     /// The hash of `name`, computed once: object IDs hash by entity name (equal across models), and
     /// hashing the string for every ID is measurable.
     let nameHash: Int
+    /// The name's number (`EntityNameNumbers`), which tables keyed by object ID compare.
+    let nameNumber: UInt32
 
     /// The entity's position in its model's `entities`.
     public internal(set) var modelIndex: Int {
@@ -120,6 +122,7 @@ public final class EntityDescription: @unchecked Sendable {
     ) {
         self.name = name
         self.nameHash = name.hashValue
+        self.nameNumber = EntityNameNumbers.number(for: name)
         self.managedObjectClass = managedObjectClass
         self.parentName = parent
         self.isAbstract = isAbstract
