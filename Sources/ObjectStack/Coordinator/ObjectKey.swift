@@ -32,15 +32,14 @@ struct ObjectKey: Hashable {
         hasher.combine(scope)
     }
 
-    /// The hash of the key's run of 16 (its scope and its key but the low four bits) in the high bits, and the
-    /// key's low four bits in the low ones.
+    /// The key's buckets: the 16 keys of a run (equal but for the key's low four bits) take 16 neighbouring buckets,
+    /// and each run a random place, the scope, the run and the table's seed mixed once (as
+    /// `ManagedObjectID.bucketHash(runHash:seed:)` places IDs). A fetch registering rows in key order then writes a
+    /// few stretches of each table, and a table that grows places each key with one mix.
     @inline(__always)
-    var runHash: Int {
+    func _rawHashValue(seed: Int) -> Int {
         let run = (UInt64(bitPattern: key) >> 4) &* 0x9E37_79B9_7F4A_7C15
-        return HashFinalizer.mix(scope &* 0xC2B2_AE3D_27D4_EB4F ^ run) << 4 | Int(key & 15)
+        let mixed = HashFinalizer.mix(run ^ scope &* 0xC2B2_AE3D_27D4_EB4F ^ UInt64(UInt(bitPattern: seed)))
+        return mixed << 4 | Int(key & 15)
     }
-
-    /// The key's buckets: runs of 16 keys take neighbouring buckets (`ManagedObjectID.bucketHash(runHash:seed:)`),
-    /// so a fetch registering rows in key order writes a few stretches of each table.
-    func _rawHashValue(seed: Int) -> Int { ManagedObjectID.bucketHash(runHash: runHash, seed: seed) }
 }
