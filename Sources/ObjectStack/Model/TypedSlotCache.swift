@@ -16,8 +16,6 @@ final class TypedSlotCache: Sendable {
         /// Names by bucket, 0 for an empty bucket (no name's bits are 0: an address, or a scalar with the top bit).
         let names: UnsafeMutableBufferPointer<UInt>
         let slots: UnsafeMutableBufferPointer<AttributeSlot>
-        /// The names and slots in the order they were added, for the next table.
-        let entries: [(name: UInt, slot: AttributeSlot)]
         /// How far to shift a name's multiplied bits for its bucket: 64 less the table's bits.
         let shift: UInt
         let previous: Table?
@@ -37,8 +35,12 @@ final class TypedSlotCache: Sendable {
                 names[bucket] = entry.name
                 (slots.baseAddress! + bucket).initialize(to: entry.slot)
             }
-            self.entries = entries
             self.previous = previous
+        }
+
+        /// The names the table holds, with their slots: what the next table starts from.
+        var entries: [(name: UInt, slot: AttributeSlot)] {
+            names.indices.filter { names[$0] != 0 }.map { (names[$0], slots[$0]) }
         }
 
         deinit {
