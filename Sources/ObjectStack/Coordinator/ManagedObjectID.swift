@@ -92,31 +92,9 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible 
         hasher.combine(hashCache)
     }
 
-    /// The hash tables' entry point: `bucketHash(seed:)`.
-    public func _rawHashValue(seed: Int) -> Int { Self.bucketHash(runHash: runHash, seed: seed) }
-
-    /// The hash of the ID's run of 16 keys (its entity, its key but the low four bits, and whether it is
-    /// temporary) in the high bits, and the key's low four bits in the low ones. Equal IDs have equal run hashes.
-    @inline(__always)
-    var runHash: Int {
-        let run = (UInt64(bitPattern: key) >> 4) &* 0x9E37_79B9_7F4A_7C15
-        let kind: UInt64 = isTemporaryID ? 0x5851_F42D_4C95_7F2D : 0
-        return HashFinalizer.mix(UInt64(bitPattern: Int64(entity.nameHash)) ^ run ^ kind) << 4 | Int(key & 15)
-    }
-
-    /// A bucket hash that keeps runs of keys together: the 16 IDs of a run fill 16 neighbouring buckets of a
-    /// table, and each run lands at a random place (its run hash mixed with the table's seed).
-    ///
-    /// A fetch registers rows in key order into tables of every registered object: with a random bucket per ID,
-    /// each insert wrote a cold cache line of a table of megabytes, and the processor stalled on those writes
-    /// at the next atomic reference count (a third of fetching 100,000 objects). Runs of 16 write whole lines in
-    /// turn. The low bits still spread the IDs of one run over distinct buckets, so they never probe past each
-    /// other; runs of different entities or stores meet no more often than random buckets do.
-    @inline(__always)
-    static func bucketHash(runHash: Int, seed: Int) -> Int {
-        let mixed = HashFinalizer.mix(UInt64(UInt(bitPattern: runHash >> 4)) ^ UInt64(UInt(bitPattern: seed)))
-        return mixed << 4 | runHash & 15
-    }
+    /// The hash tables' entry point: the buckets of the ID's table key (`ObjectKey`), so a table of IDs keeps runs of
+    /// keys together as the context's and the coordinator's tables do.
+    public func _rawHashValue(seed: Int) -> Int { ObjectKey(self)._rawHashValue(seed: seed) }
 }
 
 extension ManagedObjectID: PredicateArgumentConvertible {
