@@ -196,6 +196,43 @@ struct ObjectLifecycleTests {
     }
 
     @Test(
+        "objects that outlive their context read a nil context; a second context registers them afresh",
+        arguments: StoreType.allCases)
+    func objectsOutliveTheirContext(kind: StoreType) throws {
+        let stack = try TestStack(kind)
+        let writer = stack.newContext()
+        let savedID = try writer.performAndWait { () throws -> ManagedObjectID in
+            let book = Book(context: writer)
+            book.title = "Saved"
+            Book(context: writer).title = "Fetched"
+            try writer.save()
+            return book.objectID
+        }
+        var context: ManagedObjectContext? = stack.newContext()
+        weak var released = context
+        // An inserted object, a fetched fault and a materialised object: each kind of registration.
+        let (inserted, fetched, found) = try context!.performAndWait { () throws -> (Book, Book, Book) in
+            let inserted = Book(context: context!)
+            inserted.title = "Unsaved"
+            let fetched = try #require(try context!.all(Book.self, "Book").last)
+            let found = try #require(try context!.existingObject(with: savedID) as? Book)
+            #expect(inserted.managedObjectContext === context && found.managedObjectContext === context)
+            return (inserted, fetched, found)
+        }
+        context = nil
+        #expect(released == nil, "nothing else keeps the context")
+        for object in [inserted, fetched, found] {
+            #expect(object.managedObjectContext == nil, "\(object.objectID) keeps no reference to a freed context")
+        }
+        // The freed context let go of its rows, so another context reads the saved book as usual.
+        let other = stack.newContext()
+        try other.performAndWait { () throws in
+            let book = try #require(try other.existingObject(with: savedID) as? Book)
+            #expect(book.title == "Saved" && book !== found && book.managedObjectContext === other)
+        }
+    }
+
+    @Test(
         "faults fire on first access; refresh without merging turns an object back into a fault",
         arguments: StoreType.allCases)
     func faulting(kind: StoreType) throws {

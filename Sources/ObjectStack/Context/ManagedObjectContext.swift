@@ -120,6 +120,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     private static let counter = AtomicCounter()
 
     deinit {
+        // The objects' references to this context are not weak: each is cleared here, so an object the app
+        // still holds reads a nil context rather than a dangling one.
+        for object in registered.values { object.contextStorage = nil }
         let ids = Array(registered.keys)
         coordinatorStorage?.rowCache.withLock { cache in ids.forEach { cache.release($0) } }
     }
