@@ -69,6 +69,46 @@ struct RowPackerTests {
         }
     }
 
+    @Test("chunks packed into a region share it, a chunk that overflows it gets its own buffer, and rows outlive both")
+    func region() throws {
+        let id = try Self.someID()
+        let packer = RowPacker(capacity: 64)
+        func pack(_ seeds: Range<Int>) -> [(RowSnapshot, [StoreValue])] {
+            for seed in seeds {
+                let values = Self.values(seed, id: id)
+                packer.beginRow(fieldCount: values.count)
+                for value in values { packer.append(value) }
+                packer.endRow(version: Int64(seed))
+            }
+            return zip(packer.finish(), seeds.map { Self.values($0, id: id) }).map { ($0, $1) }
+        }
+        // A chunk of 8 rows tells their size; the region has room for a chunk of `perChunk` rows and part of
+        // another, so the second starts in it and moves out, and the third has its own buffer.
+        var rows = pack(0..<8)
+        let rowBytes = packer.finishedBytes / 8 + 8
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        packer.packInRegion(bytes: 4 * page)
+        let perChunk = 4 * page / rowBytes / 2 + 2
+        rows += pack(8..<(8 + perChunk))
+        rows += pack((8 + perChunk)..<(8 + 2 * perChunk))
+        rows += pack((8 + 2 * perChunk)..<(8 + 3 * perChunk))
+        weak var region: PackedRegion?
+        do {
+            let first = try #require(rows[8].0.packedRegion)
+            region = first
+            #expect(rows[..<8].allSatisfy { $0.0.packedRegion == nil }, "the sizing chunk has its own buffer")
+            #expect(rows[8..<(8 + perChunk)].allSatisfy { $0.0.packedRegion === first }, "one chunk in the region")
+            #expect(rows[(8 + perChunk)...].allSatisfy { $0.0.packedRegion == nil }, "later chunks have their own")
+            #expect(UInt(bitPattern: first.base) % UInt(PackedRegion.hugePageSize) == 0, "it starts on a huge page")
+            #expect(first.size == 4 * page)
+        }
+        // Every row reads back as it went in; the region is unmapped with its last row.
+        for (snapshot, values) in rows { #expect(snapshot.values == values) }
+        #expect(region != nil)
+        rows.removeAll()
+        #expect(region == nil, "the region goes with its last row")
+    }
+
     @Test("strings appended as bytes read back as Swift decodes them: invalid UTF-8 repaired")
     func stringBytes() {
         let packer = RowPacker()

@@ -12,6 +12,8 @@ final class PackedRowStorage: @unchecked Sendable {
     // Immutable once made (the packer copies its finished bytes in), so sharing it across threads is safe.
     let base: UnsafeMutableRawPointer
     let extras: [StoreValue]
+    /// The region the bytes lie in, when a large fetch packed them there; nil when they are the storage's own.
+    let region: PackedRegion?
 
     /// Field tags.
     enum Tag: UInt8 {
@@ -25,9 +27,17 @@ final class PackedRowStorage: @unchecked Sendable {
     init(adopting bytes: UnsafeMutableRawPointer, extras: [StoreValue]) {
         base = bytes
         self.extras = extras
+        region = nil
     }
 
-    deinit { free(base) }
+    /// Shares `region`, where the packer filled the bytes at `bytes`.
+    init(in region: PackedRegion, at bytes: UnsafeMutableRawPointer, extras: [StoreValue]) {
+        base = bytes
+        self.extras = extras
+        self.region = region
+    }
+
+    deinit { if region == nil { free(base) } }
 
     /// Where a row's slots start, for a row of `count` fields.
     @inline(__always)

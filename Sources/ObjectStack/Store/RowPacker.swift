@@ -23,7 +23,15 @@ public final class RowPacker {
     // Unchecked exclusivity: a packer is used by one read on one thread, and the runtime's access checks on
     // every appended row were a twentieth of packing one.
     @exclusivity(unchecked) private var scratch: UnsafeMutableRawPointer!
+    /// The bytes `scratch` has room for.
     @exclusivity(unchecked) private var capacity: Int
+    /// The size of a new chunk's own buffer: what the last one grew to.
+    @exclusivity(unchecked) private var chunkCapacity: Int
+    /// The region chunks are packed into while it has room (`packInRegion(bytes:)`), and the bytes used of it.
+    @exclusivity(unchecked) private var region: PackedRegion?
+    @exclusivity(unchecked) private var regionUsed = 0
+    /// Whether `scratch` lies in `region` (it is then not the packer's to free or grow).
+    @exclusivity(unchecked) private var inRegion = false
     @exclusivity(unchecked) private var used = 0
     @exclusivity(unchecked) private var rowStart = 0
     @exclusivity(unchecked) private var fieldCount = 0
@@ -36,10 +44,11 @@ public final class RowPacker {
     /// A packer with room for about `bytes` bytes of rows before it grows.
     public init(capacity bytes: Int = 4096) {
         capacity = max(bytes, 64)
+        chunkCapacity = capacity
         scratch = Self.allocate(capacity)
     }
 
-    deinit { free(scratch) }
+    deinit { if !inRegion { free(scratch) } }
 
     /// A buffer from `malloc` (8-byte aligned, as the rows' slots need): a finished chunk's buffer is handed to
     /// its storage and trimmed with `realloc`, not copied.
@@ -51,9 +60,35 @@ public final class RowPacker {
     /// The rows ended since the last `finish()`.
     public var rowCount: Int { rowOffsets.count }
 
+    /// The bytes the chunk `finish()` returned last holds.
+    private(set) var finishedBytes = 0
+
+    /// Packs the next chunks, about `bytes` bytes in all, one after another in one `PackedRegion`, so their
+    /// memory is faulted in huge pages; chunks that do not fit get buffers of their own as before. Nothing
+    /// changes when the system refuses the mapping.
+    func packInRegion(bytes: Int) {
+        guard let region = PackedRegion(bytes: bytes) else { return }
+        self.region = region
+        regionUsed = 0
+    }
+
+    /// A buffer for the next chunk: the rest of the region while it has room, or one of its own.
+    private func startBuffer() {
+        if let region, region.size - regionUsed >= 4096 {
+            scratch = region.base + regionUsed
+            capacity = region.size - regionUsed
+            inRegion = true
+        } else {
+            region = nil
+            capacity = chunkCapacity
+            scratch = Self.allocate(capacity)
+            inRegion = false
+        }
+    }
+
     /// Starts a row of `count` fields; each must then be appended, in order, before `endRow(version:)`.
     public func beginRow(fieldCount count: Int) {
-        if scratch == nil { scratch = Self.allocate(capacity) }
+        if scratch == nil { startBuffer() }
         used = (used + 7) & ~7
         rowStart = used
         fieldCount = count
@@ -137,9 +172,18 @@ public final class RowPacker {
     /// The rows ended since the last call, sharing one buffer; the packer is then empty, ready for the next chunk.
     public func finish() -> [RowSnapshot] {
         guard !rowOffsets.isEmpty else { return [] }
-        // The chunk keeps the packer's buffer, trimmed to what it holds; the packer starts a new one.
-        let storage = PackedRowStorage(adopting: realloc(scratch, max(used, 8)) ?? scratch, extras: extras)
+        let storage: PackedRowStorage
+        if inRegion, let region {
+            // The chunk shares the region; the next one starts after it, 8-byte aligned as rows are.
+            storage = PackedRowStorage(in: region, at: scratch, extras: extras)
+            regionUsed += (used + 7) & ~7
+            inRegion = false
+        } else {
+            // The chunk keeps the packer's buffer, trimmed to what it holds; the packer starts a new one.
+            storage = PackedRowStorage(adopting: realloc(scratch, max(used, 8)) ?? scratch, extras: extras)
+        }
         scratch = nil
+        finishedBytes = used
         var rows: [RowSnapshot] = []
         rows.reserveCapacity(rowOffsets.count)
         for index in rowOffsets.indices {
@@ -163,9 +207,21 @@ public final class RowPacker {
 
     private func reserve(_ more: Int) {
         guard used + more > capacity else { return }
+        if inRegion {
+            // The region is full: the chunk so far moves to a buffer of its own, and later chunks get their own.
+            let size = max(chunkCapacity, (used + more) * 2)
+            let own = Self.allocate(size)
+            own.copyMemory(from: scratch, byteCount: used)
+            scratch = own
+            capacity = size
+            inRegion = false
+            region = nil
+            return
+        }
         let grown = max(capacity * 2, used + more)
         guard let bigger = realloc(scratch, grown) else { fatalError("RowPacker: out of memory for \(grown) bytes") }
         scratch = bigger
         capacity = grown
+        chunkCapacity = max(chunkCapacity, grown)
     }
 }

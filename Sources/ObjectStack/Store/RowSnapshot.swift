@@ -46,6 +46,12 @@ public final class RowSnapshot: Sendable {
         return false
     }
 
+    /// The region the row's chunk was packed into, when a large fetch packed it in one (`PackedRegion`).
+    var packedRegion: PackedRegion? {
+        if case .packed(let packed) = storage { return packed.region }
+        return nil
+    }
+
     /// The number of values.
     public var count: Int {
         switch storage {
