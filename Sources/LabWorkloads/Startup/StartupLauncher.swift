@@ -55,6 +55,8 @@ public struct StartupLauncher: Sendable {
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent(launch.seededStore.lastPathComponent)
         try FileManager.default.copyItem(at: launch.seededStore, to: copy)
+        // On disk before the launch's clock starts, as an app's store is (the writeback is not the launch's).
+        try StoreCopyFlush.flush(copy)
 
         let child = Process()
         child.executableURL = executable
