@@ -17,13 +17,19 @@ fi
 bin_path="$(swift build -c release --product stacklab --show-bin-path)"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-for name in "${scenarios[@]}"; do
+product_for() {
     # The engine comparison's workload (engine-overhead.yaml, import-memory.yaml) runs only in stacklab-bench.
-    product=stacklab
-    if grep -Eq '^workload:[[:space:]]*engine-overhead' "Scenarios/$name.yaml"; then product=stacklab-bench; fi
+    if grep -Eq '^workload:[[:space:]]*engine-overhead' "Scenarios/$1.yaml"; then echo stacklab-bench; else echo stacklab; fi
+}
+for name in "${scenarios[@]}"; do
+    product=$(product_for "$name")
     swift build -c release --product "$product" >/dev/null
     echo "baseline: $name at $(git rev-parse --short HEAD)"
     "$bin_path/$product" run "Scenarios/$name.yaml" --out "$out"
+done
+# Copied in only after every run: a scenario run after an earlier one's CSV was copied in saw a changed working
+# tree, and its sidecar (and chart) said "+dirty" for a clean commit.
+for name in "${scenarios[@]}"; do
     cp "$out/$name.csv" "$out/$name.env.json" results/baselines/
-    "$bin_path/$product" report "results/baselines/$name.csv" --charts results/charts
+    "$bin_path/$(product_for "$name")" report "results/baselines/$name.csv" --charts results/charts
 done
