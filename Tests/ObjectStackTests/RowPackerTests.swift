@@ -87,7 +87,7 @@ struct RowPackerTests {
         var rows = pack(0..<8)
         let rowBytes = packer.finishedBytes / 8 + 8
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        packer.packInRegion(bytes: 4 * page)
+        packer.packInRegions(bytes: 4 * page)
         let perChunk = 4 * page / rowBytes / 2 + 2
         rows += pack(8..<(8 + perChunk))
         rows += pack((8 + perChunk)..<(8 + 2 * perChunk))
@@ -107,6 +107,42 @@ struct RowPackerTests {
         #expect(region != nil)
         rows.removeAll()
         #expect(region == nil, "the region goes with its last row")
+    }
+
+    @Test("a fetch larger than a huge page fills one region after another; each goes with its own last row")
+    func regionsOneAfterAnother() throws {
+        let packer = RowPacker(capacity: 64)
+        let text = String(repeating: "x", count: 16 * 1024)
+        func packChunk(_ chunk: Int) -> [RowSnapshot] {
+            for row in 0..<4 {
+                packer.beginRow(fieldCount: 2)
+                packer.appendInteger(Int64(chunk * 4 + row))
+                packer.appendString(text)
+                packer.endRow(version: 1)
+            }
+            return packer.finish()
+        }
+        // As a fetch does: the first chunk in the packer's own buffer, then about three huge pages' worth (48
+        // chunks of 4 rows of 16 KiB, 3 MiB) announced and packed.
+        var rows = packChunk(0)
+        packer.packInRegions(bytes: 3 * PackedRegion.hugePageSize)
+        for chunk in 1...48 { rows += packChunk(chunk) }
+        let regions = rows.compactMap(\.packedRegion).reduce(into: [PackedRegion]()) { seen, region in
+            if seen.last !== region { seen.append(region) }
+        }
+        #expect(rows[4...].allSatisfy { $0.packedRegion != nil }, "every announced chunk lies in a region")
+        #expect(regions.count == 2, "2 MiB each, filled in turn: \(regions.map(\.size))")
+        #expect(regions.allSatisfy { $0.size == PackedRegion.hugePageSize })
+        #expect(Set(regions.map { ObjectIdentifier($0) }).count == regions.count, "no region is used twice")
+        for (index, row) in rows.enumerated() { #expect(row[0] == .integer(Int64(index)) && row[1] == .string(text)) }
+        // The first region's rows gone, its mapping goes; the second stays with its rows.
+        weak var first = regions[0]
+        weak var second = regions[1]
+        let kept = rows.filter { $0.packedRegion === regions[1] }
+        rows.removeAll()
+        _ = consume regions
+        #expect(first == nil, "the first region goes with its last row")
+        #expect(second != nil && kept.allSatisfy { $0.packedRegion === second })
     }
 
     @Test("strings appended as bytes read back as Swift decodes them: invalid UTF-8 repaired")

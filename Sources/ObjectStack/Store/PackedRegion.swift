@@ -1,14 +1,15 @@
 import Foundation
 
-/// One mapping of memory that a large fetch packs its chunks of rows into, one after another; it is unmapped
-/// when the last chunk packed in it is gone.
+/// One mapping of memory, a huge page, that a large fetch packs its chunks of rows into, one after another; it is
+/// unmapped when the last chunk packed in it is gone.
 ///
 /// A chunk's own `malloc`ed buffer is fresh memory, and each 4 KiB page of it was a page fault on first touch:
 /// over a fetch of 100,000 rows, a tenth of the time. A region is aligned to 2 MiB and asks the kernel for
 /// transparent huge pages (`MADV_HUGEPAGE`), so filling it takes one fault per 2 MiB where the kernel has them
-/// (and 4 KiB pages where it has not: nothing else changes). It is mapped at the size the fetch expects to need,
-/// rounded to whole pages; pages never written are never resident, so an estimate that is too large costs
-/// address space, not memory.
+/// (and 4 KiB pages where it has not: nothing else changes). A fetch maps one region after another while its
+/// estimate of the bytes still to come lasts, the last at what is left of it, rounded to whole pages; pages never
+/// written are never resident, so an estimate that is too large costs address space, not memory. A region of a
+/// huge page at most bounds what a few rows an app keeps of a large fetch hold on to.
 final class PackedRegion: @unchecked Sendable {
     // Immutable once made; the chunks packed in it are written by one packer before they are shared.
     /// The first byte, aligned to `hugePageSize`.

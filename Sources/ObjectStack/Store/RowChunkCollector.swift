@@ -23,7 +23,7 @@ public final class RowChunkCollector {
     @exclusivity(unchecked) private var chunk: [(ManagedObjectID, RowSnapshot)] = []
     /// Rows still to hand over after those collected so far, when known.
     @exclusivity(unchecked) private var expected: Int?
-    /// Whether the packer was given a region for the rest of the fetch, or found not to need one.
+    /// Whether the packer was given regions for the rest of the fetch, or found not to need them.
     @exclusivity(unchecked) private var sizedRegion = false
 
     /// A collector handing chunks of `chunkSize` rows to `body`; `expected` is how many rows the fetch will
@@ -59,10 +59,10 @@ public final class RowChunkCollector {
         let left = expected.map { max($0 - chunk.count, 0) }
         if !sizedRegion, let left {
             // The first chunk tells how many bytes a row takes: when the rows still to come fill at least a huge
-            // page, they are packed into one region (an eighth more than the estimate, for longer rows later).
+            // page, they are packed into regions (an eighth more than the estimate, for longer rows later).
             sizedRegion = true
             let estimate = packer.finishedBytes / max(chunk.count, 1) * left
-            if estimate >= PackedRegion.hugePageSize { packer.packInRegion(bytes: estimate + estimate / 8) }
+            if estimate >= PackedRegion.hugePageSize { packer.packInRegions(bytes: estimate + estimate / 8) }
         }
         expected = left
         try body(chunk, left)

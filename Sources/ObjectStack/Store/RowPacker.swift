@@ -27,9 +27,11 @@ public final class RowPacker {
     @exclusivity(unchecked) private var capacity: Int
     /// The size of a new chunk's own buffer: what the last one grew to.
     @exclusivity(unchecked) private var chunkCapacity: Int
-    /// The region chunks are packed into while it has room (`packInRegion(bytes:)`), and the bytes used of it.
+    /// The region chunks are packed into while it has room (`packInRegions(bytes:)`), and the bytes used of it.
     @exclusivity(unchecked) private var region: PackedRegion?
     @exclusivity(unchecked) private var regionUsed = 0
+    /// The bytes still expected, for the regions not mapped yet.
+    @exclusivity(unchecked) private var regionBudget = 0
     /// Whether `scratch` lies in `region` (it is then not the packer's to free or grow).
     @exclusivity(unchecked) private var inRegion = false
     @exclusivity(unchecked) private var used = 0
@@ -63,23 +65,37 @@ public final class RowPacker {
     /// The bytes the chunk `finish()` returned last holds.
     private(set) var finishedBytes = 0
 
-    /// Packs the next chunks, about `bytes` bytes in all, one after another in one `PackedRegion`, so their
-    /// memory is faulted in huge pages; chunks that do not fit get buffers of their own as before. Nothing
-    /// changes when the system refuses the mapping.
-    func packInRegion(bytes: Int) {
-        guard let region = PackedRegion(bytes: bytes) else { return }
-        self.region = region
-        regionUsed = 0
+    /// Packs the next chunks, about `bytes` bytes in all, one after another in `PackedRegion`s of a huge page
+    /// each, so their memory is faulted in huge pages; a region is mapped when the last is full, and goes when the
+    /// last row packed in it does. Chunks beyond `bytes` get buffers of their own, as does everything when the
+    /// system refuses a mapping.
+    func packInRegions(bytes: Int) {
+        regionBudget = bytes
     }
 
-    /// A buffer for the next chunk: the rest of the region while it has room, or one of its own.
+    /// Maps the next region: a huge page, or what is left of the budget. False, with no region, when nothing is
+    /// left or the system refuses.
+    private func mapRegion() -> Bool {
+        guard regionBudget > 0, let next = PackedRegion(bytes: min(regionBudget, PackedRegion.hugePageSize)) else {
+            region = nil
+            regionBudget = 0
+            return false
+        }
+        regionBudget -= next.size
+        region = next
+        regionUsed = 0
+        return true
+    }
+
+    /// A buffer for the next chunk: the rest of the region while it has room (or a new region while the budget
+    /// lasts), or one of its own.
     private func startBuffer() {
+        if (region.map { $0.size - regionUsed } ?? 0) < 4096 { _ = mapRegion() }
         if let region, region.size - regionUsed >= 4096 {
             scratch = region.base + regionUsed
             capacity = region.size - regionUsed
             inRegion = true
         } else {
-            region = nil
             capacity = chunkCapacity
             scratch = Self.allocate(capacity)
             inRegion = false
@@ -208,14 +224,23 @@ public final class RowPacker {
     private func reserve(_ more: Int) {
         guard used + more > capacity else { return }
         if inRegion {
-            // The region is full: the chunk so far moves to a buffer of its own, and later chunks get their own.
+            // The region is full: the chunk so far moves to the next region, or to a buffer of its own when the
+            // budget is spent or the chunk would not fit. The full region is held until its bytes are copied.
+            let full = region
+            if mapRegion(), let next = region, next.size >= used + more {
+                next.base.copyMemory(from: scratch, byteCount: used)
+                scratch = next.base
+                capacity = next.size
+                withExtendedLifetime(full) {}
+                return
+            }
             let size = max(chunkCapacity, (used + more) * 2)
             let own = Self.allocate(size)
             own.copyMemory(from: scratch, byteCount: used)
+            withExtendedLifetime(full) {}
             scratch = own
             capacity = size
             inRegion = false
-            region = nil
             return
         }
         let grown = max(capacity * 2, used + more)
