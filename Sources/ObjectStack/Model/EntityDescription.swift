@@ -83,6 +83,11 @@ public final class EntityDescription: @unchecked Sendable {
     @exclusivity(unchecked) public internal(set) var storedProperties: [StoredProperty] = []
     /// A hash of everything that decides the entity's stored shape; stores compare it to detect migration.
     @exclusivity(unchecked) public internal(set) var versionHash = ""
+    /// A hash of what Core Data's version hash covers — the entity's name, abstractness, parent, properties
+    /// (name, optionality, transience, type; a relationship's destination, inverse and counts), uniqueness
+    /// constraints and version hash modifiers — but not its indexes: whether a store another framework wrote (Core
+    /// Data) holds this entity is decided on it, as Core Data decides (`StoreMetadata.structuralVersionHashes`).
+    @exclusivity(unchecked) public internal(set) var structuralVersionHash = ""
     /// Unique constraints and inherited ones, resolved to attributes.
     @exclusivity(unchecked) public internal(set) var resolvedUniquenessConstraints: [[AttributeDescription]] = []
     /// The uniqueness constraints that apply to the entity — its own first, then its ancestors' — each with the

@@ -85,7 +85,10 @@ public final class ManagedObjectModel: Sendable {
                 !$0.defaultValue.isNull && $0.derivationExpression == nil
             }
         }
-        for entity in entities { entity.versionHash = Self.versionHash(of: entity) }
+        for entity in entities {
+            entity.versionHash = Self.versionHash(of: entity)
+            entity.structuralVersionHash = Self.structuralVersionHash(of: entity)
+        }
         self.entityVersionHashesByName = byName.mapValues(\.versionHash)
         hasRelationships = entities.contains { !$0.relationships.isEmpty }
         hasDerivedAttributes = entities.contains { !$0.derivedAttributes.isEmpty }
@@ -274,6 +277,38 @@ public final class ManagedObjectModel: Sendable {
             try derivation.checkResultType(of: attribute, in: entity)
             attribute.derivation = derivation
         }
+    }
+
+    /// The text of Core Data's version-hash inputs (see `EntityDescription.structuralVersionHash`), one line per
+    /// element, so that two entities' texts also show where they differ.
+    static func structuralVersionHashText(of entity: EntityDescription) -> [String] {
+        var lines = [
+            "entity \(entity.name) abstract=\(entity.isAbstract) parent=\(entity.superentity?.name ?? "-")"
+                + " versionHashModifier=\(entity.versionHashModifier ?? "-")"
+        ]
+        for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) {
+            lines.append(
+                "attribute \(entity.name).\(attribute.name) type=\(attribute.type.rawValue)"
+                    + " optional=\(attribute.isOptional) transient=\(attribute.isTransient)"
+                    + " derived=\(attribute.derivationExpression != nil)"
+                    + " versionHashModifier=\(attribute.versionHashModifier ?? "-")")
+        }
+        for relationship in entity.relationships.sorted(by: { $0.name < $1.name }) {
+            lines.append(
+                "relationship \(entity.name).\(relationship.name) destination=\(relationship.destinationName)"
+                    + " inverse=\(relationship.inverseName ?? "-") toMany=\(relationship.isToMany)"
+                    + " ordered=\(relationship.isOrdered) min=\(relationship.minCount) max=\(relationship.maxCount)"
+                    + " optional=\(relationship.isOptional) transient=\(relationship.isTransient)"
+                    + " versionHashModifier=\(relationship.versionHashModifier ?? "-")")
+        }
+        for constraint in entity.uniquenessConstraints.map({ $0.joined(separator: ",") }).sorted() {
+            lines.append("uniqueness \(entity.name) \(constraint)")
+        }
+        return lines
+    }
+
+    private static func structuralVersionHash(of entity: EntityDescription) -> String {
+        StableHash.hex(of: structuralVersionHashText(of: entity).joined(separator: "\n"))
     }
 
     private static func versionHash(of entity: EntityDescription) -> String {

@@ -74,6 +74,13 @@ public struct StoreMetadata: Sendable, Hashable {
     public var entityVersionHashes: [String: String]
     /// Further key-value pairs a store or its user records.
     public var userInfo: [String: String]
+    /// For a store another framework wrote (a SQLite store Core Data wrote), each entity's
+    /// `EntityDescription.structuralVersionHash` in the model the store describes; nil for a store ObjectStack
+    /// wrote. When set, it decides whether a model matches the store (`entitiesDiffering(from:configuration:)`):
+    /// Core Data's own hashes (`entityVersionHashes` then holds ObjectStack's hashes of that model) come from a
+    /// function that is not documented, and indexes, which Core Data leaves out of them, do not make a store
+    /// Core Data would open as it is need a migration here.
+    public var structuralVersionHashes: [String: String]?
 
     /// Creates metadata.
     public init(
@@ -85,12 +92,21 @@ public struct StoreMetadata: Sendable, Hashable {
         self.userInfo = userInfo
     }
 
-    /// The entities whose version hashes differ between this metadata and `model`, by name.
+    /// The entities whose version hashes differ between this metadata and `model`, by name (compared on
+    /// `structuralVersionHashes` when the store has them).
     public func entitiesDiffering(from model: ManagedObjectModel, configuration: String?) -> [String] {
-        let expected = Dictionary(
-            uniqueKeysWithValues: model.entities(forConfiguration: configuration).map { ($0.name, $0.versionHash) })
-        let names = Set(expected.keys).union(entityVersionHashes.keys)
-        return names.filter { expected[$0] != entityVersionHashes[$0] }.sorted()
+        let entities = model.entities(forConfiguration: configuration)
+        let stored: [String: String]
+        let expected: [String: String]
+        if let structuralVersionHashes {
+            stored = structuralVersionHashes
+            expected = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.structuralVersionHash) })
+        } else {
+            stored = entityVersionHashes
+            expected = Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.versionHash) })
+        }
+        let names = Set(expected.keys).union(stored.keys)
+        return names.filter { expected[$0] != stored[$0] }.sorted()
     }
 
     /// Whether the store was written with `model`: no entity's version hash differs.
