@@ -33,6 +33,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Raw DEFLATE: Core Data's SQLite store keeps its model cache (Z_MODELCACHE) compressed.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .systemLibrary(
             name: "CLMDB",
             pkgConfig: "lmdb",
@@ -42,7 +48,7 @@ let package = Package(
             name: "ObjectStack",
             dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")]
         ),
-        .target(name: "ObjectStackSQLite", dependencies: ["ObjectStack", "CSQLite"]),
+        .target(name: "ObjectStackSQLite", dependencies: ["ObjectStack", "CSQLite", "CZlib"]),
         .target(name: "ObjectStackLMDB", dependencies: ["ObjectStack", "CLMDB"]),
         // The lab core: scenarios, metrics, the runner, compare, output, reports, the pods web service. It knows
         // workloads only through the `Workload` protocol and imports no ObjectStack.
@@ -89,7 +95,8 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "ObjectStackTests", dependencies: ["ObjectStack", "TestSupport"]),
-        .testTarget(name: "ObjectStackSQLiteTests", dependencies: ["ObjectStack", "ObjectStackSQLite", "CSQLite"]),
+        .testTarget(
+            name: "ObjectStackSQLiteTests", dependencies: ["ObjectStack", "ObjectStackSQLite", "CSQLite", "TestSupport"]),
         .testTarget(name: "ObjectStackLMDBTests", dependencies: ["ObjectStackLMDB", "CLMDB"]),
         // One conformance suite, parameterised over every store kind.
         .testTarget(

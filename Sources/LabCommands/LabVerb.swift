@@ -26,6 +26,8 @@ public enum LabVerb: String, CaseIterable, Sendable {
     case seedStore = "seed-store"
     /// Describes, populates and migrates an Xcode model file.
     case model
+    /// Describes a store file Core Data wrote; upgrades one of ObjectStack's first layout.
+    case store
     /// Prints the linked engines' versions.
     case versions
     /// Kills save loops and checks what survived.
@@ -53,6 +55,7 @@ public enum LabVerb: String, CaseIterable, Sendable {
         case .serve: ServeCommand.self
         case .seedStore: SeedStoreCommand.self
         case .model: ModelCommand.self
+        case .store: StoreCommand.self
         case .versions: VersionsCommand.self
         case .crashTest: CrashTestCommand.self
         case .fuzz: FuzzCommand<Tool>.self

@@ -6,11 +6,11 @@ import ObjectStack
 /// Pods through GRDB with `Codable` records, as a Swift developer who picks GRDB writes them: `insert`,
 /// `fetchAll`, `fetchOne(key:)`, `update`, and a query interface count.
 ///
-/// The table is the SQLite store's own `Z_Pod` (created by the store, same indexes), as for the raw side.
+/// The table is the SQLite store's own `ZPOD` (created by the store, same indexes), as for the raw side.
 final class GRDBPods: PodEngine {
     /// A pod record: GRDB derives its columns from the coding keys.
     struct Record: Codable, FetchableRecord, PersistableRecord {
-        static let databaseTableName = "Z_Pod"
+        static let databaseTableName = "ZPOD"
         var id: Int64
         var entity: Int64 = 1
         var rowVersion: Int64 = 1
@@ -25,7 +25,8 @@ final class GRDBPods: PodEngine {
 
         enum CodingKeys: String, CodingKey {
             case id = "Z_PK", entity = "Z_ENT", rowVersion = "Z_OPT"
-            case name, version, authors, homepage, license, summary, downloads, updated
+            case name = "ZNAME", version = "ZVERSION", authors = "ZAUTHORS", homepage = "ZHOMEPAGE"
+            case license = "ZLICENSE", summary = "ZSUMMARY", downloads = "ZDOWNLOADS", updated = "ZUPDATED"
         }
 
         enum Columns {

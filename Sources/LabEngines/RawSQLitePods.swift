@@ -6,7 +6,7 @@ import ObjectStackSQLite
 
 /// Pods through libsqlite3's C API: prepared statements, bound values, `sqlite3_step` loops.
 ///
-/// The table is the SQLite store's own `Z_Pod`, created by the store in the fresh file (same columns, same
+/// The table is the SQLite store's own `ZPOD` (Core Data's layout: `ZNAME`, `ZVERSION`…), created by the store in the fresh file (same columns, same
 /// indexes: `byName` and the `(name, version)` constraint's lookup index), so a ratio against it is the stack's
 /// overhead and not a schema difference. WAL and synchronous NORMAL, as the store.
 final class RawSQLitePods: PodEngine {
@@ -60,7 +60,7 @@ final class RawSQLitePods: PodEngine {
 
     func insert(_ rows: [PodRow]) throws {
         let insert = try prepare(
-            "INSERT INTO Z_Pod (Z_PK, Z_ENT, Z_OPT, name, version, authors, homepage, license, summary, downloads, updated) "
+            "INSERT INTO ZPOD (Z_PK, Z_ENT, Z_OPT, ZNAME, ZVERSION, ZAUTHORS, ZHOMEPAGE, ZLICENSE, ZSUMMARY, ZDOWNLOADS, ZUPDATED) "
                 + "VALUES (?, 1, 1, ?, ?, ?, ?, ?, ?, ?, ?)")
         defer { sqlite3_finalize(insert) }
         try exec("BEGIN IMMEDIATE")
@@ -86,7 +86,7 @@ final class RawSQLitePods: PodEngine {
 
     func fetchAll() throws -> (held: Any, checksum: Int) {
         let select = try prepare(
-            "SELECT Z_PK, name, version, authors, homepage, license, summary, downloads, updated FROM Z_Pod")
+            "SELECT Z_PK, ZNAME, ZVERSION, ZAUTHORS, ZHOMEPAGE, ZLICENSE, ZSUMMARY, ZDOWNLOADS, ZUPDATED FROM ZPOD")
         defer { sqlite3_finalize(select) }
         var rows: [PodRow] = []
         var checksum = 0
@@ -107,12 +107,12 @@ final class RawSQLitePods: PodEngine {
 
     /// One pod by primary key, every value.
     private static let selectByKey =
-        "SELECT Z_PK, name, version, authors, homepage, license, summary, downloads, updated FROM Z_Pod WHERE Z_PK = ?"
+        "SELECT Z_PK, ZNAME, ZVERSION, ZAUTHORS, ZHOMEPAGE, ZLICENSE, ZSUMMARY, ZDOWNLOADS, ZUPDATED FROM ZPOD WHERE Z_PK = ?"
 
     func fetchByID() throws -> Int {
         if perLookup { return try fetchByIDPerLookup() }
         let select = try prepare(
-            "SELECT Z_PK, name, version, authors, homepage, license, summary, downloads, updated FROM Z_Pod WHERE Z_PK = ?"
+            "SELECT Z_PK, ZNAME, ZVERSION, ZAUTHORS, ZHOMEPAGE, ZLICENSE, ZSUMMARY, ZDOWNLOADS, ZUPDATED FROM ZPOD WHERE Z_PK = ?"
         )
         defer { sqlite3_finalize(select) }
         try exec("BEGIN")
@@ -150,8 +150,8 @@ final class RawSQLitePods: PodEngine {
 
     func fetchSorted(limit: Int) throws -> Int {
         let select = try prepare(
-            "SELECT Z_PK, name, version, authors, homepage, license, summary, downloads, updated FROM Z_Pod "
-                + "ORDER BY name, Z_PK LIMIT ?")
+            "SELECT Z_PK, ZNAME, ZVERSION, ZAUTHORS, ZHOMEPAGE, ZLICENSE, ZSUMMARY, ZDOWNLOADS, ZUPDATED FROM ZPOD "
+                + "ORDER BY ZNAME, Z_PK LIMIT ?")
         defer { sqlite3_finalize(select) }
         sqlite3_bind_int64(select, 1, Int64(limit))
         var checksum = 0
@@ -161,7 +161,7 @@ final class RawSQLitePods: PodEngine {
 
     func prepareUpdate(_ keys: [Int64]) throws {
         let select = try prepare(
-            "SELECT Z_PK, name, version, authors, homepage, license, summary, downloads, updated FROM Z_Pod WHERE Z_PK = ?"
+            "SELECT Z_PK, ZNAME, ZVERSION, ZAUTHORS, ZHOMEPAGE, ZLICENSE, ZSUMMARY, ZDOWNLOADS, ZUPDATED FROM ZPOD WHERE Z_PK = ?"
         )
         defer { sqlite3_finalize(select) }
         updating = try keys.map { key in
@@ -176,7 +176,7 @@ final class RawSQLitePods: PodEngine {
 
     func update(round: Int) throws {
         // The row version goes up as the store's does (optimistic locking), so both write the same columns.
-        let update = try prepare("UPDATE Z_Pod SET downloads = ?, updated = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ?")
+        let update = try prepare("UPDATE ZPOD SET ZDOWNLOADS = ?, ZUPDATED = ?, Z_OPT = Z_OPT + 1 WHERE Z_PK = ?")
         defer { sqlite3_finalize(update) }
         try exec("BEGIN IMMEDIATE")
         for index in updating.indices {
@@ -196,7 +196,7 @@ final class RawSQLitePods: PodEngine {
     }
 
     func count(downloadsAbove downloads: Int64) throws -> Int {
-        let count = try prepare("SELECT COUNT(*) FROM Z_Pod WHERE downloads > ?")
+        let count = try prepare("SELECT COUNT(*) FROM ZPOD WHERE ZDOWNLOADS > ?")
         defer { sqlite3_finalize(count) }
         sqlite3_bind_int64(count, 1, downloads)
         guard sqlite3_step(count) == SQLITE_ROW else { throw error() }
@@ -234,7 +234,7 @@ final class RawSQLitePods: PodEngine {
         return String(cString: pointer)
     }
 
-    /// The current row of a `SELECT Z_PK, name, …, updated` statement.
+    /// The current row of a `SELECT Z_PK, ZNAME, …, ZUPDATED` statement.
     private static func row(_ statement: OpaquePointer) -> PodRow {
         PodRow(
             id: sqlite3_column_int64(statement, 0), name: text(statement, 1) ?? "", version: text(statement, 2) ?? "",

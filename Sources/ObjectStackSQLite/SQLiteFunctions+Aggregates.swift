@@ -4,7 +4,7 @@ import ObjectStack
 
 /// The aggregate SQL functions of aggregate fetches: `os_sum(value, arithmetic)` and `os_avg(value, arithmetic)`
 /// run `AggregateAccumulator`, the definition the other stores use, so sums overflow to floating point,
-/// decimals (stored as text) add exactly, and the sum of no value is 0, on SQLite as elsewhere. `arithmetic` is
+/// decimals (stored as REAL, read back as the decimals they were saved as) add as decimals, and the sum of no value is 0, on SQLite as elsewhere. `arithmetic` is
 /// an `Arithmetic` code: 0 integers, 1 floating point, 2 decimals. `COUNT`, `MIN` and `MAX` are SQLite's own,
 /// whose semantics are already the same.
 extension SQLiteFunctions {
@@ -55,11 +55,17 @@ extension SQLiteFunctions {
         Int(bitPattern: sqlite3_user_data(context)) == 2 ? .avg : .sum
     }
 
-    /// A column value as a `StoreValue` for the accumulator: decimal text read as a decimal.
-    static func storeValue(_ value: OpaquePointer?) -> StoreValue {
+    /// A column value as a `StoreValue` for the accumulator: a decimal column's value (REAL, or text in a file of
+    /// another writer) read as a decimal.
+    static func storeValue(_ value: OpaquePointer?, isDecimal: Bool) -> StoreValue {
         switch sqlite3_value_type(value) {
-        case SQLITE_INTEGER: return .integer(sqlite3_value_int64(value))
-        case SQLITE_FLOAT: return .double(sqlite3_value_double(value))
+        case SQLITE_INTEGER:
+            let integer = sqlite3_value_int64(value)
+            return isDecimal ? .decimal(Decimal(integer)) : .integer(integer)
+        case SQLITE_FLOAT:
+            let double = sqlite3_value_double(value)
+            if isDecimal { return SQLiteStatement.decimal(fromStored: double).map(StoreValue.decimal) ?? .null }
+            return .double(double)
         case SQLITE_TEXT: return text(value).flatMap(decimal).map(StoreValue.decimal) ?? .null
         default: return .null
         }
@@ -70,7 +76,7 @@ extension SQLiteFunctions {
         case .integer(let v): sqlite3_result_int64(context, v)
         case .double(let v): sqlite3_result_double(context, v)
         case .decimal(let v):
-            var text = SQLiteStatement.text(of: v)
+            var text = v.description
             text.withUTF8 { buffer in
                 buffer.withMemoryRebound(to: CChar.self) {
                     sqlite3_result_text(context, $0.baseAddress, Int32($0.count), SQLiteConnection.transient)
@@ -97,7 +103,8 @@ private let aggregateStep: @convention(c) (OpaquePointer?, Int32, UnsafeMutableP
         // Released by the final call, which SQLite makes for every aggregate context it allocated.
         pointer.pointee = Unmanaged.passRetained(box).toOpaque()
     }
-    box.accumulator.add(SQLiteFunctions.storeValue(arguments[0]))
+    let isDecimal = sqlite3_value_int(arguments[1]) == SQLiteFunctions.Arithmetic.decimal.rawValue
+    box.accumulator.add(SQLiteFunctions.storeValue(arguments[0], isDecimal: isDecimal))
 }
 
 private let aggregateFinal: @convention(c) (OpaquePointer?) -> Void = { context in

@@ -11,10 +11,8 @@ import ObjectStack
 /// - `os_str(operator, text, pattern, options)`: BEGINSWITH (1), ENDSWITH (2), CONTAINS (3), LIKE (4),
 ///   MATCHES (5, ICU's whole-string match through `NSRegularExpression`) and "is a substring of" (6, `IN`
 ///   with a string); 0 or 1, and 0 when either side is not text.
-/// - `os_num(decimal text)`: a decimal's `Double` value, as `StoreValue.numericValue` computes it.
 /// - `os_pow(base, exponent)`: `**`, as `ValueComparison.arithmetic(.power, …)` computes it (NULL for nil or
 ///   a result that is not a number).
-/// - collation `OSDECIMAL`: orders decimal text by exact `Decimal` value.
 /// - aggregates `os_sum(value, arithmetic)` and `os_avg(value, arithmetic)`: `AggregateAccumulator`'s `sum:`
 ///   and `average:` (see `SQLiteFunctions+Aggregates.swift`).
 enum SQLiteFunctions {
@@ -29,15 +27,19 @@ enum SQLiteFunctions {
             code = sqlite3_create_function_v2(db, "os_str", 4, flags, nil, stringFunction, nil, nil, nil)
         }
         if code == SQLITE_OK {
-            code = sqlite3_create_function_v2(db, "os_num", 1, flags, nil, numberFunction, nil, nil, nil)
-        }
-        if code == SQLITE_OK {
             code = sqlite3_create_function_v2(db, "os_pow", 2, flags, nil, powerFunction, nil, nil, nil)
         }
-        if code == SQLITE_OK {
-            code = sqlite3_create_collation_v2(db, "OSDECIMAL", SQLITE_UTF8, nil, decimalCollation, nil)
-        }
         if code == SQLITE_OK { code = registerAggregates(on: db) }
+        // The functions the derived-attribute triggers of a store Core Data wrote call (`Z_DA_…`): Core Data
+        // registers them to learn which objects a trigger changed. Without functions of these names every write
+        // the triggers fire on fails ("no such function"); here they need do nothing, since the context computes
+        // derived values itself and reads them back.
+        for name in [
+            "NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
+        ]
+        where code == SQLITE_OK {
+            code = sqlite3_create_function_v2(db, name, -1, SQLITE_UTF8, nil, nullFunction, nil, nil, nil)
+        }
         guard code == SQLITE_OK else {
             throw StoreError(
                 code: .ioFailure, message: "cannot register SQL functions: \(String(cString: sqlite3_errmsg(db)))",
@@ -104,6 +106,11 @@ private func resultText(_ context: OpaquePointer?, _ text: String) {
     }
 }
 
+/// A function that returns NULL whatever its arguments.
+private let nullFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
+    context, _, _ in sqlite3_result_null(context)
+}
+
 private let foldFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
     context, _, arguments in
     guard let arguments, let text = SQLiteFunctions.text(arguments[0]) else {
@@ -125,21 +132,6 @@ private let stringFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutable
     sqlite3_result_int(context, hit ? 1 : 0)
 }
 
-private let numberFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
-    context, _, arguments in
-    guard let arguments else { return sqlite3_result_null(context) }
-    switch sqlite3_value_type(arguments[0]) {
-    case SQLITE_TEXT:
-        guard let text = SQLiteFunctions.text(arguments[0]), let value = SQLiteFunctions.decimal(text) else {
-            return sqlite3_result_null(context)
-        }
-        sqlite3_result_double(context, NSDecimalNumber(decimal: value).doubleValue)
-    case SQLITE_INTEGER: sqlite3_result_int64(context, sqlite3_value_int64(arguments[0]))
-    case SQLITE_FLOAT: sqlite3_result_double(context, sqlite3_value_double(arguments[0]))
-    default: sqlite3_result_null(context)
-    }
-}
-
 private let powerFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void = {
     context, _, arguments in
     func number(_ value: OpaquePointer?) -> StoreValue {
@@ -154,17 +146,3 @@ private let powerFunction: @convention(c) (OpaquePointer?, Int32, UnsafeMutableP
     else { return sqlite3_result_null(context) }
     sqlite3_result_double(context, result)
 }
-
-private let decimalCollation:
-    @convention(c) (
-        UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?
-    ) -> Int32 = { _, leftCount, left, rightCount, right in
-        func decode(_ pointer: UnsafeRawPointer?, _ count: Int32) -> Decimal {
-            guard let pointer else { return 0 }
-            let text = String(decoding: UnsafeRawBufferPointer(start: pointer, count: Int(count)), as: UTF8.self)
-            return SQLiteFunctions.decimal(text) ?? 0
-        }
-        let a = decode(left, leftCount)
-        let b = decode(right, rightCount)
-        return a < b ? -1 : (a == b ? 0 : 1)
-    }

@@ -35,15 +35,18 @@ struct SQLiteInPlaceMigration {
         let difference = migration.difference
         guard Self.covers(difference) else { return false }
         let configuration = migration.configurationName
-        let oldSchema = SQLiteSchema(entities: difference.source.entities(forConfiguration: configuration))
-        let newSchema = SQLiteSchema(entities: difference.destination.entities(forConfiguration: configuration))
-        guard Set(oldSchema.tables.keys) == Set(newSchema.tables.keys),
-            Set(oldSchema.joinTables.keys) == Set(newSchema.joinTables.keys)
-        else { return false }
         let db = try SQLiteConnection(url: migration.url, readOnly: false)
         defer { db.close() }
         sqlite3_busy_timeout(db.handle, SQLiteStore.busyTimeoutMilliseconds)
         _ = try db.scalarText("PRAGMA journal_mode = WAL")
+        let file = try SQLiteStoreFile(db, url: migration.url)
+        guard file.layout == .coreData, !file.hasCoreDataHistory else { return false }
+        let destinationEntities = difference.destination.entities(forConfiguration: configuration)
+        let oldSchema = SQLiteSchema(entities: difference.source.entities(forConfiguration: configuration), file: file)
+        let newSchema = SQLiteSchema(entities: destinationEntities, file: file)
+        guard Set(oldSchema.tables.keys) == Set(newSchema.tables.keys),
+            Set(oldSchema.joinTables.keys) == Set(newSchema.joinTables.keys)
+        else { return false }
         try db.inTransaction {
             var rows = 0
             for table in newSchema.tables.values {
@@ -55,17 +58,29 @@ struct SQLiteInPlaceMigration {
             }
             report(.copying, 0.5, rows, done: rows / 2)
             // The new model's indexes that are missing (CREATE … IF NOT EXISTS leaves the others alone).
-            for statement in newSchema.creationSQL { try db.execute(statement) }
-            try db.execute("DELETE FROM Z_METADATA WHERE key LIKE 'hash:%'")
-            let insert = try db.statement("INSERT INTO Z_METADATA (key, value) VALUES (?, ?)")
-            for entity in difference.destination.entities(forConfiguration: configuration) {
-                insert.bind([.text("hash:" + entity.name), .text(entity.versionHash)])
-                try insert.run()
+            for table in newSchema.tables.values {
+                for index in newSchema.indexes(of: table) { try db.execute(index.creationSQL) }
             }
+            try writeMetadata(for: destinationEntities, file: file, db)
             report(.copying, 0.9, rows, done: rows)
             report(.replacing, 0.95, rows, done: rows)
         }
         return true
+    }
+
+    /// The store's metadata for the new model: ObjectStack's hashes of it (Core Data's own cannot be computed
+    /// here), the app's keys kept; the model cache, which describes the old model, is removed.
+    private func writeMetadata(for entities: [EntityDescription], file: SQLiteStoreFile, _ db: SQLiteConnection) throws
+    {
+        var values = (try? file.plist().values) ?? [:]
+        let fresh = StoreMetadataPlist.data(for: entities, versionIdentifiers: [])
+        for (key, value) in (try StoreMetadataPlist(data: fresh, url: migration.url)).values { values[key] = value }
+        for key in ["NSStoreModelVersionHashesDigest", "NSStoreModelVersionChecksumKey"] { values[key] = nil }
+        let data = try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+        let statement = try db.statement("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1")
+        statement.bindBlob(data, at: 1)
+        try statement.run()
+        if file.columns["Z_MODELCACHE"] != nil { try db.execute("DELETE FROM Z_MODELCACHE") }
     }
 
     /// Progress in the copying migration's terms: no row is copied, but every row is carried over.
@@ -87,7 +102,7 @@ struct SQLiteInPlaceMigration {
                 oldColumns[column.name] = nil
                 continue
             }
-            guard let source = sourceColumn(of: attribute, named: column.name, in: old) else {
+            guard let source = sourceColumn(of: attribute, in: table, old: old) else {
                 added.append(column)
                 continue
             }
@@ -100,7 +115,7 @@ struct SQLiteInPlaceMigration {
         }
         // Indexes over a column that goes, or whose columns are not the new model's, are dropped; the new
         // model's creation statements then make any that are missing.
-        let wanted = Dictionary(uniqueKeysWithValues: indexes.map { ($0.name, $0.columns) })
+        let wanted = Dictionary(indexes.map { ($0.name, $0.columns) }, uniquingKeysWith: { first, _ in first })
         for index in try db.strings(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name = '\(table.name.replacingOccurrences(of: "'", with: "''"))'"
         ) {
@@ -127,18 +142,25 @@ struct SQLiteInPlaceMigration {
         }
     }
 
-    /// The old column an attribute's values come from: its renaming identifier's, else its own name's, declared
-    /// by the same entity (a sub-entity's columns carry its name as a prefix, and `covers` allows no entity
+    /// The old column an attribute's values come from: the column of the old model's attribute its renaming
+    /// identifier names, else of its namesake, declared by the entity of the same name (`covers` allows no entity
     /// change); nil for a new attribute.
-    private func sourceColumn(of attribute: AttributeDescription, named column: String, in old: SQLiteSchema.Table)
-        -> String?
-    {
-        let prefix = String(column.dropLast(attribute.name.count))
-        let candidate = prefix + (attribute.renamingIdentifier ?? attribute.name)
-        return old.columns.contains { column in
-            if case .attribute = column.content { return column.name == candidate }
-            return false
-        } ? candidate : nil
+    private func sourceColumn(
+        of attribute: AttributeDescription, in new: SQLiteSchema.Table, old: SQLiteSchema.Table
+    ) -> String? {
+        guard
+            let declaring = new.root.selfAndDescendants.first(where: {
+                $0.declaredAttributes.contains { $0 === attribute }
+            }),
+            let previousEntity = old.root.selfAndDescendants.first(where: { $0.name == declaring.name }),
+            let previous = previousEntity.declaredAttributes.first(where: {
+                $0.name == (attribute.renamingIdentifier ?? attribute.name)
+            })
+        else { return nil }
+        for column in old.columns {
+            if case .attribute(let candidate) = column.content, candidate === previous { return column.name }
+        }
+        return nil
     }
 
     /// A value as an SQL constant, as the store binds it; nil when SQL has no plain constant for it.

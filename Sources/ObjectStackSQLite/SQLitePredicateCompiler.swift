@@ -22,7 +22,7 @@ final class SQLitePredicateCompiler {
 
     /// What kind of value an SQL expression yields, which decides how it compares.
     enum Kind: Equatable {
-        case null, number, decimal, string, date, data, uuid, uri
+        case null, number, string, date, data, uuid, uri
         case object(root: String)
     }
 
@@ -34,6 +34,9 @@ final class SQLitePredicateCompiler {
         var constant: StoreValue?
         /// Whether the operand is a column of a row in scope (so an index may serve a comparison on it).
         var isColumn = false
+        /// Whether the operand is a decimal or date column: NUMERIC affinity (Core Data's DECIMAL and TIMESTAMP)
+        /// keeps a whole value as an INTEGER, which arithmetic must read as REAL (3 / 2 would truncate).
+        var isNumericAffinity = false
     }
 
     /// Values reached through a to-many: rows of `source` (`FROM … WHERE …`), each with `value`.
@@ -158,7 +161,7 @@ final class SQLitePredicateCompiler {
         let present = values.filter { !$0.isNull }
         let plain = present.allSatisfy { element in
             let kind = constant(element).kind
-            return kind == value.kind && kind != .decimal && (kind != .string || options.isEmpty)
+            return kind == value.kind && (kind != .string || options.isEmpty)
         }
         guard plain, !present.isEmpty else {
             return any(values.map { compare(value, .equal, constant($0), options) })
@@ -226,9 +229,6 @@ final class SQLitePredicateCompiler {
     {
         switch (a.kind, b.kind) {
         case (.number, .number): return (a.fragment, b.fragment, "")
-        case (.decimal, .decimal): return (a.fragment, b.fragment, " COLLATE OSDECIMAL")
-        case (.decimal, .number): return (number(a), b.fragment, "")
-        case (.number, .decimal): return (a.fragment, number(b), "")
         case (.string, .string):
             let folding = options.intersection([.caseInsensitive, .diacriticInsensitive])
             if folding.isEmpty { return (a.fragment, b.fragment, "") }
@@ -238,13 +238,6 @@ final class SQLitePredicateCompiler {
         default:
             return nil
         }
-    }
-
-    /// A numeric operand as SQL: decimals (text) through `os_num` or as a double constant.
-    private func number(_ operand: Operand) -> SQLFragment {
-        guard operand.kind == .decimal else { return operand.fragment }
-        if let value = operand.constant?.numericValue { return SQLFragment("?", [.double(value)]) }
-        return "os_num(" + operand.fragment + ")"
     }
 
     private func fold(_ operand: Operand, _ options: PredicateOptions) -> SQLFragment {
@@ -268,8 +261,8 @@ final class SQLitePredicateCompiler {
         let kind: Kind
         switch value {
         case .null: return Operand(fragment: SQLFragment("NULL"), kind: .null, constant: value)
-        case .integer, .double, .boolean: kind = .number
-        case .decimal: kind = .decimal
+        // Decimals are stored as REAL (as Core Data stores them), so they compare as numbers.
+        case .integer, .double, .boolean, .decimal: kind = .number
         case .string: kind = .string
         case .date: kind = .date
         case .data: kind = .data
@@ -287,8 +280,7 @@ final class SQLitePredicateCompiler {
 
     static func kind(of type: AttributeType) -> Kind {
         switch type {
-        case .integer16, .integer32, .integer64, .double, .float, .boolean: return .number
-        case .decimal: return .decimal
+        case .integer16, .integer32, .integer64, .double, .float, .boolean, .decimal: return .number
         case .string: return .string
         case .date: return .date
         case .binaryData, .transformable: return .data
@@ -330,14 +322,17 @@ final class SQLitePredicateCompiler {
 
     /// SQLite's arithmetic is `ValueComparison.arithmetic`'s: NULL propagates, integers stay integers
     /// (division truncates), a REAL on either side or an overflow gives floating point, division by zero
-    /// gives NULL. Decimals (stored as text) are read as doubles. SQL has no power operator: `**` calls
+    /// gives NULL. Decimals (stored as REAL) are doubles here. SQL has no power operator: `**` calls
     /// `os_pow`, which is `ValueComparison.arithmetic` itself.
     private func arithmetic(_ op: ArithmeticOperator, _ lhs: Compiled, _ rhs: Compiled) -> Operand {
         guard case .single(let a) = lhs, case .single(let b) = rhs, a.kind != .null, b.kind != .null else {
             return constant(.null)
         }
-        if op == .power { return Operand(fragment: "os_pow(" + number(a) + ", " + number(b) + ")", kind: .number) }
-        return Operand(fragment: "(" + number(a) + " \(op.rawValue) " + number(b) + ")", kind: .number)
+        func real(_ operand: Operand) -> SQLFragment {
+            operand.isNumericAffinity ? "CAST(" + operand.fragment + " AS REAL)" : operand.fragment
+        }
+        if op == .power { return Operand(fragment: "os_pow(" + real(a) + ", " + real(b) + ")", kind: .number) }
+        return Operand(fragment: "(" + real(a) + " \(op.rawValue) " + real(b) + ")", kind: .number)
     }
 
     private static let emptyCollection = Collection(
@@ -351,8 +346,8 @@ final class SQLitePredicateCompiler {
         case .single(let value):
             switch function {
             case .count: return Operand(fragment: "(" + value.fragment + " IS NOT NULL)", kind: .number)
-            case .sum: return Operand(fragment: "COALESCE(" + numeric(value) + ", 0)", kind: .number)
-            case .avg: return Operand(fragment: numeric(value), kind: .number)
+            case .sum: return Operand(fragment: "COALESCE(" + value.fragment + ", 0)", kind: .number)
+            case .avg: return Operand(fragment: value.fragment, kind: .number)
             case .min, .max: return value
             }
         case .collection(let collection):
@@ -361,19 +356,14 @@ final class SQLitePredicateCompiler {
             var kind = Kind.number
             switch function {
             case .count: select = SQLFragment("COUNT(*)")
-            case .sum: select = "TOTAL(" + numeric(value) + ")"
-            case .avg: select = "AVG(" + numeric(value) + ")"
+            case .sum: select = "TOTAL(" + value.fragment + ")"
+            case .avg: select = "AVG(" + value.fragment + ")"
             case .min, .max:
-                let collation = value.kind == .decimal ? " COLLATE OSDECIMAL" : ""
-                select = (function == .min ? "MIN(" : "MAX(") + value.fragment + collation + ")"
+                select = (function == .min ? "MIN(" : "MAX(") + value.fragment + ")"
                 kind = value.kind
             }
             return Operand(fragment: "(SELECT " + select + collection.source + ")", kind: kind)
         }
-    }
-
-    private func numeric(_ value: Operand) -> SQLFragment {
-        value.kind == .decimal ? number(value) : value.fragment
     }
 
     // MARK: - Key paths
@@ -395,10 +385,18 @@ final class SQLitePredicateCompiler {
             let isLast = position == path.steps.count - 1
             switch step {
             case .attribute(let attribute):
+                if let alias = columnAliases[ObjectIdentifier(attribute)], attribute.type == .decimal {
+                    // A decimal sum or average is grouped as exact text (`os_sum`, `os_avg`): it compares and sorts
+                    // as the number it spells.
+                    value = Operand(
+                        fragment: SQLFragment("CAST(\(current.alias).\(alias) AS REAL)"), kind: .number)
+                    continue
+                }
                 let column = columnAliases[ObjectIdentifier(attribute)] ?? schema.column(attribute)
                 value = Operand(
                     fragment: SQLFragment("\(current.alias).\(column)"),
-                    kind: Self.kind(of: attribute.type), isColumn: true)
+                    kind: Self.kind(of: attribute.type), isColumn: true,
+                    isNumericAffinity: attribute.type == .decimal || attribute.type == .date)
             case .toOne(let relationship):
                 let key = "\(current.alias).\(schema.column(relationship))"
                 if isLast {
@@ -467,7 +465,8 @@ final class SQLitePredicateCompiler {
         case .joinTable:
             let join = schema.joinTables[relationship.joinTableOwner.storageKey]!
             let link = newAlias()
-            let (mine, theirs) = relationship.joinTableOwner === relationship ? ("src", "dst") : ("dst", "src")
+            let columns = join.columns(for: relationship)
+            let (mine, theirs) = (SQLiteSchema.quote(columns.mine), SQLiteSchema.quote(columns.theirs))
             return (
                 ["\(SQLiteSchema.quote(join.name)) \(link)", "\(table) \(next.alias)"],
                 ["\(link).\(mine) = \(current.alias).Z_PK", "\(next.alias).Z_PK = \(link).\(theirs)"], next
@@ -505,8 +504,6 @@ final class SQLitePredicateCompiler {
         var term = operand.fragment
         if operand.kind == .string && key.caseInsensitive {
             term = "os_fold(" + term + ", \(PredicateOptions.caseInsensitive.rawValue))"
-        } else if operand.kind == .decimal {
-            term = term + " COLLATE OSDECIMAL"
         }
         return term + (key.ascending ? " ASC" : " DESC")
     }

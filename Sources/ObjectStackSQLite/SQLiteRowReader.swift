@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import ObjectStack
 
 /// Turns a result row of one concrete entity (`Z_PK, Z_ENT, Z_OPT`, then every column of its table) into a
@@ -6,6 +7,9 @@ import ObjectStack
 struct SQLiteRowReader: Sendable {
     enum Field: Sendable {
         case attribute(column: Int32, type: AttributeType)
+        /// Binary data that may live outside the row (`allowsExternalBinaryDataStorage`): Core Data tags the
+        /// column's bytes (`ExternalBinaryData`).
+        case externalBinary(column: Int32, storage: ExternalBinaryData)
         case reference(column: Int32, entityColumn: Int32?, destination: EntityDescription, table: SQLiteSchema.Table)
     }
 
@@ -15,13 +19,16 @@ struct SQLiteRowReader: Sendable {
     /// The column where a table's own columns start in `SELECT Z_PK, Z_ENT, Z_OPT, …`.
     static let firstColumn: Int32 = 3
 
-    init(entity: EntityDescription, table: SQLiteSchema.Table, schema: SQLiteSchema) {
+    init(entity: EntityDescription, table: SQLiteSchema.Table, schema: SQLiteSchema, storeURL: URL) {
         self.entity = entity
+        let external = ExternalBinaryData(storeURL: storeURL)
         let positions = table.storedColumns[entity.name]!
         let entityPositions = table.storedEntityColumns[entity.name]!
         fields = entity.storedProperties.enumerated().map { index, property in
             let column = Self.firstColumn + Int32(positions[index])
             switch property {
+            case .attribute(let attribute) where ExternalBinaryData.applies(to: attribute):
+                return .externalBinary(column: column, storage: external)
             case .attribute(let attribute):
                 return .attribute(column: column, type: attribute.type)
             case .toOne(let relationship):
@@ -64,6 +71,8 @@ struct SQLiteRowReader: Sendable {
                     packer.appendString(utf8: UnsafeRawBufferPointer(start: text, count: text == nil ? 0 : count))
                 default: packer.append(statement.value(column, as: type))
                 }
+            case .externalBinary(let column, let storage):
+                packer.append(storage.value(statement, column))
             case .reference(let column, let entityColumn, let destination, let table):
                 packer.append(
                     Self.reference(
@@ -82,6 +91,8 @@ struct SQLiteRowReader: Sendable {
             switch field {
             case .attribute(let column, let type):
                 values.append(statement.value(column, as: type))
+            case .externalBinary(let column, let storage):
+                values.append(storage.value(statement, column))
             case .reference(let column, let entityColumn, let destination, let table):
                 values.append(
                     Self.reference(

@@ -1,12 +1,19 @@
 import Foundation
 import ObjectStack
 
-/// How a model maps to SQL: one table per entity hierarchy, one column per stored property, join tables.
+/// How a model maps to SQL: Core Data's own SQLite layout (`COREDATA-SQLITE.md` in the project's shared data).
 ///
-/// Every table has `Z_PK` (the primary key), `Z_ENT` (the concrete entity, as a code within the hierarchy)
-/// and `Z_OPT` (the row version). Attributes declared by the root keep their name as column name; those of
-/// sub-entities are prefixed with the declaring entity, so siblings may reuse a name. A to-one is a key
-/// column, plus an entity-code column when its destination hierarchy has several concrete entities.
+/// One table per root entity, `"Z" + UPPER(root name)`, shared by its sub-entities, with `Z_PK` (the primary key,
+/// unique in the hierarchy), `Z_ENT` (the concrete entity's code, from `Z_PRIMARYKEY`) and `Z_OPT` (the row's
+/// version); then `"Z" + UPPER(name)` for each stored attribute and to-one relationship of any entity of the
+/// hierarchy, a number appended where two share a name (`ZTEXT`, `ZTEXT1`). A to-one whose destination has
+/// sub-entities has a second column, `"Z<n>_" + UPPER(name)`, with the destination's entity code (`n` is the
+/// destination's code). An ordered to-many whose inverse is a to-one keeps its order in the destination's table,
+/// `"Z_FOK_" + UPPER(inverse)`. Many-to-many relationships (and to-manys without an inverse) keep their links in
+/// join tables (`JoinTable`).
+///
+/// Names and entity codes come from the file when it has them (a store Core Data wrote keeps its own), else from
+/// Core Data's rules.
 /// - Note: Immutable; safe to share between threads.
 struct SQLiteSchema: Sendable {
     /// What a column of an entity table holds.
@@ -34,6 +41,9 @@ struct SQLiteSchema: Sendable {
         let name: String
         let root: EntityDescription
         let columns: [Column]
+        /// The order columns (`Z_FOK_…`) of ordered to-manys kept in this table, by the relationship's storage key:
+        /// not part of a row's values, written and read by position queries.
+        let orderColumns: [String: String]
         /// Entity codes (`Z_ENT`) by entity name, and back.
         let codes: [String: Int64]
         let entitiesByCode: [Int64: EntityDescription]
@@ -59,64 +69,108 @@ struct SQLiteSchema: Sendable {
         func codeList(_ entities: [EntityDescription]) -> String {
             entities.compactMap { codes[$0.name] }.map(String.init).joined(separator: ", ")
         }
+
+        /// The entity code of the hierarchy's root: the row of `Z_PRIMARYKEY` that keeps `Z_MAX`.
+        var rootCode: Int64 { codes[root.name]! }
     }
 
-    /// A many-to-many (or inverse-less to-many) relationship's links.
+    /// A many-to-many (or inverse-less to-many) relationship's links: `"Z_<a>" + UPPER(A's relationship)`, where A
+    /// is the side with the lower entity code, with a column of A's keys and one of B's, each named after the
+    /// relationship whose destination it holds, and an order column (`Z_FOK_…`) for each ordered side.
     struct JoinTable: Sendable {
         let name: String
+        /// The relationship whose storage key names the links (`RelationshipDescription.joinTableOwner`).
         let owner: RelationshipDescription
+        /// The column of the keys of the objects that hold `owner` (the links' sources).
+        let sourceColumn: String
+        /// The column of the keys of `owner`'s members (the links' destinations).
+        let destinationColumn: String
+        /// The order of `owner`'s members, when `owner` is ordered.
+        let ownerOrderColumn: String?
+        /// The order of the inverse's members, when the inverse is ordered.
+        let inverseOrderColumn: String?
+        /// The two key columns in the primary key's order: side A's keys, then side B's.
+        let keyColumns: [String]
+
+        /// The columns a relationship reads its members through: its own side's keys, then the members'.
+        func columns(for relationship: RelationshipDescription) -> (mine: String, theirs: String) {
+            relationship === owner ? (sourceColumn, destinationColumn) : (destinationColumn, sourceColumn)
+        }
+
+        /// The order column of a relationship's members, nil when it is not ordered.
+        func orderColumn(for relationship: RelationshipDescription) -> String? {
+            relationship === owner ? ownerOrderColumn : inverseOrderColumn
+        }
     }
 
     let tables: [String: Table]
     let joinTables: [String: JoinTable]
+    /// Entity codes by entity name, for every entity of the model (abstract ones too).
+    let codes: [String: Int64]
     private let columnNames: [ObjectIdentifier: String]
     private let entityColumnNames: [ObjectIdentifier: String]
     private let namedColumns: [String: String]
 
-    init(entities: [EntityDescription]) {
+    /// Lays out `entities` as Core Data does, keeping the codes and names `file` already has.
+    init(entities: [EntityDescription], file: SQLiteStoreFile? = nil) {
+        let codes = Self.entityCodes(entities, existing: file?.entityRows ?? [:])
+        self.codes = codes
         var tables: [String: Table] = [:]
         var joinTables: [String: JoinTable] = [:]
         var columnNames: [ObjectIdentifier: String] = [:]
         var entityColumnNames: [ObjectIdentifier: String] = [:]
+        var orderColumns: [String: [String: String]] = [:]
         let roots = entities.filter { $0.superentity == nil }
+        let tableNames = Dictionary(uniqueKeysWithValues: roots.map { ($0.name, Self.tableName(of: $0)) })
         for root in roots {
-            let family = root.selfAndDescendants
+            let family = Self.inCodeOrder(root.selfAndDescendants, codes: codes)
+            var namer = ColumnNamer()
             var columns: [Column] = []
             var positions: [ObjectIdentifier: Int] = [:]
             var entityPositions: [ObjectIdentifier: Int] = [:]
             for entity in family {
-                let prefix = entity === root ? "" : "\(entity.name)_"
                 for attribute in entity.declaredAttributes where attribute.storedIndex != nil {
-                    let name = prefix + attribute.name
+                    let name = namer.name(for: attribute.name)
                     columnNames[ObjectIdentifier(attribute)] = name
                     positions[ObjectIdentifier(attribute)] = columns.count
                     columns.append(Column(name: name, content: .attribute(attribute)))
                 }
                 for relationship in entity.declaredRelationships where relationship.storedIndex != nil {
-                    let name = prefix + relationship.name
+                    let name = namer.name(for: relationship.name)
                     columnNames[ObjectIdentifier(relationship)] = name
                     positions[ObjectIdentifier(relationship)] = columns.count
                     columns.append(Column(name: name, content: .foreignKey(relationship)))
                     if Self.isPolymorphic(relationship.destinationEntity) {
-                        entityColumnNames[ObjectIdentifier(relationship)] = name + "_ent"
+                        let code = codes[relationship.destinationEntity.name] ?? 0
+                        let entityName = "Z\(code)_" + Self.upper(relationship.name)
+                        entityColumnNames[ObjectIdentifier(relationship)] = entityName
                         entityPositions[ObjectIdentifier(relationship)] = columns.count
-                        columns.append(Column(name: name + "_ent", content: .foreignEntity(relationship)))
+                        columns.append(Column(name: entityName, content: .foreignEntity(relationship)))
                     }
                 }
-                for relationship in entity.declaredRelationships where relationship.storage == .joinTable {
-                    let owner = relationship.joinTableOwner
-                    joinTables[owner.storageKey] = JoinTable(
-                        name: "J_" + owner.storageKey.replacingOccurrences(of: ".", with: "_"), owner: owner)
+            }
+            for entity in family {
+                for relationship in entity.declaredRelationships
+                where relationship.isToMany && !relationship.isTransient {
+                    switch relationship.storage {
+                    case .inverseForeignKey where relationship.isOrdered:
+                        // The order of an ordered to-many lives with its members: in the destination's table.
+                        let inverse = relationship.inverse!
+                        let destinationRoot = relationship.destinationEntity.rootEntity.name
+                        orderColumns[destinationRoot, default: [:]][relationship.storageKey] =
+                            "Z_FOK_" + Self.upper(inverse.name)
+                    case .joinTable:
+                        let owner = relationship.joinTableOwner
+                        guard joinTables[owner.storageKey] == nil else { continue }
+                        joinTables[owner.storageKey] = Self.joinTable(owner, codes: codes, file: file)
+                    default:
+                        break
+                    }
                 }
             }
-            let names = family.map(\.name).sorted()
-            var codes: [String: Int64] = [:]
+            let codeMap = Dictionary(uniqueKeysWithValues: family.map { ($0.name, codes[$0.name]!) })
             var byCode: [Int64: EntityDescription] = [:]
-            for entity in family {
-                let code = Int64(names.firstIndex(of: entity.name)! + 1)
-                codes[entity.name] = code
-                byCode[code] = entity
-            }
+            for entity in family { byCode[codes[entity.name]!] = entity }
             var stored: [String: [Int]] = [:]
             var storedEntity: [String: [Int?]] = [:]
             for entity in family {
@@ -131,13 +185,17 @@ struct SQLiteSchema: Sendable {
                     return nil
                 }
             }
+            let name = tableNames[root.name]!
             let rowColumns = Table.rowColumns(of: columns)
             tables[root.name] = Table(
-                name: "Z_" + root.name, root: root, columns: columns, codes: codes, entitiesByCode: byCode,
+                name: name, root: root, columns: columns, orderColumns: [:], codes: codeMap, entitiesByCode: byCode,
                 storedColumns: stored, storedEntityColumns: storedEntity, rowColumns: rowColumns,
-                selectByPrimaryKey:
-                    "SELECT \(rowColumns) FROM \(SQLiteSchema.quote("Z_" + root.name)) t0 WHERE t0.Z_PK = ?",
-                selectVersionByPrimaryKey: "SELECT Z_OPT FROM \(SQLiteSchema.quote("Z_" + root.name)) WHERE Z_PK = ?")
+                selectByPrimaryKey: "SELECT \(rowColumns) FROM \(SQLiteSchema.quote(name)) t0 WHERE t0.Z_PK = ?",
+                selectVersionByPrimaryKey: "SELECT Z_OPT FROM \(SQLiteSchema.quote(name)) WHERE Z_PK = ?")
+        }
+        for (root, columns) in orderColumns {
+            guard let table = tables[root] else { continue }
+            tables[root] = table.with(orderColumns: columns)
         }
         self.tables = tables
         self.joinTables = joinTables
@@ -156,16 +214,22 @@ struct SQLiteSchema: Sendable {
         namedColumns = named
     }
 
-    /// Whether objects of an entity may be of several concrete entities (so references need an entity code).
+    /// Whether objects of an entity may be of several entities, so a reference to one needs an entity code:
+    /// Core Data adds the code column whenever the destination has sub-entities.
     static func isPolymorphic(_ entity: EntityDescription) -> Bool {
-        entity.selfAndDescendants.filter { !$0.isAbstract }.count > 1
+        !entity.subentities.isEmpty
     }
 
+    /// Core Data's declared SQL type of each attribute type. The type decides SQLite's column affinity: a
+    /// TIMESTAMP or DECIMAL column (NUMERIC affinity) gives a whole number back as an INTEGER, which the readers
+    /// accept.
     static func sqlType(of type: AttributeType) -> String {
         switch type {
         case .integer16, .integer32, .integer64, .boolean: return "INTEGER"
-        case .double, .float, .date: return "REAL"
-        case .decimal, .string, .uri: return "TEXT"
+        case .date: return "TIMESTAMP"
+        case .double, .float: return "FLOAT"
+        case .decimal: return "DECIMAL"
+        case .string, .uri: return "VARCHAR"
         case .binaryData, .transformable, .uuid: return "BLOB"
         }
     }
@@ -192,73 +256,32 @@ struct SQLiteSchema: Sendable {
         entityColumnNames[ObjectIdentifier(relationship)].map(Self.quote)
     }
 
-    // MARK: - DDL
-
-    /// An index of an entity table: its name and its columns, in order.
-    struct Index: Sendable, Equatable {
-        let name: String
-        let columns: [String]
+    /// Where an ordered to-many keeps its members' positions: the table and its (quoted) order column; nil for a
+    /// relationship that is not ordered.
+    func orderColumn(of relationship: RelationshipDescription) -> (table: String, column: String)? {
+        guard relationship.isToMany, relationship.isOrdered else { return nil }
+        switch relationship.storage {
+        case .inverseForeignKey:
+            let table = self.table(for: relationship.destinationEntity)
+            return table.orderColumns[relationship.storageKey].map { (table.name, Self.quote($0)) }
+        case .joinTable:
+            guard let join = joinTables[relationship.joinTableOwner.storageKey],
+                let column = join.orderColumn(for: relationship)
+            else { return nil }
+            return (join.name, Self.quote(column))
+        case .foreignKey:
+            return nil
+        }
     }
+}
 
-    /// The indexes a table has: uniqueness constraints (checked by queries inside each save, so the error can
-    /// name the object that already holds the values; the index makes that lookup cheap), fetch indexes,
-    /// indexed attributes, and the key column of every to-one (to-many relationships are read through the
-    /// inverse's key column). One index per column list.
-    func indexes(of table: Table) -> [Index] {
-        var result: [Index] = []
-        var indexed: Set<[String]> = []
-        func index(_ name: String, _ columns: [String]) {
-            guard !columns.isEmpty, indexed.insert(columns).inserted else { return }
-            result.append(Index(name: "I_\(table.name)_\(name)", columns: columns))
-        }
-        for entity in table.root.selfAndDescendants {
-            for constraint in entity.uniquenessConstraints {
-                index(
-                    "\(entity.name)_unique_\(constraint.joined(separator: "_"))",
-                    constraint.compactMap { entity.attributesByName[$0] }.map { columnNames[ObjectIdentifier($0)]! })
-            }
-            for model in entity.indexes {
-                index(
-                    "\(entity.name)_\(model.name)",
-                    model.attributeNames.compactMap { entity.attributesByName[$0] }.map {
-                        columnNames[ObjectIdentifier($0)]!
-                    })
-            }
-            for attribute in entity.declaredAttributes where attribute.isIndexed && attribute.storedIndex != nil {
-                index("\(entity.name)_\(attribute.name)", [columnNames[ObjectIdentifier(attribute)]!])
-            }
-            for relationship in entity.declaredRelationships where relationship.storedIndex != nil {
-                index("\(entity.name)_\(relationship.name)", [columnNames[ObjectIdentifier(relationship)]!])
-            }
-        }
-        return result
-    }
-
-    /// The statements that create the schema (idempotent).
-    var creationSQL: [String] {
-        var statements: [String] = [
-            "CREATE TABLE IF NOT EXISTS Z_METADATA (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS Z_PRIMARYKEY (root TEXT PRIMARY KEY, max INTEGER NOT NULL)",
-        ]
-        for table in tables.values.sorted(by: { $0.name < $1.name }) {
-            let columns =
-                ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER NOT NULL", "Z_OPT INTEGER NOT NULL"]
-                + table.columns.map { "\(Self.quote($0.name)) \($0.sqlType)" }
-            statements.append(
-                "CREATE TABLE IF NOT EXISTS \(Self.quote(table.name)) (\(columns.joined(separator: ", ")))")
-            statements.append("INSERT OR IGNORE INTO Z_PRIMARYKEY (root, max) VALUES ('\(table.root.name)', 0)")
-            for index in indexes(of: table) {
-                statements.append(
-                    "CREATE INDEX IF NOT EXISTS \(Self.quote(index.name)) ON \(Self.quote(table.name)) "
-                        + "(\(index.columns.map(Self.quote).joined(separator: ", ")))")
-            }
-        }
-        for join in joinTables.values.sorted(by: { $0.name < $1.name }) {
-            let name = Self.quote(join.name)
-            statements.append(
-                "CREATE TABLE IF NOT EXISTS \(name) (src INTEGER NOT NULL, dst INTEGER NOT NULL, UNIQUE (src, dst))")
-            statements.append("CREATE INDEX IF NOT EXISTS \(Self.quote("I_\(join.name)_dst")) ON \(name) (dst)")
-        }
-        return statements
+extension SQLiteSchema.Table {
+    /// The same table with its order columns.
+    fileprivate func with(orderColumns: [String: String]) -> SQLiteSchema.Table {
+        SQLiteSchema.Table(
+            name: name, root: root, columns: columns, orderColumns: orderColumns, codes: codes,
+            entitiesByCode: entitiesByCode, storedColumns: storedColumns, storedEntityColumns: storedEntityColumns,
+            rowColumns: rowColumns, selectByPrimaryKey: selectByPrimaryKey,
+            selectVersionByPrimaryKey: selectVersionByPrimaryKey)
     }
 }

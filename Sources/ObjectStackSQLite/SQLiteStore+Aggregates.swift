@@ -11,7 +11,7 @@ extension SQLiteStore: StoreAggregating {
     ///     GROUP BY <key>) g WHERE <having> ORDER BY <sort keys>, g.c0 LIMIT ? OFFSET ?
     /// ```
     /// Keys and arguments are compiled as the predicate compiler compiles key paths; `COUNT`, `MIN` and `MAX` are
-    /// SQLite's (decimals ordered by `OSDECIMAL`), sums and averages `os_sum`/`os_avg`, which run
+    /// SQLite's (decimals are REAL, as Core Data stores them), sums and averages `os_sum`/`os_avg`, which run
     /// `AggregateAccumulator`; the `HAVING` and the order are the predicate and sort keys of the column entity,
     /// read from the grouped columns.
     /// - Complexity: what SQLite's plan costs: an index serves the predicate, a `MIN`/`MAX` alone, or the grouping.
@@ -85,8 +85,7 @@ extension SQLiteStore: StoreAggregating {
             case .key(let path):
                 selects.append(operand.fragment + " AS c\(index)")
                 if request.groupBy.contains(index) {
-                    groupTerms.append(
-                        operand.kind == .decimal ? operand.fragment + " COLLATE OSDECIMAL" : operand.fragment)
+                    groupTerms.append(operand.fragment)
                 }
                 if let attribute = path.finalAttribute {
                     readings.append(ColumnReading(column: alias, kind: .value(attribute.type)))
@@ -117,12 +116,11 @@ extension SQLiteStore: StoreAggregating {
             case .aggregate(let function, let path):
                 let argumentType = path.finalAttribute?.type
                 let arithmetic = SQLiteFunctions.Arithmetic(argumentType).rawValue
-                let collation = operand.kind == .decimal ? " COLLATE OSDECIMAL" : ""
                 let select: SQLFragment
                 switch function {
                 case .count: select = "COUNT(" + operand.fragment + ")"
-                case .min: select = "MIN(" + operand.fragment + collation + ")"
-                case .max: select = "MAX(" + operand.fragment + collation + ")"
+                case .min: select = "MIN(" + operand.fragment + ")"
+                case .max: select = "MAX(" + operand.fragment + ")"
                 case .sum: select = "os_sum(" + operand.fragment + ", \(arithmetic))"
                 case .avg: select = "os_avg(" + operand.fragment + ", \(arithmetic))"
                 }

@@ -8,7 +8,8 @@ extension SQLiteStore: StoreBatchWriting {
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction on the store's connection; the store's own reads called
     /// from `body` run in that transaction (`SQLiteBatchScope`).
     public func performBatch<T>(rowsHint: Int, _ body: (any StoreBatchTransaction) throws -> T) throws -> T {
-        try withConnection { db in
+        try checkWritable()
+        return try withConnection { db in
             try db.inTransaction {
                 try batchScope.run(on: db) { try body(SQLiteBatchTransaction(store: self, db: db)) }
             }
@@ -102,13 +103,13 @@ extension SQLiteStore: StoreBatchWriting {
 
     /// Reserves `count` keys of `entity`'s hierarchy in the transaction open on `db`; returns the first.
     func reserveKeys(for entity: EntityDescription, count: Int, on db: SQLiteConnection) throws -> Int64 {
-        let root = entity.rootEntity.name
-        let statement = try db.statement("UPDATE Z_PRIMARYKEY SET max = max + ? WHERE root = ? RETURNING max")
+        let table = schema.table(for: entity)
+        let statement = try db.statement("UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX")
         defer { statement.reset() }
         statement.bindInt(Int64(count), at: 1)
-        statement.bindText(root, at: 2)
+        statement.bindInt(table.rootCode, at: 2)
         guard try statement.step() else {
-            throw StoreError(code: .corrupt, message: "the key table has no row for \(root)", url: url)
+            throw StoreError(code: .corrupt, message: "Z_PRIMARYKEY has no row for \(table.root.name)", url: url)
         }
         return statement.int(0) - Int64(count) + 1
     }

@@ -284,7 +284,7 @@ extension SQLiteStore: StoreRowStreaming {
     }
 
     /// The members of a to-many for many objects at once: one query over the inverse's key column or the
-    /// join table; members in primary-key order (join tables: link order).
+    /// join table; members in primary-key order (join tables: link order), an ordered relationship's by position.
     public func relatedObjectIDs(of objectIDs: [ManagedObjectID], through relationship: RelationshipDescription) throws
         -> [[ManagedObjectID]]
     {
@@ -297,16 +297,19 @@ extension SQLiteStore: StoreRowStreaming {
             return objectIDs.map { _ in [] }
         case .inverseForeignKey:
             let column = schema.column(relationship.inverse!)
+            // An ordered relationship's members by their positions (Core Data's `Z_FOK_…`), then by key.
+            let order = schema.orderColumn(of: relationship).map { "d.\($0.column), " } ?? ""
             sql =
                 "SELECT d.\(column), d.Z_PK, d.Z_ENT FROM \(SQLiteSchema.quote(destination.name)) d "
-                + "WHERE d.\(column) IN (SELECT value FROM json_each(?)) ORDER BY d.Z_PK"
+                + "WHERE d.\(column) IN (SELECT value FROM json_each(?)) ORDER BY \(order)d.Z_PK"
         case .joinTable:
             let join = schema.joinTables[relationship.joinTableOwner.storageKey]!
-            let (mine, theirs) = relationship.joinTableOwner === relationship ? ("src", "dst") : ("dst", "src")
+            let (mine, theirs) = join.columns(for: relationship)
+            let order = join.orderColumn(for: relationship).map { "j.\(SQLiteSchema.quote($0)), " } ?? ""
             sql =
-                "SELECT j.\(mine), d.Z_PK, d.Z_ENT FROM \(SQLiteSchema.quote(join.name)) j "
-                + "JOIN \(SQLiteSchema.quote(destination.name)) d ON d.Z_PK = j.\(theirs) "
-                + "WHERE j.\(mine) IN (SELECT value FROM json_each(?)) ORDER BY j.rowid"
+                "SELECT j.\(SQLiteSchema.quote(mine)), d.Z_PK, d.Z_ENT FROM \(SQLiteSchema.quote(join.name)) j "
+                + "JOIN \(SQLiteSchema.quote(destination.name)) d ON d.Z_PK = j.\(SQLiteSchema.quote(theirs)) "
+                + "WHERE j.\(SQLiteSchema.quote(mine)) IN (SELECT value FROM json_each(?)) ORDER BY \(order)j.rowid"
         }
         var members: [Int64: [ManagedObjectID]] = [:]
         try withConnection { db in

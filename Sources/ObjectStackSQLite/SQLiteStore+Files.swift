@@ -34,16 +34,20 @@ extension SQLiteStore {
             SQLiteStoreOpener.removeCreated(companions, of: url)
         }
         do {
-            let tables = try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table'")
-            guard tables.contains("Z_METADATA") else {
-                if tables.isEmpty { return nil }
+            let file = try SQLiteStoreFile(connection, url: url)
+            switch file.layout {
+            case .empty: return nil
+            case .coreData: return try file.metadata()
+            case .objectStackLegacy:
                 throw StoreError(
-                    code: .notAStore, message: "an SQLite database, but not an ObjectStack store", url: url)
+                    code: .incompatibleModel,
+                    message: "the store is in ObjectStack's first file layout (schema 1), which this version no "
+                        + "longer reads; convert it with `stacklab store upgrade`", url: url)
+            case .foreign:
+                throw StoreError(
+                    code: .notAStore, message: "an SQLite database, but not a Core Data or ObjectStack store",
+                    url: url)
             }
-            guard let stored = try SQLiteStoreOpener.readMetadata(connection) else { return nil }
-            return StoreMetadata(
-                identifier: stored.identifier, storeType: StoreType.sqlite.name,
-                entityVersionHashes: stored.hashes, userInfo: ["schemaVersion": stored.schemaVersion])
         } catch let error as StoreError where error.url == nil {
             throw StoreError(
                 code: error.code, message: error.message, url: url, nativeCode: error.nativeCode,
@@ -91,9 +95,9 @@ extension SQLiteStore: StoreRowScanning {
 
     public func reserveKeys(through key: Int64, for entity: EntityDescription) throws {
         try withConnection { db in
-            let statement = try db.statement("UPDATE Z_PRIMARYKEY SET max = MAX(max, ?) WHERE root = ?")
+            let statement = try db.statement("UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(Z_MAX, ?) WHERE Z_ENT = ?")
             defer { statement.reset() }
-            statement.bind([.integer(key), .text(entity.rootEntity.name)])
+            statement.bind([.integer(key), .integer(schema.table(for: entity).rootCode)])
             try statement.run()
         }
     }

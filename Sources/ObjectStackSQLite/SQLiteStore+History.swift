@@ -11,12 +11,15 @@ extension SQLiteStore: StoreHistoryStoring {
         CREATE TABLE IF NOT EXISTS Z_HISTORY (Z_PK INTEGER PRIMARY KEY AUTOINCREMENT, \
         ZTIMESTAMP REAL NOT NULL, ZRECORD BLOB NOT NULL)
         """
-    /// The metadata key under which the highest purged transaction number is kept.
-    static let historyPurgedKey = "historyPurgedThrough"
+    /// The table that keeps the highest purged transaction number, in its one row: ObjectStack's own, beside
+    /// the history table, so that the store's metadata (`Z_PLIST`, which Core Data reads) is never rewritten.
+    static let historyPurgeTableSQL =
+        "CREATE TABLE IF NOT EXISTS Z_HISTORYPURGE (Z_PK INTEGER PRIMARY KEY, Z_THROUGH INTEGER)"
 
-    /// Creates the history table on a connection (a store opened with history tracking on).
+    /// Creates the history tables on a connection (a store opened with history tracking on).
     static func createHistoryTable(on db: SQLiteConnection) throws {
         try db.execute(historyTableSQL)
+        try db.execute(historyPurgeTableSQL)
     }
 
     /// Writes a history record inside the transaction open on `db`.
@@ -39,8 +42,10 @@ extension SQLiteStore: StoreHistoryStoring {
     }
 
     private func purgedThrough(_ db: SQLiteConnection) throws -> Int64 {
-        Int64(try db.scalarText("SELECT value FROM Z_METADATA WHERE key = ?", [.text(Self.historyPurgedKey)]) ?? "")
-            ?? 0
+        guard
+            try db.scalarText("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'Z_HISTORYPURGE'") != nil
+        else { return 0 }
+        return Int64(try db.scalarText("SELECT Z_THROUGH FROM Z_HISTORYPURGE WHERE Z_PK = 1") ?? "") ?? 0
     }
 
     public func historyTransactions(after sequence: Int64?, since date: Date?) throws -> StoreHistoryRead {
@@ -87,10 +92,10 @@ extension SQLiteStore: StoreHistoryStoring {
                 let firstKept = try db.scalarText("SELECT MIN(Z_PK) FROM Z_HISTORY").flatMap { Int64($0) }
                 let last = try lastSequence(db) ?? 0
                 let purged = max(try purgedThrough(db), (firstKept ?? last + 1) - 1)
-                let update = try db.statement("INSERT OR REPLACE INTO Z_METADATA (key, value) VALUES (?, ?)")
+                try db.execute(Self.historyPurgeTableSQL)
+                let update = try db.statement("INSERT OR REPLACE INTO Z_HISTORYPURGE (Z_PK, Z_THROUGH) VALUES (1, ?)")
                 defer { update.reset() }
-                update.bindText(Self.historyPurgedKey, at: 1)
-                update.bindText(String(purged), at: 2)
+                update.bindInt(purged, at: 1)
                 try update.run()
                 return deleted
             }

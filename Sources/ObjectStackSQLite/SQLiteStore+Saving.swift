@@ -11,6 +11,7 @@ extension SQLiteStore {
     ///   in-memory store, or an engine error (`.full`, `.ioFailure`, `.locked`).
     public func execute(_ request: StoreSaveRequest) throws -> [ManagedObjectID: Int64] {
         if request.isEmpty { return [:] }
+        try checkWritable()
         return try withConnection { db in
             func save(readingUpdates: Bool) throws -> [ManagedObjectID: Int64] {
                 try db.inTransaction {
@@ -235,15 +236,18 @@ extension SQLiteStore {
             for join in schema.joinTables.values {
                 let owner = join.owner
                 for (side, root) in [
-                    ("src", owner.entity.rootEntity.name), ("dst", owner.destinationEntity.rootEntity.name),
+                    (join.sourceColumn, owner.entity.rootEntity.name),
+                    (join.destinationColumn, owner.destinationEntity.rootEntity.name),
                 ]
                 where root == table.root.name {
-                    let unlink = try db.statement("DELETE FROM \(SQLiteSchema.quote(join.name)) WHERE \(side) = ?")
+                    let unlink = try db.statement(
+                        "DELETE FROM \(SQLiteSchema.quote(join.name)) WHERE \(SQLiteSchema.quote(side)) = ?")
                     unlink.bindInt(id.key, at: 1)
                     try unlink.run()
                 }
             }
         }
+        try clearSwappedUniqueValues(request, currentVersions: currentVersions, db)
         versions.reserveCapacity(request.updates.count)
         struct UpdateStatementKey: Hashable {
             let entity: ObjectIdentifier
@@ -281,7 +285,7 @@ extension SQLiteStore {
                 insertSQL(for: id.entity)
             }
             statement.bindInt(id.key, at: 1)
-            statement.bindInt(schema.table(for: id.entity).codes[id.entity.name]!, at: 2)
+            statement.bindInt(schema.codes[id.entity.name]!, at: 2)
             statement.bindInt(1, at: 3)
             bindRow(insert.values, of: id.entity, statement, from: 4)
             do {
@@ -294,7 +298,9 @@ extension SQLiteStore {
         }
         for link in request.deletedLinks {
             guard let join = schema.joinTables[link.relationship] else { continue }
-            let statement = try db.statement("DELETE FROM \(SQLiteSchema.quote(join.name)) WHERE src = ? AND dst = ?")
+            let statement = try db.statement(
+                "DELETE FROM \(SQLiteSchema.quote(join.name)) WHERE \(SQLiteSchema.quote(join.sourceColumn)) = ? "
+                    + "AND \(SQLiteSchema.quote(join.destinationColumn)) = ?")
             statement.bindInt(link.source.key, at: 1)
             statement.bindInt(link.destination.key, at: 2)
             try statement.run()
@@ -302,22 +308,58 @@ extension SQLiteStore {
         for link in request.insertedLinks {
             guard let join = schema.joinTables[link.relationship] else { continue }
             let statement = try db.statement(
-                "INSERT OR IGNORE INTO \(SQLiteSchema.quote(join.name)) (src, dst) VALUES (?, ?)")
+                "INSERT OR IGNORE INTO \(SQLiteSchema.quote(join.name)) (\(SQLiteSchema.quote(join.sourceColumn)), "
+                    + "\(SQLiteSchema.quote(join.destinationColumn))) VALUES (?, ?)")
             statement.bindInt(link.source.key, at: 1)
             statement.bindInt(link.destination.key, at: 2)
             try statement.run()
         }
+        for addition in request.orderedAdditions { try place(addition, db) }
         // The history of the save, in its transaction: a kill leaves both or neither.
         if let record = request.history { try appendHistory(record, on: db) }
         return versions
     }
 
+    /// Clears the constrained values that two or more updated rows change under one uniqueness constraint, before
+    /// any update writes: rows that trade values (a's key to b, b's to a) would otherwise meet their old values
+    /// half-way through the save in the file's unique index (Core Data's `Z_<Entity>_UNIQUE_…`), which SQLite checks
+    /// at every statement. The save's checks have already found the end state unique; each update then writes the
+    /// column back.
+    private func clearSwappedUniqueValues(
+        _ request: StoreSaveRequest, currentVersions: [RowKey: Int64], _ db: SQLiteConnection
+    ) throws {
+        guard request.updates.count > 1 else { return }
+        var changing: [String: [(id: ManagedObjectID, columns: [String])]] = [:]
+        for update in request.updates where currentVersions[RowKey(update.objectID)] != nil {
+            let constraints = update.objectID.entity.applicableUniquenessConstraints
+            guard !constraints.isEmpty else { continue }
+            let changed = Set(update.changedIndices())
+            for (declaring, attributes) in constraints {
+                let columns = attributes.filter { changed.contains($0.storedIndex!) }.map { schema.column($0) }
+                guard !columns.isEmpty else { continue }
+                let key = declaring.name + ":" + attributes.map(\.name).joined(separator: ",")
+                changing[key, default: []].append((update.objectID, columns))
+            }
+        }
+        for rows in changing.values where rows.count > 1 {
+            for row in rows {
+                let table = SQLiteSchema.quote(schema.table(for: row.id.entity).name)
+                let sets = row.columns.map { "\($0) = NULL" }.joined(separator: ", ")
+                let statement = try db.statement("UPDATE \(table) SET \(sets) WHERE Z_PK = ?")
+                statement.bindInt(row.id.key, at: 1)
+                try statement.run()
+            }
+        }
+    }
+
     /// The columns a row of `entity` writes, in `storedIndex` order (a reference's entity code after its key);
-    /// only those of the stored indices `written` when given.
+    /// only those of the stored indices `written` when given. A derived attribute the file's triggers compute is
+    /// left to them.
     private func writtenColumns(of entity: EntityDescription, _ written: [Int]? = nil) -> [String] {
-        let properties = written.map { $0.map { entity.storedProperties[$0] } } ?? entity.storedProperties
-        return properties.flatMap { property -> [String] in
-            switch property {
+        let excluded = writeRules(of: entity).excluded
+        let positions = (written ?? Array(entity.storedProperties.indices)).filter { !excluded.contains($0) }
+        return positions.flatMap { position -> [String] in
+            switch entity.storedProperties[position] {
             case .attribute(let attribute): return [schema.column(attribute)]
             case .toOne(let relationship):
                 return [schema.column(relationship)] + (schema.entityColumn(relationship).map { [$0] } ?? [])
@@ -353,15 +395,18 @@ extension SQLiteStore {
         _ values: [StoreValue], at positions: Positions, of entity: EntityDescription, _ statement: SQLiteStatement,
         from first: Int32
     ) -> Int32 {
+        let rules = writeRules(of: entity)
         var index = first
         for position in positions {
+            if !rules.excluded.isEmpty, rules.excluded.contains(position) { continue }
             let property = entity.storedProperties[position]
-            let value = position < values.count ? values[position] : .null
+            var value = position < values.count ? values[position] : .null
+            if !rules.tagged.isEmpty, rules.tagged.contains(position) { value = ExternalBinaryData.stored(value) }
             statement.bind(value, at: index)
             index += 1
             if case .toOne(let relationship) = property, schema.entityColumn(relationship) != nil {
                 if case .objectID(let target) = value {
-                    statement.bindInt(schema.table(for: target.entity).codes[target.entity.name] ?? 0, at: index)
+                    statement.bindInt(schema.codes[target.entity.name] ?? 0, at: index)
                 } else {
                     sqlite3_bind_null(statement.handle, index)
                 }

@@ -12,7 +12,8 @@ extension StoreType {
     }
 }
 
-/// A persistent store in an SQLite file: one table per entity hierarchy, predicates compiled to SQL.
+/// A persistent store in an SQLite file in Core Data's own layout: one table per entity hierarchy, predicates
+/// compiled to SQL.
 ///
 /// For example:
 /// ```swift
@@ -20,7 +21,9 @@ extension StoreType {
 /// ```
 /// Each store instance has its own connection (WAL mode, a busy timeout), so separate coordinators on one
 /// file read while another writes; a save is one transaction that checks row versions and uniqueness
-/// constraints before it writes.
+/// constraints before it writes. It opens a store Core Data wrote (with the model that wrote it) and keeps it a
+/// store Core Data opens: entity codes, `Z_MAX`, `Z_OPT`, join tables and order positions are maintained, and the
+/// metadata and model cache are left as they are.
 /// - Note: Thread-safe: the connection is used only under the store's lock.
 public final class SQLiteStore: PersistentStore {
     public let url: URL
@@ -42,13 +45,18 @@ public final class SQLiteStore: PersistentStore {
     let batchScope = SQLiteBatchScope()
     /// Whether saves and batch requests write persistent history (the `persistentHistoryTracking` option).
     public let tracksHistory: Bool
+    /// Why the store refuses writes (a store with Core Data's persistent history); nil when it takes them.
+    public let readOnlyReason: String?
+    /// How a save writes each entity's row, by the entity's identity.
+    let writeRulesByEntity: [ObjectIdentifier: SQLiteWriteRules]
     /// A read-only connection that only reads `PRAGMA data_version`, opened on the first look for remote changes.
     let watchConnection = LockedValue<SQLiteConnection?>(nil)
 
     /// How long a connection waits for another's write lock before a save fails with `.locked`.
     static let busyTimeoutMilliseconds: Int32 = 10_000
-    /// The schema layout this code writes, kept in the metadata table.
-    static let schemaVersion = "1"
+    /// The file layout this code reads and writes, reported as the metadata's `schemaVersion`: 2 is Core Data's
+    /// (1 was ObjectStack's own, before).
+    static let schemaVersion = "2"
 
     /// Opens (or creates) the store described by `request`.
     ///
@@ -62,13 +70,14 @@ public final class SQLiteStore: PersistentStore {
         url = request.url
         configurationName = request.configurationName
         model = request.model
-        let entities = request.entities
-        let schema = SQLiteSchema(entities: entities)
+        let opened = try SQLiteStoreOpener(request: request).open()
+        let schema = opened.schema
         self.schema = schema
         var readers: [String: [Int64: SQLiteRowReader]] = [:]
         for (root, table) in schema.tables {
             for (code, entity) in table.entitiesByCode where !entity.isAbstract {
-                readers[root, default: [:]][code] = SQLiteRowReader(entity: entity, table: table, schema: schema)
+                readers[root, default: [:]][code] = SQLiteRowReader(
+                    entity: entity, table: table, schema: schema, storeURL: request.url)
             }
         }
         self.readers = readers
@@ -78,8 +87,13 @@ public final class SQLiteStore: PersistentStore {
             for entity in table.entitiesByCode.values { primaryKeyReads[ObjectIdentifier(entity)] = read }
         }
         self.primaryKeyReads = primaryKeyReads
-        let opened = try SQLiteStoreOpener(request: request, schema: schema).open()
-        tracksHistory = request.tracksHistory
+        readOnlyReason = opened.readOnlyReason
+        var rules: [ObjectIdentifier: SQLiteWriteRules] = [:]
+        for entity in request.entities {
+            rules[ObjectIdentifier(entity)] = SQLiteWriteRules(entity: entity, triggerDerived: opened.triggerDerived)
+        }
+        writeRulesByEntity = rules
+        tracksHistory = request.tracksHistory && opened.readOnlyReason == nil
         if tracksHistory {
             do {
                 try Self.createHistoryTable(on: opened.connection)
@@ -133,17 +147,34 @@ public final class SQLiteStore: PersistentStore {
 
     // MARK: - IDs
 
+    /// How a save writes rows of `entity` (an entity of an equal model built separately is found by name).
+    func writeRules(of entity: EntityDescription) -> SQLiteWriteRules {
+        if let rules = writeRulesByEntity[ObjectIdentifier(entity)] { return rules }
+        return model.entitiesByName[entity.name].flatMap { writeRulesByEntity[ObjectIdentifier($0)] } ?? .plain
+    }
+
+    /// Refuses a write to a store open read-only.
+    /// - Throws: `StoreError` `.readOnly` with the reason.
+    func checkWritable() throws {
+        if let readOnlyReason { throw StoreError(code: .readOnly, message: readOnlyReason, url: url) }
+    }
+
+    /// Reserves keys in `Z_PRIMARYKEY`: `Z_MAX` of the hierarchy's root row grows by `count`, as Core Data hands
+    /// out `Z_PK`s (unique in the hierarchy's table).
     public func newObjectIDs(for entity: EntityDescription, count: Int) throws -> [ManagedObjectID] {
         guard count > 0 else { return [] }
-        let root = entity.rootEntity.name
+        try checkWritable()
+        let table = schema.table(for: entity)
         let last: Int64 = try withConnection { db in
             try db.inTransaction {
-                let statement = try db.statement("UPDATE Z_PRIMARYKEY SET max = max + ? WHERE root = ? RETURNING max")
+                let statement = try db.statement(
+                    "UPDATE Z_PRIMARYKEY SET Z_MAX = Z_MAX + ? WHERE Z_ENT = ? RETURNING Z_MAX")
                 defer { statement.reset() }
                 statement.bindInt(Int64(count), at: 1)
-                statement.bindText(root, at: 2)
+                statement.bindInt(table.rootCode, at: 2)
                 guard try statement.step() else {
-                    throw StoreError(code: .corrupt, message: "the key table has no row for \(root)", url: url)
+                    throw StoreError(
+                        code: .corrupt, message: "Z_PRIMARYKEY has no row for \(table.root.name)", url: url)
                 }
                 return statement.int(0)
             }

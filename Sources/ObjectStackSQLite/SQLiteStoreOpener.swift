@@ -2,16 +2,31 @@ import CSQLite
 import Foundation
 import ObjectStack
 
-/// Opens a store file safely: checks it read-only first, so a file that is not a store of this model is
-/// reported and left untouched, then opens the connection the store keeps.
+/// Opens a store file safely: reads it read-only first, so a file that is not a store of this model is reported
+/// and left untouched, then opens the connection the store keeps.
+///
+/// A file in Core Data's layout is a store whether ObjectStack or Core Data wrote it. One Core Data wrote is
+/// checked against the model it describes (its model cache), or, without a cache, against the tables and columns
+/// the model needs; it keeps its entity codes, names, metadata and cache. One with Core Data's persistent-history
+/// tables opens read-only: ObjectStack's writes would be missing from Apple's history.
 struct SQLiteStoreOpener {
     let request: StoreOpenRequest
-    let schema: SQLiteSchema
 
     private var url: URL { request.url }
     private static let magic = Array("SQLite format 3\u{0}".utf8)
 
-    func open() throws -> (connection: SQLiteConnection, metadata: StoreMetadata) {
+    /// What the open found and made.
+    struct Opened {
+        let connection: SQLiteConnection
+        let metadata: StoreMetadata
+        let schema: SQLiteSchema
+        /// Why the store refuses writes, nil when it takes them.
+        let readOnlyReason: String?
+        /// The derived attributes whose columns the file's triggers maintain (`Z_DA_…`), by entity and name.
+        let triggerDerived: Set<String>
+    }
+
+    func open() throws -> Opened {
         guard url.isFileURL else {
             throw StoreError(
                 code: .notAStore, message: "an SQLite store needs a file URL, not \(url.absoluteString)", url: url)
@@ -45,12 +60,17 @@ struct SQLiteStoreOpener {
         StoreFileLock.withSoleUse(of: url) { for path in created { try? FileManager.default.removeItem(atPath: path) } }
     }
 
-    private func openLocked(synchronous: String) throws -> (connection: SQLiteConnection, metadata: StoreMetadata) {
+    private func openLocked(synchronous: String) throws -> Opened {
         let existing = try inspectFile()
-        if let existing { try checkModel(existing) }
+        var readOnlyReason: String?
+        if let existing, existing.hasCoreDataHistory {
+            readOnlyReason =
+                "the store has Core Data's persistent history (ATRANSACTION, ACHANGE): ObjectStack's writes would be "
+                + "missing from it, so the store is open read-only"
+        }
         let connection: SQLiteConnection
         do {
-            connection = try SQLiteConnection(url: url, readOnly: false)
+            connection = try SQLiteConnection(url: url, readOnly: readOnlyReason != nil)
         } catch let error as StoreError where existing == nil && error.code == .ioFailure {
             // The folder passed the permission check but the file cannot be created there (a read-only
             // file system, or a folder only the kernel writes, such as /proc/sys).
@@ -60,21 +80,52 @@ struct SQLiteStoreOpener {
         }
         do {
             sqlite3_busy_timeout(connection.handle, SQLiteStore.busyTimeoutMilliseconds)
-            try connection.execute("PRAGMA journal_mode = WAL")
-            try connection.execute("PRAGMA synchronous = \(synchronous)")
-            let stored = try connection.inTransaction {
-                if try readMetadata(connection) == nil { try create(connection) }
-                return try readMetadata(connection)!
+            if readOnlyReason == nil {
+                if existing == nil {
+                    // Before any table: Core Data's stores use incremental auto-vacuum (`_NSAutoVacuumLevel` 2).
+                    try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+                }
+                try connection.execute("PRAGMA journal_mode = WAL")
+                try connection.execute("PRAGMA synchronous = \(synchronous)")
             }
-            try checkModel(stored)
-            let metadata = StoreMetadata(
-                identifier: stored.identifier, storeType: StoreType.sqlite.name,
-                entityVersionHashes: stored.hashes, userInfo: ["schemaVersion": stored.schemaVersion])
-            return (connection, metadata)
+            let file: SQLiteStoreFile
+            if readOnlyReason != nil, let existing {
+                file = existing
+            } else {
+                file = try connection.inTransaction {
+                    let found = try SQLiteStoreFile(connection, url: url)
+                    guard found.layout == .empty else { return found }
+                    try create(connection)
+                    return try SQLiteStoreFile(connection, url: url)
+                }
+            }
+            try check(file)
+            let schema = SQLiteSchema(entities: request.entities, file: file)
+            try verify(schema, against: file)
+            return Opened(
+                connection: connection, metadata: try file.metadata(), schema: schema,
+                readOnlyReason: readOnlyReason, triggerDerived: Self.triggerDerived(file, schema: schema))
         } catch {
             connection.close()
             throw error
         }
+    }
+
+    /// The derived attributes the file's triggers compute (`Z_DA_<TABLE>_<Entity>_<attribute>_…`): a save must not
+    /// write their columns as well.
+    static func triggerDerived(_ file: SQLiteStoreFile, schema: SQLiteSchema) -> Set<String> {
+        var derived: Set<String> = []
+        for table in schema.tables.values {
+            for entity in table.root.selfAndDescendants {
+                for attribute in entity.declaredAttributes where attribute.derivationExpression != nil {
+                    let marker = "_\(entity.name)_\(attribute.name)_"
+                    if file.triggers.contains(where: { $0.hasPrefix("Z_DA_") && $0.contains(marker) }) {
+                        derived.insert("\(entity.name).\(attribute.name)")
+                    }
+                }
+            }
+        }
+        return derived
     }
 
     private func synchronousOption() throws -> String {
@@ -90,15 +141,10 @@ struct SQLiteStoreOpener {
 
     // MARK: - Inspecting
 
-    struct StoredMetadata {
-        var identifier: String
-        var hashes: [String: String]
-        var schemaVersion: String
-    }
-
-    /// Checks the location and, for an existing non-empty file, reads its metadata read-only.
-    /// - Returns: the metadata of an existing store; nil for a new or empty file.
-    private func inspectFile() throws -> StoredMetadata? {
+    /// Checks the location and, for an existing non-empty file, reads it read-only and checks it is a store of the
+    /// model.
+    /// - Returns: the file's facts; nil for a new file.
+    private func inspectFile() throws -> SQLiteStoreFile? {
         let path = url.path
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -136,11 +182,12 @@ struct SQLiteStoreOpener {
                 url: url)
         }
         // A reader of a WAL file creates -wal and -shm beside it; `open` removes them if the open is refused.
-        return try readStoredMetadata()
+        return try readStoreFile()
     }
 
-    /// Reads an existing store's metadata through a read-only connection, checking its tables.
-    private func readStoredMetadata() throws -> StoredMetadata? {
+    /// Reads an existing file's facts through a read-only connection and checks them against the model; nil for a
+    /// file with no table yet (a new store whose creation was interrupted).
+    private func readStoreFile() throws -> SQLiteStoreFile? {
         let reader: SQLiteConnection
         do {
             reader = try SQLiteConnection(url: url, readOnly: true)
@@ -155,37 +202,83 @@ struct SQLiteStoreOpener {
         // store's own connection does, rather than fail the open.
         sqlite3_busy_timeout(reader.handle, SQLiteStore.busyTimeoutMilliseconds)
         do {
-            let tables = try reader.strings("SELECT name FROM sqlite_master WHERE type = 'table'")
-            guard tables.contains("Z_METADATA") else {
-                if tables.isEmpty { return nil }
-                throw StoreError(
-                    code: .notAStore,
-                    message: "an SQLite database, but not an ObjectStack store (no Z_METADATA table; tables: "
-                        + tables.prefix(5).joined(separator: ", ") + ")", url: url)
-            }
-            guard let stored = try readMetadata(reader) else {
-                throw StoreError(code: .corrupt, message: "the store's metadata has no identifier", url: url)
-            }
-            // Tables are checked against the model that wrote them; a store of another model is for the caller.
-            let storedModel = StoreMetadata(
-                identifier: stored.identifier, storeType: StoreType.sqlite.name,
-                entityVersionHashes: stored.hashes)
-            let written = storedModel.entitiesDiffering(from: request.model, configuration: request.configurationName)
-                .isEmpty
-            let differences = written ? try schema.differences(in: reader) : []
-            guard differences.isEmpty else {
-                throw StoreError(
-                    code: .corrupt,
-                    message: "the store's tables do not match the model that wrote it (edited outside ObjectStack?): "
-                        + differences.joined(separator: "; "), url: url)
-            }
-            return stored
+            let file = try SQLiteStoreFile(reader, url: url)
+            if file.layout == .empty { return nil }
+            try check(file)
+            try verify(SQLiteSchema(entities: request.entities, file: file), against: file)
+            return file
         } catch let error as StoreError where error.code == .corrupt || error.code == .notAStore {
             if error.nativeCode == nil { throw error }
             throw StoreError(
                 code: error.code, message: "the file is damaged or not an SQLite database: \(error.message)",
                 url: url, nativeCode: error.nativeCode, detail: error.detail)
         }
+    }
+
+    /// Checks that the file is a store of the request's model.
+    /// - Throws: `StoreError` `.notAStore` for another application's database, `.incompatibleModel` for a store of
+    ///   another model (naming what differs) or of ObjectStack's earlier layout (saying what to do).
+    func check(_ file: SQLiteStoreFile) throws {
+        switch file.layout {
+        case .empty, .coreData: break
+        case .objectStackLegacy:
+            throw StoreError(
+                code: .incompatibleModel,
+                message: "the store is in ObjectStack's first file layout (schema 1), which this version no longer "
+                    + "reads: it now writes Core Data's layout. Convert it in place with `stacklab store upgrade "
+                    + "\(url.path) --model MODEL` (the model that wrote it), or create it again", url: url)
+        case .foreign:
+            let tables = file.columns.keys.sorted()
+            throw StoreError(
+                code: .notAStore,
+                message: "an SQLite database, but not a Core Data or ObjectStack store (no Z_METADATA and "
+                    + "Z_PRIMARYKEY tables; tables: \(tables.prefix(5).joined(separator: ", ")))", url: url)
+        }
+        guard file.layout == .coreData else { return }
+        let plist = try file.plist()
+        if plist.isWrittenByObjectStack {
+            let differing = try file.metadata().entitiesDiffering(
+                from: request.model, configuration: request.configurationName)
+            guard differing.isEmpty else {
+                throw StoreError(
+                    code: .incompatibleModel,
+                    message: "the store was written with another model; entities that differ: "
+                        + differing.joined(separator: ", "), url: url)
+            }
+            return
+        }
+        // Core Data wrote it: the model its cache describes must equal this one in Core Data's hash inputs.
+        guard let cached = try file.cachedModel() else { return }
+        let stored = ModelVersionMatch.lines(of: cached)
+        let expected = ModelVersionMatch.lines(
+            ofEntities: request.model.entities(forConfiguration: request.configurationName))
+        guard stored == expected else {
+            throw StoreError(
+                code: .incompatibleModel,
+                message: "Core Data wrote the store with another model: "
+                    + ModelVersionMatch.firstDifference(store: stored, version: expected), url: url)
+        }
+    }
+
+    /// Checks the file's tables and columns against the schema: every table and column the model needs (and, in a
+    /// store ObjectStack wrote, no other).
+    /// - Throws: `StoreError` `.corrupt` for a store ObjectStack wrote whose tables were edited, `.incompatibleModel`
+    ///   for a store Core Data wrote that lacks what the model needs.
+    func verify(_ schema: SQLiteSchema, against file: SQLiteStoreFile) throws {
+        guard file.layout == .coreData else { return }
+        let written = try file.plist().isWrittenByObjectStack
+        let differences = schema.differences(in: file, strict: written)
+        guard !differences.isEmpty else { return }
+        if written {
+            throw StoreError(
+                code: .corrupt,
+                message: "the store's tables do not match the model that wrote it (edited outside ObjectStack?): "
+                    + differences.joined(separator: "; "), url: url)
+        }
+        throw StoreError(
+            code: .incompatibleModel,
+            message: "the store's tables are not the model's: " + differences.prefix(5).joined(separator: "; "),
+            url: url)
     }
 
     /// Checks the 100-byte SQLite header and that the file is as long as the header says.
@@ -233,55 +326,20 @@ struct SQLiteStoreOpener {
         return info.f_flag & UInt(ST_RDONLY) != 0
     }
 
-    // MARK: - Metadata
+    // MARK: - Creating
 
-    private func readMetadata(_ db: SQLiteConnection) throws -> StoredMetadata? {
-        try Self.readMetadata(db)
-    }
-
-    /// The metadata table's contents; nil when the file has no store metadata yet.
-    static func readMetadata(_ db: SQLiteConnection) throws -> StoredMetadata? {
-        let exists = try db.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'Z_METADATA'")
-        guard !exists.isEmpty else { return nil }
-        var values: [String: String] = [:]
-        for row in try db.rows("SELECT key, value FROM Z_METADATA") { values[row[0]] = row[1] }
-        guard let identifier = values["uuid"] else { return nil }
-        var hashes: [String: String] = [:]
-        for (key, value) in values where key.hasPrefix("hash:") { hashes[String(key.dropFirst(5))] = value }
-        return StoredMetadata(identifier: identifier, hashes: hashes, schemaVersion: values["schemaVersion"] ?? "")
-    }
-
-    private func checkModel(_ stored: StoredMetadata) throws {
-        let existing = StoreMetadata(
-            identifier: stored.identifier, storeType: StoreType.sqlite.name,
-            entityVersionHashes: stored.hashes)
-        let differing = existing.entitiesDiffering(from: request.model, configuration: request.configurationName)
-        guard differing.isEmpty else {
-            throw StoreError(
-                code: .incompatibleModel,
-                message:
-                    "the store was written with another model; entities that differ: \(differing.joined(separator: ", "))",
-                url: url)
-        }
-        guard stored.schemaVersion == SQLiteStore.schemaVersion else {
-            throw StoreError(
-                code: .incompatibleModel,
-                message:
-                    "the store's schema version is \(stored.schemaVersion), this build reads \(SQLiteStore.schemaVersion)",
-                url: url)
-        }
-    }
-
+    /// Creates a new store's tables, its `Z_PRIMARYKEY` rows and its metadata row.
     private func create(_ db: SQLiteConnection) throws {
+        let schema = SQLiteSchema(entities: request.entities)
         for statement in schema.creationSQL { try db.execute(statement) }
         let identifier = request.options[StoreOpenRequest.storeIdentifierOption] ?? UUID().uuidString
-        var rows: [(String, String)] = [("uuid", identifier), ("schemaVersion", SQLiteStore.schemaVersion)]
-        for entity in request.entities { rows.append(("hash:" + entity.name, entity.versionHash)) }
-        for (key, value) in rows {
-            let statement = try db.statement("INSERT OR IGNORE INTO Z_METADATA (key, value) VALUES (?, ?)")
-            statement.bind([.text(key), .text(value)])
-            try statement.run()
-        }
+        let statement = try db.statement("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
+        defer { statement.reset() }
+        statement.bindText(identifier, at: 1)
+        statement.bindBlob(
+            StoreMetadataPlist.data(for: request.entities, versionIdentifiers: []),
+            at: 2)
+        try statement.run()
     }
 }
 

@@ -102,9 +102,9 @@ struct SQLiteInPlaceMigrationTests {
             return result
         }
         #expect(
-            Set(strings("SELECT name FROM pragma_table_info('Z_Book')")) == [
-                "Z_PK", "Z_ENT", "Z_OPT", "title", "summary", "pages", "rating",
+            Set(strings("SELECT name FROM pragma_table_info('ZBOOK')")) == [
+                "Z_PK", "Z_ENT", "Z_OPT", "ZTITLE", "ZSUMMARY", "ZPAGES", "ZRATING",
             ])
-        #expect(strings("SELECT name FROM pragma_index_list('Z_Book')").contains { $0.contains("byPages") })
+        #expect(strings("SELECT name FROM pragma_index_list('ZBOOK')").contains { $0.contains("byPages") })
     }
 }

@@ -164,13 +164,13 @@ struct SQLiteStoreTests {
         var db: OpaquePointer?
         #expect(sqlite3_open(url.path, &db) == SQLITE_OK)
         defer { sqlite3_close(db) }
-        #expect(sqlite3_exec(db, "UPDATE Z_Item SET colour = 'blue'", nil, nil, nil) == SQLITE_OK)
+        #expect(sqlite3_exec(db, "UPDATE ZITEM SET ZCOLOUR = 'blue'", nil, nil, nil) == SQLITE_OK)
         try context.performAndWait {
             try item.setValue("second", forKey: "name")
             try context.save()
         }
         var statement: OpaquePointer?
-        #expect(sqlite3_prepare_v2(db, "SELECT name, colour, Z_OPT FROM Z_Item", -1, &statement, nil) == SQLITE_OK)
+        #expect(sqlite3_prepare_v2(db, "SELECT ZNAME, ZCOLOUR, Z_OPT FROM ZITEM", -1, &statement, nil) == SQLITE_OK)
         defer { sqlite3_finalize(statement) }
         #expect(sqlite3_step(statement) == SQLITE_ROW)
         #expect(String(cString: sqlite3_column_text(statement, 0)) == "second")

@@ -132,12 +132,12 @@ struct ObjectLifecycleTests {
             #expect(book.author === author, "references follow the new ID")
             try context.save()
             let uri = author.objectID.uriRepresentation()
-            #expect(uri.scheme == "x-objectstack")
+            #expect(uri.scheme == "x-coredata")
             let resolved = try #require(stack.coordinator.managedObjectID(forURIRepresentation: uri))
             #expect(resolved == author.objectID)
             #expect(resolved.hashValue == author.objectID.hashValue)
             #expect(
-                stack.coordinator.managedObjectID(forURIRepresentation: URL(string: "x-objectstack://nope/Author/p1")!)
+                stack.coordinator.managedObjectID(forURIRepresentation: URL(string: "x-coredata://nope/Author/p1")!)
                     == nil)
         }
         let other = stack.newContext()

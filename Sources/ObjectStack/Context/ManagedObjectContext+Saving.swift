@@ -417,9 +417,12 @@ extension ManagedObjectContext {
         // Only written objects can have changed links: a changed to-many is a persistent change.
         for object in [written.inserted, written.updated].joined() where !object.toMany.isEmpty {
             for (index, state) in object.toMany where state.hasChanges {
-                guard case .relationship(let relationship) = object.entity.properties[index],
-                    relationship.storage == .joinTable, relationship.joinTableOwner === relationship
-                else { continue }
+                guard case .relationship(let relationship) = object.entity.properties[index] else { continue }
+                if relationship.isOrdered, !state.added.isEmpty {
+                    request.orderedAdditions.append(
+                        .init(relationship: relationship, source: object.objectID, members: state.added))
+                }
+                guard relationship.storage == .joinTable, relationship.joinTableOwner === relationship else { continue }
                 let key = relationship.storageKey
                 for id in state.added {
                     request.insertedLinks.append(.init(relationship: key, source: object.objectID, destination: id))

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// For example:
 /// ```swift
-/// let uri = object.objectID.uriRepresentation()          // x-objectstack://<store>/Book/p12
+/// let uri = object.objectID.uriRepresentation()          // x-coredata://<store>/Book/p12
 /// let same = coordinator.managedObjectID(forURIRepresentation: uri)
 /// ```
 /// - Note: Immutable and thread-safe: pass IDs, not objects, between contexts.
@@ -65,14 +65,15 @@ public final class ManagedObjectID: Hashable, Sendable, CustomStringConvertible 
 
     /// A URI that names the object, for storing a reference outside the stack.
     ///
-    /// `x-objectstack://STORE/Entity/pKEY` for a permanent ID; `x-objectstack:///Entity/tKEY` for a
-    /// temporary one (which only its own process can resolve, and only until the object is saved).
+    /// `x-coredata://STORE/Entity/pKEY` for a permanent ID, as Core Data writes them (STORE is the store's UUID,
+    /// KEY its `Z_PK`); `x-coredata:///Entity/tKEY` for a temporary one (which only its own process can resolve, and
+    /// only until the object is saved).
     public func uriRepresentation() -> URL {
         let name = entity.name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? entity.name
         let text =
             isTemporaryID
-            ? "x-objectstack:///\(name)/t\(key)"
-            : "x-objectstack://\(storeIdentifier)/\(name)/p\(key)"
+            ? "x-coredata:///\(name)/t\(key)"
+            : "x-coredata://\(storeIdentifier)/\(name)/p\(key)"
         // Both forms are valid URLs by construction (the store identifier is a UUID string).
         return URL(string: text)!
     }

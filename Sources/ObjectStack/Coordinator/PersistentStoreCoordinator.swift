@@ -111,8 +111,13 @@ public final class PersistentStoreCoordinator: Sendable {
     }
 
     /// The ID a URI from `ManagedObjectID.uriRepresentation()` names, or nil if no store here holds it.
+    ///
+    /// Core Data's URIs (`x-coredata://STORE/Entity/pKEY`) name the same objects in a store Core Data wrote; the
+    /// `x-objectstack` scheme of earlier ObjectStack versions is still read.
     public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
-        guard uri.scheme == "x-objectstack", let storeIdentifier = uri.host, !storeIdentifier.isEmpty else {
+        guard uri.scheme == "x-coredata" || uri.scheme == "x-objectstack", let storeIdentifier = uri.host,
+            !storeIdentifier.isEmpty
+        else {
             return nil
         }
         let parts = uri.path.split(separator: "/").map(String.init)

@@ -102,6 +102,24 @@ public struct StoreSaveRequest: Sendable {
         }
     }
 
+    /// Members appended to an ordered to-many relationship, in order: a store that keeps positions (Core Data's
+    /// `Z_FOK_` columns) places them after the members it holds.
+    public struct OrderedAddition: Sendable {
+        /// The ordered relationship.
+        public var relationship: RelationshipDescription
+        /// The object whose relationship it is.
+        public var source: ManagedObjectID
+        /// The members added, in order.
+        public var members: [ManagedObjectID]
+
+        /// Creates an addition.
+        public init(relationship: RelationshipDescription, source: ManagedObjectID, members: [ManagedObjectID]) {
+            self.relationship = relationship
+            self.source = source
+            self.members = members
+        }
+    }
+
     /// New rows (each ID permanent and reserved through `newObjectIDs`), values by `storedIndex`.
     public var inserts: [(objectID: ManagedObjectID, values: [StoreValue])] = []
     /// Changed rows.
@@ -112,6 +130,9 @@ public struct StoreSaveRequest: Sendable {
     public var insertedLinks: [Link] = []
     /// Links to remove.
     public var deletedLinks: [Link] = []
+    /// Members appended to ordered to-many relationships (their rows and links are in the request too). A store
+    /// that keeps no positions ignores it: its members are in the order they were added.
+    public var orderedAdditions: [OrderedAddition] = []
     /// The persistent history transaction to write with the changes, in the same store transaction; nil for none
     /// (history tracking off). A store that keeps no history ignores it.
     public var history: StoreHistoryRecord?

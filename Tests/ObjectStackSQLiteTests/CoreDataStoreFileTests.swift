@@ -1,0 +1,299 @@
+import CSQLite
+import Foundation
+import ObjectStack
+import ObjectStackSQLite
+import TestSupport
+import Testing
+
+/// The store files Core Data wrote (`shared/coredata-stores`): each is matched to the version of its bundle that
+/// wrote it, opens with that version's model, and reads every row SQL counts in it.
+@Suite("Store files Core Data wrote", .enabled(if: CoreDataStoreCorpus.shared != nil, "no shared/coredata-stores"))
+struct CoreDataStoreFileTests {
+    static let stores = CoreDataStoreCorpus.shared?.stores ?? []
+
+    /// The versions of a store's bundle, loaded once per bundle.
+    static func versions(of store: CoreDataStoreCorpus.Store) throws -> [ModelVersion] {
+        try ManagedObjectModel.versions(contentsOf: try #require(store.bundle))
+    }
+
+    @Test("the corpus lists 28 stores, and every one is there")
+    func corpus() throws {
+        #expect(Self.stores.count == 28)
+        for store in Self.stores {
+            #expect(FileManager.default.fileExists(atPath: store.url.path), "\(store)")
+        }
+    }
+
+    @Test("each store is matched to the version that wrote it", arguments: stores.filter { $0.bundle != nil })
+    func matchesItsVersion(_ store: CoreDataStoreCorpus.Store) throws {
+        let copy = try store.copy()
+        let file = try CoreDataStoreFile(url: copy)
+        #expect(file.cachedModel != nil, "\(store)")
+        #expect(file.frameworkVersion == store.frameworkVersion, "\(store)")
+        let match = try file.matchVersion(in: try Self.versions(of: store))
+        #expect(match.equalVersions.contains(try #require(store.versionName)), "\(store): \(match.reason)")
+        #expect(match.version.name == store.versionName, "\(store): \(match.reason)")
+    }
+
+    @Test(
+        "a store of a model built in code opens with the model its cache describes",
+        arguments: stores.filter {
+            $0.bundle == nil
+        })
+    func codeBuiltModel(_ store: CoreDataStoreCorpus.Store) throws {
+        let copy = try store.copy()
+        let file = try CoreDataStoreFile(url: copy)
+        let model = try #require(file.cachedModel)
+        #expect(!model.entities.isEmpty)
+        try expectEveryRowReads(copy, model: model, store: store)
+    }
+
+    @Test(
+        "each store opens with its version's model and every row reads",
+        arguments: stores.filter {
+            $0.bundle != nil
+        })
+    func opensAndReads(_ store: CoreDataStoreCorpus.Store) throws {
+        let copy = try store.copy()
+        let match = try CoreDataStoreFile(url: copy).matchVersion(in: try Self.versions(of: store))
+        try expectEveryRowReads(copy, model: match.version.model, store: store)
+    }
+
+    /// Opens the store and fetches every entity: as many objects as SQL counts rows of that entity, each with its
+    /// stored values readable.
+    func expectEveryRowReads(_ url: URL, model: ManagedObjectModel, store: CoreDataStoreCorpus.Store) throws {
+        let expected = try Self.rowsByEntity(url)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = coordinator
+        var total = 0
+        try context.performAndWait {
+            for entity in model.entities where !entity.isAbstract {
+                var request = FetchRequest<ManagedObject>(entityName: entity.name)
+                request.includesSubentities = false
+                let objects = try context.fetch(request)
+                // Z_PRIMARYKEY keeps the name an entity had before a migration renamed it.
+                let rows = expected[entity.name] ?? entity.renamingIdentifier.flatMap { expected[$0] } ?? 0
+                #expect(objects.count == rows, "\(store): \(entity.name)")
+                total += objects.count
+                for object in objects.prefix(50) {
+                    for attribute in entity.attributes where !attribute.isTransient {
+                        _ = object.value(forKey: attribute.name)
+                    }
+                }
+            }
+        }
+        #expect(total == store.entityRows, "\(store)")
+    }
+
+    /// Rows per entity, counted with SQL: `Z_ENT` of each entity table, named through `Z_PRIMARYKEY`.
+    static func rowsByEntity(_ url: URL) throws -> [String: Int] {
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(url.path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        defer { sqlite3_close(db) }
+        func rows(_ sql: String) -> [[String]] {
+            var statement: OpaquePointer?
+            guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { return [] }
+            defer { sqlite3_finalize(statement) }
+            var result: [[String]] = []
+            while sqlite3_step(statement) == SQLITE_ROW {
+                result.append(
+                    (0..<sqlite3_column_count(statement)).map {
+                        sqlite3_column_text(statement, $0).map { String(cString: $0) } ?? ""
+                    })
+            }
+            return result
+        }
+        var names: [String: String] = [:]
+        for row in rows("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT < 16000") { names[row[0]] = row[1] }
+        var counts: [String: Int] = [:]
+        for table in rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'Z[A-Z]*'").map({ $0[0] })
+        {
+            for row in rows("SELECT Z_ENT, COUNT(*) FROM \"\(table)\" GROUP BY Z_ENT") {
+                if let name = names[row[0]] { counts[name, default: 0] += Int(row[1]) ?? 0 }
+            }
+        }
+        return counts
+    }
+}
+
+/// Writing into a store Core Data wrote keeps it a store Core Data opens as the same version: its metadata and
+/// model cache byte for byte, its schema unchanged, `Z_MAX` at or above every key, new rows with the right `Z_ENT`.
+@Suite("Writing into store files Core Data wrote", .enabled(if: CoreDataStoreCorpus.shared != nil, "no corpus"))
+struct CoreDataStoreWriteTests {
+    /// The stores ObjectStack writes to (those with Core Data's persistent history open read-only).
+    static let writable = CoreDataStoreFileTests.stores.filter { !$0.features.contains("persistent-history") }
+
+    /// What must not change when ObjectStack writes: the metadata plist, the model cache, every schema statement.
+    struct Bookkeeping: Equatable {
+        var plist: Data
+        var modelCache: Data?
+        var schema: [String]
+    }
+
+    static func bookkeeping(_ url: URL) throws -> Bookkeeping {
+        let db = try SQLiteFile(url)
+        return Bookkeeping(
+            plist: try #require(db.blobs("SELECT Z_PLIST FROM Z_METADATA").first ?? nil),
+            modelCache: db.blobs("SELECT Z_CONTENT FROM Z_MODELCACHE").first ?? nil,
+            schema: db.texts("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name"))
+    }
+
+    static func model(for store: CoreDataStoreCorpus.Store, at url: URL) throws -> ManagedObjectModel {
+        let file = try CoreDataStoreFile(url: url)
+        guard store.bundle != nil else { return try #require(file.cachedModel) }
+        return try file.matchVersion(in: try CoreDataStoreFileTests.versions(of: store)).version.model
+    }
+
+    @Test("an insert per entity and an update save, and reopen as the same store", arguments: writable)
+    func roundTrip(_ store: CoreDataStoreCorpus.Store) throws {
+        let url = try store.copy()
+        let model = try Self.model(for: store, at: url)
+        let before = try Self.bookkeeping(url)
+        let rowsBefore = try CoreDataStoreFileTests.rowsByEntity(url)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let added = try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = coordinator
+        var inserted: [String: ManagedObjectID] = [:]
+        try context.performAndWait {
+            for entity in model.entities where !entity.isAbstract {
+                let object = ManagedObject(entity: entity, insertInto: context)
+                do {
+                    try SampleValues.fill(object, in: context)
+                    try context.save()
+                    inserted[entity.name] = object.objectID
+                } catch {
+                    // An entity whose rules a generic value cannot meet (a required to-many, say) is left out.
+                    context.rollback()
+                }
+            }
+            // An update of an existing row: its version moves by one.
+            var request = FetchRequest<ManagedObject>(entityName: try #require(inserted.keys.sorted().first))
+            request.fetchLimit = 1
+            if let existing = try context.fetch(request).first,
+                let attribute = existing.entity.attributes.first(where: { SampleValues.canUpdate($0) })
+            {
+                try existing.setValue(SampleValues.value(for: attribute, serial: 7), forKey: attribute.name)
+                try context.save()
+            }
+        }
+        #expect(!inserted.isEmpty, "\(store): no entity took an insert")
+        try coordinator.remove(added)
+        // Reopen: the file is still the store of the same version, with every row.
+        let after = try Self.bookkeeping(url)
+        #expect(after.plist == before.plist, "\(store): Z_PLIST changed")
+        #expect(after.modelCache == before.modelCache, "\(store): Z_MODELCACHE changed")
+        #expect(after.schema == before.schema, "\(store): the schema changed")
+        let rowsAfter = try CoreDataStoreFileTests.rowsByEntity(url)
+        for (name, _) in inserted {
+            let entity = try #require(model.entitiesByName[name])
+            let key = rowsBefore[name] != nil || rowsAfter[name] != nil ? name : entity.renamingIdentifier ?? name
+            #expect((rowsAfter[key] ?? 0) == (rowsBefore[key] ?? 0) + 1, "\(store): \(name)")
+        }
+        let db = try SQLiteFile(url)
+        for row in db.rows("SELECT Z_ENT, Z_NAME, Z_MAX FROM Z_PRIMARYKEY WHERE Z_SUPER = 0 AND Z_ENT < 16000") {
+            let table = "Z" + row[1].uppercased()
+            guard db.texts("SELECT name FROM sqlite_master WHERE name = '\(table)'").count == 1 else { continue }
+            let maxKey = Int64(db.texts("SELECT COALESCE(MAX(Z_PK), 0) FROM \(table)").first ?? "0") ?? 0
+            #expect((Int64(row[2]) ?? -1) >= maxKey, "\(store): Z_MAX of \(row[1])")
+        }
+        let match = try CoreDataStoreFile(url: url)
+        #expect(match.metadata.identifier == (try CoreDataStoreFile(url: try store.copy())).metadata.identifier)
+        if store.bundle != nil {
+            let version = try match.matchVersion(in: try CoreDataStoreFileTests.versions(of: store)).version.name
+            #expect(version == store.versionName, "\(store)")
+        }
+        // The inserted objects read back by their URIs (x-coredata://UUID/Entity/pN).
+        let reopened = PersistentStoreCoordinator(managedObjectModel: model)
+        try reopened.addPersistentStore(type: .sqlite, at: url)
+        for (name, id) in inserted {
+            let uri = id.uriRepresentation()
+            #expect(uri.absoluteString.hasPrefix("x-coredata://\(match.metadata.identifier)/\(name)/p"), "\(uri)")
+            #expect(reopened.managedObjectID(forURIRepresentation: uri) != nil, "\(store): \(uri)")
+        }
+    }
+
+    @Test("a store with Core Data's persistent history opens read-only and says why")
+    func historyStoresAreReadOnly() throws {
+        let store = try #require(CoreDataStoreFileTests.stores.first { $0.features.contains("persistent-history") })
+        let url = try store.copy()
+        let model = try Self.model(for: store, at: url)
+        let before = try Self.bookkeeping(url)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = coordinator
+        let error = try context.performAndWait {
+            let entity = try #require(model.entitiesByName["Feedback"])
+            try SampleValues.fill(ManagedObject(entity: entity, insertInto: context), in: context)
+            return try #require(throws: (any Error).self) { try context.save() }
+        }
+        #expect("\(error)".contains("readOnly") && "\(error)".contains("persistent history"), "\(error)")
+        #expect(try Self.bookkeeping(url) == before)
+        #expect(try CoreDataStoreFileTests.rowsByEntity(url) == (try CoreDataStoreFileTests.rowsByEntity(store.url)))
+    }
+
+    @Test("members appended to an ordered to-many get positions after the ones Core Data gave")
+    func orderedPositions() throws {
+        let store = try #require(
+            CoreDataStoreFileTests.stores.first { $0.url.lastPathComponent == "Bookmarks_V4.sqlite" })
+        let url = try store.copy()
+        let model = try Self.model(for: store, at: url)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = coordinator
+        let (folderKey, childKey, favoriteKey, before) = try context.performAndWait {
+            var request = FetchRequest<ManagedObject>(entityName: "BookmarkEntity")
+            request.predicate = try FetchPredicate(format: "uuid == %@", "favorites_root")
+            let favorites = try #require(try context.fetch(request).first)
+            request.predicate = try FetchPredicate(format: "uuid == %@", "bookmarks_root")
+            let root = try #require(try context.fetch(request).first)
+            let before = (root.value(forKey: "children") as? [ManagedObject] ?? []).count
+            let child = ManagedObject(entity: try #require(model.entitiesByName["BookmarkEntity"]), insertInto: context)
+            try child.setValue("new-child", forKey: "uuid")
+            try child.setValue(false, forKey: "isFolder")
+            try child.setValue(false, forKey: "isPendingDeletion")
+            root.addObject(child, toRelationship: "children")
+            favorites.addObject(child, toRelationship: "favorites")
+            try context.save()
+            return (root.objectID.key, child.objectID.key, favorites.objectID.key, before)
+        }
+        let db = try SQLiteFile(url)
+        // Children: Z_FOK_PARENT in the child's row, after the folder's other children.
+        let childPosition = Int64(db.texts("SELECT Z_FOK_PARENT FROM ZBOOKMARKENTITY WHERE Z_PK = \(childKey)")[0])!
+        let others = db.texts(
+            "SELECT MAX(Z_FOK_PARENT) FROM ZBOOKMARKENTITY WHERE ZPARENT = \(folderKey) AND Z_PK != \(childKey)")
+        #expect(childPosition == Int64(others[0])! + 1024)
+        // Favorites: a link of the join table with its position after the other favorites.
+        let link = db.rows(
+            "SELECT Z_FOK_1FAVORITES FROM Z_1FAVORITES WHERE Z_1FAVORITEFOLDERS = \(favoriteKey) AND Z_1FAVORITES = \(childKey)"
+        )
+        #expect(link.count == 1)
+        let otherFavorites = db.texts(
+            "SELECT MAX(Z_FOK_1FAVORITES) FROM Z_1FAVORITES WHERE Z_1FAVORITEFOLDERS = \(favoriteKey) AND Z_1FAVORITES != \(childKey)"
+        )
+        #expect(Int64(link.first?[0] ?? "") == Int64(otherFavorites[0])! + 1024)
+        // A new stack reads the children in position order, the new one last.
+        let reopened = PersistentStoreCoordinator(managedObjectModel: model)
+        try reopened.addPersistentStore(type: .sqlite, at: url)
+        let fresh = ManagedObjectContext(concurrencyType: .privateQueue)
+        fresh.persistentStoreCoordinator = reopened
+        try fresh.performAndWait {
+            var request = FetchRequest<ManagedObject>(entityName: "BookmarkEntity")
+            request.predicate = try FetchPredicate(format: "uuid == %@", "bookmarks_root")
+            let root = try #require(try fresh.fetch(request).first)
+            let children = try #require(root.value(forKey: "children") as? [ManagedObject])
+            #expect(children.count == before + 1)
+            #expect(children.last?.value(forKey: "uuid") as? String == "new-child")
+            let positions = children.map {
+                db.texts("SELECT Z_FOK_PARENT FROM ZBOOKMARKENTITY WHERE Z_PK = \($0.objectID.key)")[0]
+            }
+            #expect(positions.map { Int64($0)! } == positions.map { Int64($0)! }.sorted())
+        }
+    }
+}
