@@ -91,7 +91,7 @@ let package = Package(
         // What the test targets share: temporary stacks, one seeded generator, the shared models, the executables.
         .target(
             name: "TestSupport",
-            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"],
+            dependencies: ["ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite"],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "ObjectStackTests", dependencies: ["ObjectStack", "TestSupport"]),

@@ -12,6 +12,9 @@ import ObjectStack
 public struct StoreFileContents: Sendable, Hashable {
     /// Rows whose `Z_ENT` is each entity (an entity's own rows, not its sub-entities'), by entity name.
     public var rowsByEntity: [String: Int]
+    /// Each entity's code (`Z_ENT`), by its name in the model (`Z_PRIMARYKEY` keeps the name an entity had before a
+    /// migration renamed it).
+    public var entityCodes: [String: Int64]
     /// To-one references (non-nil key columns) whose destination row exists.
     public var toOneReferences: Int
     /// Rows of the many-to-many join tables whose two objects both exist.
@@ -46,7 +49,8 @@ extension CoreDataStoreFile {
         sqlite3_busy_timeout(db.handle, SQLiteStore.busyTimeoutMilliseconds)
         func count(_ sql: String) throws -> Int { Int(try db.scalarText(sql) ?? "0") ?? 0 }
         var contents = StoreFileContents(
-            rowsByEntity: [:], toOneReferences: 0, manyToManyLinks: 0, danglingReferences: 0, missingExternalFiles: 0)
+            rowsByEntity: [:], entityCodes: schema.codes, toOneReferences: 0, manyToManyLinks: 0, danglingReferences: 0,
+            missingExternalFiles: 0)
         for table in schema.tables.values {
             let name = SQLiteSchema.quote(table.name)
             for row in try db.rows("SELECT Z_ENT, COUNT(*) FROM \(name) GROUP BY Z_ENT") {

@@ -87,37 +87,8 @@ struct CoreDataStoreFileTests {
         #expect(total == store.entityRows, "\(store)")
     }
 
-    /// Rows per entity, counted with SQL: `Z_ENT` of each entity table, named through `Z_PRIMARYKEY`.
-    static func rowsByEntity(_ url: URL) throws -> [String: Int] {
-        var db: OpaquePointer?
-        guard sqlite3_open_v2(url.path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
-            throw CocoaError(.fileReadCorruptFile)
-        }
-        defer { sqlite3_close(db) }
-        func rows(_ sql: String) -> [[String]] {
-            var statement: OpaquePointer?
-            guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { return [] }
-            defer { sqlite3_finalize(statement) }
-            var result: [[String]] = []
-            while sqlite3_step(statement) == SQLITE_ROW {
-                result.append(
-                    (0..<sqlite3_column_count(statement)).map {
-                        sqlite3_column_text(statement, $0).map { String(cString: $0) } ?? ""
-                    })
-            }
-            return result
-        }
-        var names: [String: String] = [:]
-        for row in rows("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT < 16000") { names[row[0]] = row[1] }
-        var counts: [String: Int] = [:]
-        for table in rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'Z[A-Z]*'").map({ $0[0] })
-        {
-            for row in rows("SELECT Z_ENT, COUNT(*) FROM \"\(table)\" GROUP BY Z_ENT") {
-                if let name = names[row[0]] { counts[name, default: 0] += Int(row[1]) ?? 0 }
-            }
-        }
-        return counts
-    }
+    /// Rows per entity, counted with SQL (`SQLiteFile.rowsByEntity`).
+    static func rowsByEntity(_ url: URL) throws -> [String: Int] { try SQLiteFile(url).rowsByEntity() }
 }
 
 /// Writing into a store Core Data wrote keeps it a store Core Data opens as the same version: its metadata and
@@ -295,5 +266,141 @@ struct CoreDataStoreWriteTests {
             }
             #expect(positions.map { Int64($0)! } == positions.map { Int64($0)! }.sorted())
         }
+    }
+}
+
+/// What the model caches of real stores decode to, checked against the model files and the stores' own values.
+@Suite("Model caches Core Data wrote", .enabled(if: CoreDataStoreCorpus.shared != nil, "no corpus"))
+struct ModelCacheTests {
+    static func store(_ name: String) throws -> CoreDataStoreCorpus.Store {
+        try #require(CoreDataStoreFileTests.stores.first { $0.url.lastPathComponent == name })
+    }
+
+    @Test("a derived attribute's archived expression reads as its derivation; indexes and constraints are read")
+    func derivationsIndexesConstraints() throws {
+        let model = try #require(
+            try CoreDataStoreFile(url: try Self.store("SampleModel2_V1.sqlite").copy()).cachedModel)
+        let book = try #require(model.entitiesByName["Book"])
+        #expect(book.attributesByName["pagesCount"]?.derivationExpression == "pages.@count")
+        #expect(book.uniquenessConstraints == [["uniqueID"]])
+        #expect(model.entitiesByName["GraphicNovel"]?.superentity === book)
+        let bookmarks = try #require(
+            try CoreDataStoreFile(url: try Self.store("Bookmarks_V4.sqlite").copy()).cachedModel?.entitiesByName[
+                "BookmarkEntity"])
+        #expect(Set(bookmarks.indexes.map(\.name)).isSuperset(of: ["byUUID", "byURL"]))
+        #expect(bookmarks.relationshipsByName["favorites"]?.isOrdered == true)
+        #expect(bookmarks.relationshipsByName["favorites"]?.inverse?.name == "favoriteFolders")
+    }
+
+    @Test("a value an app archived with its own secure-coding class reads as the class's keys")
+    func appArchivedValue() throws {
+        ValueTransformerRegistry.register(KeyedArchiveValueTransformer(), forName: "CoverTransformer")
+        let url = try Self.store("SampleModel2_V1.sqlite").copy()
+        let model = try #require(try CoreDataStoreFile(url: url).cachedModel)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = coordinator
+        try context.performAndWait {
+            var request = FetchRequest<ManagedObject>(entityName: "Book")
+            request.predicate = try FetchPredicate(format: "cover != nil")
+            let book = try #require(try context.fetch(request).first)
+            let cover = try #require(book.value(forKey: "cover") as? [String: Any])
+            #expect(cover["$classname"] as? String == "CoreDataPlus_Tests.Cover")
+            #expect((cover["text"] as? String)?.isEmpty == false)
+        }
+    }
+}
+
+/// The decimals the SQLite store promises: Core Data stores a decimal as REAL, so up to 15 significant digits
+/// read back exactly and longer ones as the double nearest them.
+@Suite("SQLite decimals")
+struct SQLiteDecimalTests {
+    @Test(
+        "a decimal of up to 15 significant digits reads back exactly",
+        arguments: [
+            "19.99", "0.1", "-123456789.012345", "999999999999999", "0.000000000000123456789012345", "0.000001",
+        ])
+    func exact(_ text: String) throws {
+        let value = try #require(Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")))
+        #expect(try Self.roundTrip(value) == value)
+    }
+
+    @Test("a decimal of more digits reads back as the double nearest it, to 15 significant digits")
+    func rounded() throws {
+        let value = try #require(Decimal(string: "12345678901234567890.123"))
+        let read = try #require(try Self.roundTrip(value))
+        #expect(read != value)
+        let error = abs(NSDecimalNumber(decimal: read - value).doubleValue)
+        #expect(error / NSDecimalNumber(decimal: value).doubleValue < 1e-15)
+    }
+
+    static func roundTrip(_ value: Decimal) throws -> Decimal? {
+        let model = try ManagedObjectModel(entities: [
+            EntityDescription(name: "Price", attributes: [AttributeDescription(name: "amount", type: .decimal)])
+        ])
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("decimal-\(UUID().uuidString).sqlite")
+        do {
+            let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+            try coordinator.addPersistentStore(type: .sqlite, at: url)
+            let context = ManagedObjectContext(concurrencyType: .privateQueue)
+            context.persistentStoreCoordinator = coordinator
+            try context.performAndWait {
+                try ManagedObject(entity: model.entitiesByName["Price"]!, insertInto: context).setValue(
+                    value, forKey: "amount")
+                try context.save()
+            }
+        }
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = coordinator
+        return try context.performAndWait {
+            try context.fetch(FetchRequest<ManagedObject>(entityName: "Price")).first?.value(forKey: "amount")
+                as? Decimal
+        }
+    }
+}
+
+/// A store Core Data wrote with derived attributes keeps `Z_DA_…` triggers that maintain them; ObjectStack's writes
+/// go through them (functions of their names exist) and leave their columns to them.
+@Suite("Derived-attribute triggers", .enabled(if: CoreDataStoreCorpus.shared != nil, "no corpus"))
+struct DerivedTriggerTests {
+    @Test("inserting a page counts it once, by the trigger, and the derived value reads the same")
+    func countedOnce() throws {
+        let store = try #require(
+            CoreDataStoreFileTests.stores.first { $0.url.lastPathComponent == "SampleModel2_V2.sqlite" })
+        let url = try store.copy()
+        // Without Core Data's history the store takes writes; its triggers stay.
+        let raw = try SQLiteFile(url)
+        for statement in [
+            "DROP TABLE ATRANSACTION", "DROP TABLE ACHANGE", "DROP TABLE ATRANSACTIONSTRING",
+            "DELETE FROM Z_PRIMARYKEY WHERE Z_ENT >= 16000",
+        ] {
+            #expect(raw.execute(statement) == 0)
+        }
+        #expect(raw.texts("SELECT name FROM sqlite_master WHERE type = 'trigger'").count == 5)
+        // The app's transformer archives its own class: the keyed-archive transformer reads and writes such values.
+        ValueTransformerRegistry.register(KeyedArchiveValueTransformer(), forName: "ContentTransformer")
+        let model = try #require(try CoreDataStoreFile(url: url).cachedModel)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(type: .sqlite, at: url)
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = coordinator
+        let (bookKey, before) = try context.performAndWait {
+            var request = FetchRequest<ManagedObject>(entityName: "Book")
+            request.sortDescriptors = [SortKey("title")]
+            let book = try #require(try context.fetch(request).first)
+            let before = (book.value(forKey: "pagesCount") as? NSNumber)?.intValue ?? -1
+            let page = ManagedObject(entity: try #require(model.entitiesByName["Page"]), insertInto: context)
+            try page.setValue(999, forKey: "number")
+            try page.setValue(false, forKey: "isBookmarked")
+            try page.setValue(["text": "page 999"], forKey: "content")
+            try page.setValue(book, forKey: "book")
+            try context.save()
+            #expect((book.value(forKey: "pagesCount") as? NSNumber)?.intValue == before + 1)
+            return (book.objectID.key, before)
+        }
+        #expect(raw.texts("SELECT ZPAGESCOUNT FROM ZBOOK WHERE Z_PK = \(bookKey)") == ["\(before + 1)"])
     }
 }

@@ -40,17 +40,18 @@ public struct SecureCodingValueTransformer: AttributeValueTransformer {
     }
 
     /// Registers this transformer under every transformer name of the model's stored transformable attributes
-    /// that has none registered (the default `NSKeyedUnarchiveFromData` of an attribute that names none included);
-    /// returns the names it registered.
+    /// that has none registered (the default `NSKeyedUnarchiveFromData` of an attribute that names none included,
+    /// although ObjectStack reads Core Data's keyed archives under it: the lab's generated values skip the cost of
+    /// Linux's `NSKeyedArchiver`); returns the names it registered.
     @discardableResult
     public static func registerMissing(for model: ManagedObjectModel) -> [String] {
         var registered: [String] = []
         for entity in model.entities {
             for attribute in entity.declaredAttributes where attribute.type == .transformable && !attribute.isTransient
             {
-                guard let name = attribute.valueTransformerName,
-                    ValueTransformerRegistry.transformer(named: name) == nil
-                else { continue }
+                guard let name = attribute.valueTransformerName, !ValueTransformerRegistry.isRegistered(name) else {
+                    continue
+                }
                 ValueTransformerRegistry.register(SecureCodingValueTransformer(), forName: name)
                 registered.append(name)
             }

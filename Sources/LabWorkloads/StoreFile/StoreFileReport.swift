@@ -14,7 +14,7 @@ public struct StoreFileReport: Sendable {
     public let reason: String
     /// Who wrote the store: "Core Data 1344", "ObjectStack".
     public let writer: String
-    /// The entity codes of `Z_PRIMARYKEY`.
+    /// The entity codes of `Z_PRIMARYKEY`, by the model's entity names.
     public let entityCodes: [String: Int64]
     /// Whether the store has Core Data's persistent history (ObjectStack opens it read-only).
     public let hasPersistentHistory: Bool
@@ -24,6 +24,8 @@ public struct StoreFileReport: Sendable {
     /// Describes the store at `store`, with the versions of the model bundle at `model`; without a model, with the
     /// model the store's cache describes.
     /// - Parameters:
+    ///   - store: the store file (its `-wal` and `-shm` are copied with it).
+    ///   - model: the model bundle (`.xcdatamodeld`) or version (`.xcdatamodel`); nil to read the store's cache.
     ///   - preferring: the version to pick among versions that cannot be told apart.
     /// - Throws: `StoreError` for a file that is not a store, `ObjectStackError` `.modelMismatch` when no version of
     ///   the bundle matches it (naming what differs), `ModelFileError` for a bundle that does not load.
@@ -53,9 +55,9 @@ public struct StoreFileReport: Sendable {
         }
         writer =
             file.isWrittenByObjectStack ? "ObjectStack" : "Core Data" + (file.frameworkVersion.map { " \($0)" } ?? "")
-        entityCodes = file.entityCodes
         hasPersistentHistory = file.hasPersistentHistory
         contents = try file.contents(model: modelToRead)
+        entityCodes = contents.entityCodes
     }
 
     /// Copies a store file and the `-wal`, `-shm` and external-data folder beside it.

@@ -56,7 +56,7 @@ public struct ModelVersionMatch: Sendable {
 
     /// Picks among the versions found equal to a store by other means (its tables and columns, say).
     /// - Parameters:
-    ///   - equalVersions: the versions that match, in version order.
+    ///   - equal: the versions that match, in version order.
     ///   - source: what they were compared with, for `reason`.
     ///   - compared: how many versions were compared.
     ///   - preferring: the version to pick among several.

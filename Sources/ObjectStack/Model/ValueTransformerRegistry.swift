@@ -20,6 +20,9 @@ public protocol AttributeValueTransformer: Sendable {
 /// The process-wide table of value transformers, by the name a transformable attribute gives.
 ///
 /// Foundation's `ValueTransformer` does not exist on Linux; this plays its part for transformable attributes.
+/// Core Data's own keyed-archive transformers (`NSKeyedUnarchiveFromData`, `NSSecureUnarchiveFromData`, the
+/// default of an attribute that names none) are there without registering: `KeyedArchiveValueTransformer`, so a
+/// store Core Data wrote reads and stays readable. A transformer registered under one of their names replaces it.
 /// - Note: Thread-safe.
 public enum ValueTransformerRegistry {
     private static let transformers = LockedValue<[String: any AttributeValueTransformer]>([:])
@@ -29,8 +32,20 @@ public enum ValueTransformerRegistry {
         transformers.withLock { $0[name] = transformer }
     }
 
-    /// The transformer registered for `name`, if any.
+    /// The transformer registered for `name`, or Core Data's keyed-archive transformer for one of its names; nil
+    /// otherwise.
     public static func transformer(named name: String) -> (any AttributeValueTransformer)? {
-        transformers.withLock { $0[name] }
+        transformers.withLock({ $0[name] }) ?? builtInTransformer(named: name)
+    }
+
+    /// Core Data's keyed-archive transformer for one of its names (`KeyedArchiveValueTransformer.names`), whatever
+    /// is registered; nil for any other name.
+    public static func builtInTransformer(named name: String) -> (any AttributeValueTransformer)? {
+        KeyedArchiveValueTransformer.names.contains(name) ? KeyedArchiveValueTransformer() : nil
+    }
+
+    /// Whether a transformer was registered for `name` (Core Data's built-in names count only once registered).
+    public static func isRegistered(_ name: String) -> Bool {
+        transformers.withLock { $0[name] != nil }
     }
 }

@@ -2,10 +2,11 @@ import CSQLite
 import Foundation
 
 /// A store file read with plain SQL, apart from the store: what the tests check the store against.
-final class SQLiteFile {
+public final class SQLiteFile {
     private var db: OpaquePointer?
 
-    init(_ url: URL) throws {
+    /// Opens the file at `url` for reading and writing.
+    public init(_ url: URL) throws {
         guard sqlite3_open_v2(url.path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else {
             sqlite3_close(db)
             throw CocoaError(.fileReadCorruptFile)
@@ -15,7 +16,7 @@ final class SQLiteFile {
     deinit { sqlite3_close(db) }
 
     /// Every row, each column as text ("" for NULL).
-    func rows(_ sql: String) -> [[String]] {
+    public func rows(_ sql: String) -> [[String]] {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { return [] }
         defer { sqlite3_finalize(statement) }
@@ -30,10 +31,10 @@ final class SQLiteFile {
     }
 
     /// The first column of every row, as text.
-    func texts(_ sql: String) -> [String] { rows(sql).map { $0[0] } }
+    public func texts(_ sql: String) -> [String] { rows(sql).map { $0[0] } }
 
     /// The first column of every row, as bytes (nil for NULL).
-    func blobs(_ sql: String) -> [Data?] {
+    public func blobs(_ sql: String) -> [Data?] {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { return [] }
         defer { sqlite3_finalize(statement) }
@@ -51,5 +52,30 @@ final class SQLiteFile {
 
     /// Runs a statement.
     @discardableResult
-    func execute(_ sql: String) -> Int32 { sqlite3_exec(db, sql, nil, nil, nil) }
+    public func execute(_ sql: String) -> Int32 { sqlite3_exec(db, sql, nil, nil, nil) }
+
+    /// Rows per entity of a store in Core Data's layout: each entity table's rows grouped by `Z_ENT`, named through
+    /// `Z_PRIMARYKEY` (Core Data's history entities left out).
+    public func rowsByEntity() -> [String: Int] {
+        var names: [String: String] = [:]
+        for row in rows("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT < 16000") { names[row[0]] = row[1] }
+        var counts: [String: Int] = [:]
+        for table in texts("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'Z[A-Z]*'") {
+            for row in rows("SELECT Z_ENT, COUNT(*) FROM \"\(table)\" GROUP BY Z_ENT") {
+                if let name = names[row[0]] { counts[name, default: 0] += Int(row[1]) ?? 0 }
+            }
+        }
+        return counts
+    }
+
+    /// Rows per entity code (`Z_ENT`) over every entity table of a store in Core Data's layout.
+    public func rowsByEntityCode() -> [Int64: Int] {
+        var counts: [Int64: Int] = [:]
+        for table in texts("SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'Z[A-Z]*'") {
+            for row in rows("SELECT Z_ENT, COUNT(*) FROM \"\(table)\" GROUP BY Z_ENT") {
+                if let code = Int64(row[0]) { counts[code, default: 0] += Int(row[1]) ?? 0 }
+            }
+        }
+        return counts
+    }
 }
