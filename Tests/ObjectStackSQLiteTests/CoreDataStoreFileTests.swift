@@ -404,3 +404,52 @@ struct DerivedTriggerTests {
         #expect(raw.texts("SELECT ZPAGESCOUNT FROM ZBOOK WHERE Z_PK = \(bookKey)") == ["\(before + 1)"])
     }
 }
+
+/// A store matched against the wrong model is refused naming what differs, and left as it was.
+@Suite("Stores of another model", .enabled(if: CoreDataStoreCorpus.shared != nil, "no corpus"))
+struct MismatchedStoreTests {
+    @Test("no version of another app's bundle matches: the error names the closest version and what differs")
+    func noVersionMatches() throws {
+        let moody = try #require(CoreDataStoreFileTests.stores.first { $0.url.lastPathComponent == "Moody 2.moody" })
+        let bookmarks = try #require(
+            CoreDataStoreFileTests.stores.first { $0.url.lastPathComponent == "Bookmarks_V1.sqlite" })
+        let file = try CoreDataStoreFile(url: try moody.copy())
+        let error = try #require(throws: ObjectStackError.self) {
+            try file.matchVersion(in: try CoreDataStoreFileTests.versions(of: bookmarks))
+        }
+        #expect(error.code == .modelMismatch)
+        #expect(error.message.contains("closest is BookmarksModel"), "\(error)")
+        #expect(error.message.contains("the version has ") || error.message.contains("the store has "), "\(error)")
+    }
+
+    @Test("opened with the next version's model, a store is refused naming the first difference, and unchanged")
+    func wrongVersionRefused() throws {
+        let store = try #require(CoreDataStoreFileTests.stores.first { $0.url.lastPathComponent == "Moody 2.moody" })
+        let url = try store.copy()
+        let next = try #require(try CoreDataStoreFileTests.versions(of: store).first { $0.name == "Moody 3" })
+        let before = try Data(contentsOf: url)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: next.model)
+        let error = try #require(throws: StoreError.self) { try coordinator.addPersistentStore(type: .sqlite, at: url) }
+        #expect(error.code == .incompatibleModel)
+        #expect(error.message.contains("Mood"), "\(error)")
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    @Test("two versions with the same hash inputs cannot be told apart: the version option picks, else the current")
+    func ambiguousVersions() throws {
+        let store = try #require(CoreDataStoreFileTests.stores.first { $0.url.lastPathComponent == "Moody 2.moody" })
+        let file = try CoreDataStoreFile(url: try store.copy())
+        let versions = try CoreDataStoreFileTests.versions(of: store)
+        let twin = try #require(versions.first { $0.name == "Moody 2" })
+        // The same version twice, the second current: a bundle whose two versions differ only in indexes.
+        let copy = ModelVersion(
+            name: "Moody 2 copy", url: twin.url, isCurrent: true, model: twin.model, declaredCounts: twin.declaredCounts
+        )
+        let pair = [twin, copy]
+        let picked = try file.matchVersion(in: pair)
+        #expect(picked.equalVersions == ["Moody 2", "Moody 2 copy"])
+        #expect(picked.version.name == "Moody 2 copy" && picked.reason.contains("cannot be told apart"))
+        #expect(try file.matchVersion(in: pair, preferring: "Moody 2").version.name == "Moody 2")
+        #expect(throws: ObjectStackError.self) { try file.matchVersion(in: pair, preferring: "Moody 9") }
+    }
+}
