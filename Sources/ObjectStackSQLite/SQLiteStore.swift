@@ -47,7 +47,7 @@ public final class SQLiteStore: PersistentStore {
     public let tracksHistory: Bool
     /// Why the store refuses writes (a store with Core Data's persistent history); nil when it takes them.
     public let readOnlyReason: String?
-    /// How a save writes each entity's row, by the entity's identity.
+    /// How a save writes each entity's row, by the entity's identity: only entities with a rule are listed.
     let writeRulesByEntity: [ObjectIdentifier: SQLiteWriteRules]
     /// A read-only connection that only reads `PRAGMA data_version`, opened on the first look for remote changes.
     let watchConnection = LockedValue<SQLiteConnection?>(nil)
@@ -90,7 +90,8 @@ public final class SQLiteStore: PersistentStore {
         readOnlyReason = opened.readOnlyReason
         var rules: [ObjectIdentifier: SQLiteWriteRules] = [:]
         for entity in request.entities {
-            rules[ObjectIdentifier(entity)] = SQLiteWriteRules(entity: entity, triggerDerived: opened.triggerDerived)
+            let entityRules = SQLiteWriteRules(entity: entity, triggerDerived: opened.triggerDerived)
+            if !entityRules.isPlain { rules[ObjectIdentifier(entity)] = entityRules }
         }
         writeRulesByEntity = rules
         tracksHistory = request.tracksHistory && opened.readOnlyReason == nil
@@ -148,7 +149,10 @@ public final class SQLiteStore: PersistentStore {
     // MARK: - IDs
 
     /// How a save writes rows of `entity` (an entity of an equal model built separately is found by name).
+    @inline(__always)
     func writeRules(of entity: EntityDescription) -> SQLiteWriteRules {
+        // Most stores have no rule at all: no lookup per written row then.
+        if writeRulesByEntity.isEmpty { return .plain }
         if let rules = writeRulesByEntity[ObjectIdentifier(entity)] { return rules }
         return model.entitiesByName[entity.name].flatMap { writeRulesByEntity[ObjectIdentifier($0)] } ?? .plain
     }

@@ -13,6 +13,9 @@ struct SQLiteWriteRules: Sendable {
     /// No exclusions, no tags.
     static let plain = SQLiteWriteRules(excluded: [], tagged: [])
 
+    /// Whether the row is written as it is.
+    var isPlain: Bool { excluded.isEmpty && tagged.isEmpty }
+
     init(excluded: Set<Int>, tagged: Set<Int>) {
         self.excluded = excluded
         self.tagged = tagged
