@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Follows Apple's "Predicate Format String Syntax" for comparisons, compounds, quantifiers, aggregates,
 /// variables, `SUBQUERY`, `CAST(…, "NSDate")`, arithmetic (`+ - * / **`, unary minus, NSPredicate's
-/// precedence) and subscripts on to-many key paths (`[FIRST]`, `[LAST]`, `[SIZE]`, `[n]`). Functions and
+/// precedence), subscripts on to-many key paths (`[FIRST]`, `[LAST]`, `[SIZE]`, `[n]`) and NSExpression's function
+/// calls (`now()`, `lowercase:(name)`: parsed here, bound only by `PropertyExpression`). `FUNCTION(…)` and
 /// assignments are rejected with an error naming the feature. Surplus format arguments are ignored, as
 /// NSPredicate ignores them. Every error is a `PredicateSyntaxError` at a character offset.
 ///
@@ -216,10 +217,12 @@ struct PredicateParser {
             return .keyPath(try parsePath())
         case .identifier(let name):
             try advance()
-            if token.kind == .punctuation("(") {
-                throw error("functions such as '\(name)()' are not supported", at: current.position)
-            }
+            if token.kind == .punctuation("(") { return try parseFunction(name) }
             return .keyPath([name] + (try parsePath()))
+        case .functionName(let name):
+            try advance()
+            guard token.kind == .punctuation("(") else { throw unexpected("'(' after the function name '\(name)'") }
+            return try parseFunction(name)
         case .collectionOperator(let name):
             try advance()
             return .keyPath([name] + (try parsePath()))
@@ -350,6 +353,22 @@ struct PredicateParser {
         let predicate = try parseCompound(.or)
         try close(open, expected: "AND, OR or ')'")
         return .subquery(collection: collection, variable: variable, predicate: predicate, path: try parsePath())
+    }
+
+    /// A function's arguments after its name, from the `(`: `now()`, `lowercase:(name)`, `add:to:(a, 1)`. Whether
+    /// the function exists and takes these arguments is for the binder to say.
+    private mutating func parseFunction(_ name: String) throws(PredicateSyntaxError) -> PredicateExpression {
+        let open = token.position
+        try advance()
+        var arguments: [PredicateExpression] = []
+        while !(try skip(.punctuation(")"))) {
+            if token.kind == .end { throw error("unbalanced parenthesis", at: open) }
+            if !arguments.isEmpty, !(try skip(.punctuation(","))) {
+                throw unexpected("',' or ')' in the arguments of '\(name)'")
+            }
+            arguments.append(try parseSum())
+        }
+        return .function(name, arguments)
     }
 
     /// `CAST(seconds, "NSDate")`, a date as seconds since the reference date; the only CAST supported.
