@@ -38,6 +38,7 @@ enum SQLiteFunctions {
             code = sqlite3_create_collation_v2(db, "OSDECIMAL", SQLITE_UTF8, nil, decimalCollation, nil)
         }
         if code == SQLITE_OK { code = registerAggregates(on: db) }
+        if code == SQLITE_OK { code = registerExpressionFunctions(on: db) }
         guard code == SQLITE_OK else {
             throw StoreError(
                 code: .ioFailure, message: "cannot register SQL functions: \(String(cString: sqlite3_errmsg(db)))",
