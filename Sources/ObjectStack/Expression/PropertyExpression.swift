@@ -49,11 +49,8 @@ public struct PropertyExpression: Sendable, Hashable, CustomStringConvertible {
     /// Parses NSExpression's format with an array of arguments.
     /// - Throws: `ObjectStackError` `.malformedPredicate` naming the position and what was expected.
     public init(format: String, argumentArray: [Any]) throws {
-        var parser = PredicateParser(format: format, arguments: argumentArray)
-        do {
-            node = try parser.parseExpression()
-        } catch {
-            throw ObjectStackError(code: .malformedPredicate, message: error.description, cause: error)
+        node = try PredicateParser.parse(format, argumentArray) { parser throws(PredicateSyntaxError) in
+            try parser.parseExpression()
         }
     }
 

@@ -40,6 +40,21 @@ struct PredicateParser {
         return node
     }
 
+    /// Parses `format` with `arguments` by `parse` (a whole predicate or a whole expression), a malformed string
+    /// thrown as `ObjectStackError` `.malformedPredicate` with the position and reason (the `cause` is the
+    /// `PredicateSyntaxError`): what `FetchPredicate(format:)` and `PropertyExpression(format:)` both do.
+    static func parse<Result>(
+        _ format: String, _ arguments: [Any],
+        _ parse: (inout PredicateParser) throws(PredicateSyntaxError) -> Result
+    ) throws -> Result {
+        var parser = PredicateParser(format: format, arguments: arguments)
+        do {
+            return try parse(&parser)
+        } catch {
+            throw ObjectStackError(code: .malformedPredicate, message: error.description, cause: error)
+        }
+    }
+
     /// Parses the whole format string as one expression, such as `books.@count` for a derived attribute.
     mutating func parseExpression() throws(PredicateSyntaxError) -> PredicateExpression {
         try start(ifEmpty: "empty expression")

@@ -70,6 +70,20 @@ enum BatchModels {
 }
 
 extension ManagedObjectContext {
+    /// Saves books titled `titles` with pages 0, 10, 20…; returns their IDs.
+    func saveBooks(_ titles: [String]) throws -> [ManagedObjectID] {
+        try performAndWait { () throws in
+            let books = titles.enumerated().map { index, title -> Book in
+                let book = Book(context: self)
+                book.title = title
+                book.pages = index * 10
+                return book
+            }
+            try save()
+            return books.map(\.objectID)
+        }
+    }
+
     /// The stored values of one object, read fresh from the store (not this context's registered object).
     func storedValues(_ id: ManagedObjectID, _ keys: [String]) throws -> [String: Any] {
         var request = FetchRequest<[String: Any]>(entityName: id.entityName)

@@ -7,27 +7,13 @@ import Testing
 /// errors before anything is written.
 @Suite("Batch update expressions")
 struct BatchUpdateExpressionTests {
-    /// Saves books titled `titles` with pages 0, 10, 20…; returns their IDs.
-    private func seed(_ context: ManagedObjectContext, _ titles: [String]) throws -> [ManagedObjectID] {
-        try context.performAndWait { () throws in
-            let books = titles.enumerated().map { index, title -> Book in
-                let book = Book(context: context)
-                book.title = title
-                book.pages = index * 10
-                return book
-            }
-            try context.save()
-            return books.map(\.objectID)
-        }
-    }
-
     @Test(
         "a batch update `pages + 1` gives every matched row its own value, with updatedObjectIDs",
         arguments: StoreType.allCases)
     func ownValue(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
-        let ids = try seed(context, ["a", "b", "c", "d"])
+        let ids = try context.saveBooks(["a", "b", "c", "d"])
         try context.performAndWait { () throws in
             var request = BatchUpdateRequest(entityName: "Book")
             request.predicate = try FetchPredicate(format: "pages >= 10")
@@ -50,7 +36,7 @@ struct BatchUpdateExpressionTests {
     func functions(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
-        let ids = try seed(context, ["Élan Vital", "straße", "b"])
+        let ids = try context.saveBooks(["Élan Vital", "straße", "b"])
         let before = Date()
         try context.performAndWait { () throws in
             var request = BatchUpdateRequest(entityName: "Book")
@@ -90,7 +76,7 @@ struct BatchUpdateExpressionTests {
     func refusedBeforeWriting(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
-        let ids = try seed(context, ["a", "b"])
+        let ids = try context.saveBooks(["a", "b"])
         let cases: [(key: String, format: String, code: ObjectStackError.Code, says: String)] = [
             ("subtitle", "lowercase:(pages)", .typeMismatch, "'pages' in 'lowercase:(pages)' is an Integer 32"),
             ("title", "pages + 1", .typeMismatch, "yields number, which Book.title, String, cannot hold"),
@@ -124,7 +110,7 @@ struct BatchUpdateExpressionTests {
     func refusedWhileWriting(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
-        let ids = try seed(context, ["a", "b", "c", "d", "e"])
+        let ids = try context.saveBooks(["a", "b", "c", "d", "e"])
         try context.performAndWait { () throws in
             // A fraction for an integer: the first row computes 0.5.
             var request = BatchUpdateRequest(entityName: "Book")
@@ -151,7 +137,7 @@ struct BatchUpdateExpressionTests {
     func constantExpression(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
-        let ids = try seed(context, ["a"])
+        let ids = try context.saveBooks(["a"])
         try context.performAndWait { () throws in
             var request = BatchUpdateRequest(entityName: "Book")
             request.propertiesToUpdate = ["subtitle": try PropertyExpression(forConstantValue: "fixed")]
