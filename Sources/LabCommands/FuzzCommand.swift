@@ -17,7 +17,7 @@ struct FuzzCommand<Tool: LabTool>: ParsableCommand {
     var target: String
     @Option(
         help:
-            "A folder of seed inputs (default: the target's own seeds; for model-file, built-in models and the real models of shared/model-corpus and shared/models)."
+            "A folder of seed inputs (default: the target's own seeds; for model-file, built-in models and the real models of shared/model-corpus and shared/models; for scenario, built-in scenarios, Scenarios/*.yaml and the fuzz tests' scenarios)."
     )
     var corpus: String?
     @Option(help: "How long to fuzz, in seconds.") var seconds = 60.0

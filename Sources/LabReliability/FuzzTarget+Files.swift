@@ -55,7 +55,9 @@ extension FuzzTarget {
             }
         })
 
-    /// The scenario-file reader over `workloads`: each input is a scenario's YAML.
+    /// The scenario-file reader over `workloads`: each input is a scenario's YAML. Seeded by default with
+    /// `ScenarioSeeds`: scenario files as the tests write them, the repository's `Scenarios/*.yaml` and the fuzz
+    /// tests' scenario inputs.
     public static func scenarioFile(workloads: WorkloadRegistry) -> FuzzTarget {
         FuzzTarget(
             name: "scenario",
@@ -67,6 +69,7 @@ extension FuzzTarget {
                 "]",
                 "{", "}", "&a", "*a", "!!int ", "!!str ", "? ", ": ", "\n  ", "\t", "'", "\"", "#", "---\n", "...\n",
             ],
+            defaultCorpus: { ScenarioSeeds.all() },
             execute: { data in
                 do {
                     _ = try ScenarioFile.parse(

@@ -45,9 +45,10 @@ public struct Fuzzer: Sendable {
         self.hangSeconds = hangSeconds
     }
 
-    /// Reads every file of a corpus folder.
+    /// Reads every file of a corpus folder; its subfolders are skipped (`--corpus Scenarios` holds `models/`).
     public static func corpus(at folder: URL) throws -> [Data] {
-        try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+        try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: [.isDirectoryKey])
+            .filter { try $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory != true }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
             .map { try Data(contentsOf: $0) }
     }

@@ -40,6 +40,7 @@ enum SQLiteFunctions {
         where code == SQLITE_OK {
             code = sqlite3_create_function_v2(db, name, -1, SQLITE_UTF8, nil, nullFunction, nil, nil, nil)
         }
+        if code == SQLITE_OK { code = registerExpressionFunctions(on: db) }
         guard code == SQLITE_OK else {
             throw StoreError(
                 code: .ioFailure, message: "cannot register SQL functions: \(String(cString: sqlite3_errmsg(db)))",

@@ -171,4 +171,8 @@ struct SQLiteBatchTransaction: StoreBatchTransaction {
     }
 
     func appendHistory(_ record: StoreHistoryRecord) throws { try store.appendHistory(record, on: db) }
+
+    func update(_ request: StoreBatchUpdate) throws -> [(ManagedObjectID, RowSnapshot)]? {
+        try store.update(request, on: db)
+    }
 }

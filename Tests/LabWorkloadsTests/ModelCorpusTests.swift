@@ -1,8 +1,9 @@
 import Foundation
-import LabWorkloads
 import ObjectStack
 import Synchronization
 import Testing
+
+@testable import LabWorkloads
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -16,7 +17,13 @@ struct ModelCorpusTests {
     /// The corpora beside the repository (or `$STACKLAB_MODEL_CORPUS`).
     static let locations = ModelCorpus.locations(from: URL(fileURLWithPath: #filePath).deletingLastPathComponent())
 
-    static let entries: [ModelCorpus.Entry] = locations.flatMap { (try? ModelCorpus(root: $0))?.entries ?? [] }
+    /// Each corpus as read, its error kept: a manifest that names a bundle which is not there fails `found()`
+    /// instead of dropping the whole corpus from the run unseen.
+    static let corpora: [(location: URL, read: Result<ModelCorpus, any Error>)] = locations.map { location in
+        (location, Result { try ModelCorpus(root: location) })
+    }
+
+    static let entries: [ModelCorpus.Entry] = corpora.flatMap { (try? $0.read.get())?.entries ?? [] }
 
     /// The corpus with a manifest, when one is laid out beside the repository.
     static let manifestCorpus: ModelCorpus? = try? ModelCorpus.located(
@@ -32,9 +39,27 @@ struct ModelCorpusTests {
         return list
     }
 
-    @Test("the shared models are found, so the corpus test never runs on nothing")
-    func found() {
+    @Test("every bundle a manifest lists is found and loaded, and every bundle beside it is listed")
+    func found() throws {
         #expect(Self.entries.count >= 13, "\(Self.locations.map(\.path))")
+        let tested = Set(Self.entries.map(\.name))
+        for (location, read) in Self.corpora {
+            let manifest = location.appendingPathComponent("manifest.json")
+            guard FileManager.default.fileExists(atPath: manifest.path) else { continue }
+            // Read apart from `ModelCorpus`, so a reader that skipped an entry would not agree with itself.
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: manifest)) as? [String: Any]
+            let listed = try #require(object?["bundles"] as? [[String: Any]]).map { bundle in
+                "\(bundle["folder"] as? String ?? "?")/\(bundle["bundle"] as? String ?? "?")"
+            }
+            let corpus = try read.get()
+            #expect(corpus.entries.map(\.name) == listed)
+            let untested = listed.filter { !tested.contains($0) }
+            #expect(untested.isEmpty, "listed in \(manifest.path) but not tested: \(untested)")
+            // A bundle on disk that the manifest dropped is missing from the run as surely as a deleted one.
+            let unlisted = Set(ModelCorpus.scan(location).map(\.name)).subtracting(listed)
+            #expect(unlisted.isEmpty, "in \(location.path) but not in its manifest: \(unlisted.sorted())")
+            print("model corpus: \(listed.count) bundles listed in \(manifest.path), all found and tested")
+        }
     }
 
     @Test("every version loads under strict reading with the counts an XMLParser pass finds", arguments: entries)

@@ -63,6 +63,7 @@ private func booleansAsIntegers(_ expression: SyntaxExpression) -> SyntaxExpress
             predicate: booleansAsIntegers(predicate), path: path)
     case .arithmetic(let op, let lhs, let rhs): return .arithmetic(op, booleansAsIntegers(lhs), booleansAsIntegers(rhs))
     case .negate(let operand): return .negate(booleansAsIntegers(operand))
+    case .function(let name, let arguments): return .function(name, arguments.map(booleansAsIntegers))
     }
 }
 
@@ -219,6 +220,14 @@ private let wellFormed: [PredicateWellFormedCase] = [
     .init(
         "created < cast(-3.5, 'NSDate')",
         cmp(key("created"), .lessThan, .constant(.date(Date(timeIntervalSinceReferenceDate: -3.5))))),
+    // NSExpression's function calls parse (a predicate binds none; a PropertyExpression does).
+    .init("lowercase:(name) == 'a'", cmp(.function("lowercase:", [key("name")]), .equal, str("a"))),
+    .init("now() > created", cmp(.function("now", []), .greaterThan, key("created"))),
+    .init(
+        "add:to:(pages, 1) * 2 == raise:toPower:(2, 3)",
+        cmp(
+            .arithmetic(.multiply, .function("add:to:", [key("pages"), int(1)]), int(2)), .equal,
+            .function("raise:toPower:", [int(2), int(3)]))),
     // Variables and subqueries.
     .init("$x == 1", cmp(.variable("x", []), .equal, int(1))),
     .init("$b.author.name == 'a'", cmp(.variable("b", ["author", "name"]), .equal, str("a"))),
@@ -391,7 +400,9 @@ private let malformed: [PredicateMalformedCase] = [
     .init("a = (b c)", at: 7, "unexpected 'c', expected an arithmetic operator or ')'"),
     .init("a := 1", at: 2, "assignment (':=') is not supported"),
     .init("FUNCTION(a, 'b') = 1", at: 0, "FUNCTION is not supported"),
-    .init("lowercase(name) = 'a'", at: 0, "functions such as 'lowercase()' are not supported"),
+    .init("lowercase:name = 'a'", at: 10, "unexpected 'name', expected '(' after the function name 'lowercase:'"),
+    .init("max:(a b) = 1", at: 7, "unexpected 'b', expected ',' or ')' in the arguments of 'max:'"),
+    .init("now( = 1", at: 5, "unexpected '=', expected an expression"),
     .init("tags[x] = 1", at: 5, "unexpected 'x', expected FIRST, LAST, SIZE or a non-negative index"),
     .init("tags[-1] = 1", at: 5, "unexpected '-1', expected FIRST, LAST, SIZE or a non-negative index"),
     .init("tags[FIRST = 1", at: 11, "unexpected '=', expected ']' after the subscript"),

@@ -1,22 +1,20 @@
 /// A batch delete as it runs inside its store transaction, with the delete rules Core Data applies to batch
-/// deletes.
-///
-/// Core Data's SQLite store runs a batch delete as one `DELETE` with temporary triggers it generates from the
-/// model (`NSSQLiteAdapter generateTriggerForEntity:…`): for each relationship of a deleted row's entity,
+/// deletes (the rule table of the BatchRequests article cites a public source for each row):
 /// - `.cascade`: the destinations are deleted too, and their own relationships' rules apply;
-/// - `.nullify`: the destination's reference back is cleared and its version moves on (`UPDATE … SET fk = NULL,
-///   Z_OPT = Z_OPT + 1`); a to-one whose inverse is a to-many moves the destination's version on (its to-many
-///   changed); if the inverse is not optional, the delete fails ("Batch delete failed due to mandatory OTO
-///   nullify inverse", likewise OTM and MTM) when a destination exists (for a many-to-many: when it would be left
-///   with no other member); many-to-many links are removed;
+/// - `.nullify`: the destination's reference back is cleared and its version moves on; a to-one whose inverse is a
+///   to-many moves the destination's version on (its to-many changed); many-to-many links are removed. When the
+///   inverse is required and the nullify would leave a destination without it, the delete fails ("Batch delete
+///   failed due to mandatory OTO nullify inverse", likewise OTM and MTM), in the shapes public reports of that
+///   error show: a to-one whose required inverse is a to-many (OTO) or a many-to-many (MTM), when the destination
+///   would be left with no member; a to-many whose inverse is a required to-one (OTM), whenever a destination
+///   stays. A to-one whose inverse is a required to-one is cleared: no report shows Core Data refusing it;
 /// - `.noAction`: nothing;
-/// - `.deny`: not supported ("Delete rule is not supported for batch deletes"): the request is refused.
+/// - `.deny`: the request is refused ("Delete rule is not supported for batch deletes").
 ///
-/// This plan does the same through the store's save, in the same transaction: it gathers the rows to delete (the
-/// fetch's, then the cascade's, level by level), then the nullify updates; a destination that the request deletes
-/// anyway is neither updated nor counted against a mandatory inverse (Core Data's per-row triggers depend on the
-/// order rows are deleted in there). `run` may be called more than once for one request (a store that retries its
-/// transaction), so it changes nothing but the transaction.
+/// This plan does it through the store's save, in the same transaction: it gathers the rows to delete (the fetch's,
+/// then the cascade's, level by level), then the nullify updates; a destination that the request deletes anyway is
+/// neither updated nor counted against a mandatory inverse. `run` may be called more than once for one request (a
+/// store that retries its transaction), so it changes nothing but the transaction.
 struct BatchDeletePlan {
     /// The rows to delete: a fetch (result type `.objectIDs`), or IDs.
     enum Target {
@@ -159,24 +157,28 @@ struct BatchDeletePlan {
         }
     }
 
-    /// Throws Core Data's batch-delete failure when clearing `inverse` on `destinations` would leave a required
-    /// relationship empty.
+    /// Throws Core Data's batch-delete failure when clearing `inverse` (required) on `destinations` would leave it
+    /// empty, in the shapes public reports of the failure show (see the type's comment).
     private func checkMandatory(
         _ source: ManagedObjectID, _ relationship: RelationshipDescription, _ inverse: RelationshipDescription,
         _ destinations: [ManagedObjectID], _ rows: [ManagedObjectID: RowSnapshot], _ txn: any StoreBatchTransaction
     ) throws {
-        var stranded = destinations
         let shape: String
-        if relationship.storage == .joinTable {
-            shape = "MTM"
-            // A many-to-many destination keeps its relationship when it has other members that stay.
+        switch (relationship.isToMany, inverse.isToMany) {
+        case (true, true): shape = "MTM"
+        case (true, false): shape = "OTM"
+        case (false, true): shape = "OTO"
+        // One-to-one with a required inverse: no public report shows Core Data refusing it, so it is not refused.
+        case (false, false): return
+        }
+        var stranded = destinations
+        if inverse.isToMany {
+            // A destination keeps its to-many while it has another member that stays.
             let members = try txn.relatedObjectIDs(of: destinations, through: inverse)
             stranded = zip(destinations, members).filter { _, members in
                 !members.contains { $0 != source && rows[$0] == nil }
             }.map(\.0)
             guard !stranded.isEmpty else { return }
-        } else {
-            shape = relationship.isToMany ? "OTM" : "OTO"
         }
         let target = stranded[0]
         let message =

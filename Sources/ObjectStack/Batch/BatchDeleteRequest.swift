@@ -20,13 +20,15 @@ public enum BatchDeleteRequestResultType: Sendable, Hashable {
 /// let result = try context.execute(request)
 /// ManagedObjectContext.mergeChanges(fromRemoteContextSave: result.changes, into: [context])
 /// ```
-/// Relationships follow the delete rules Core Data applies to batch deletes (its SQLite store compiles them into
-/// triggers): `.cascade` deletes the destinations too (and applies their rules); `.nullify` clears the inverse
-/// reference of each destination and, where the inverse is a to-many, moves the destination's version on so a
-/// context holding it conflicts as after a save; a nullify whose inverse is not optional fails the request when a
-/// destination (not deleted by the request itself) exists; `.noAction` does nothing; and `.deny` is not supported:
-/// a request that would delete rows of an entity with a deny relationship is refused before anything is written.
-/// No validation rule runs.
+/// Relationships follow the delete rules Core Data applies to batch deletes: `.cascade` deletes the destinations too
+/// (and applies their rules); `.nullify` clears the inverse reference of each destination and, where the inverse is
+/// a to-many, moves the destination's version on so a context holding it conflicts as after a save; a nullify whose
+/// inverse is required fails the request in the shapes public reports of Core Data's failure show — a to-one or
+/// many-to-many whose destination (not deleted by the request itself) would be left with no member, a to-many
+/// whose destinations would lose their required to-one — and a one-to-one's required inverse is cleared;
+/// `.noAction` does nothing; and `.deny` is not supported: a request that would delete rows of an entity with a deny
+/// relationship is refused before anything is written. No validation rule runs. The BatchRequests article cites the
+/// source of each rule.
 public struct BatchDeleteRequest: PersistentStoreRequest {
     /// The entity whose rows are deleted.
     public let entityName: String

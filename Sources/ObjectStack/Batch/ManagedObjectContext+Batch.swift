@@ -72,12 +72,14 @@ extension ManagedObjectContext {
     /// For example:
     /// ```swift
     /// var request = BatchUpdateRequest(entityName: "Pod")
-    /// request.propertiesToUpdate = ["license": "MIT"]
+    /// request.propertiesToUpdate = ["license": "MIT", "downloads": try PropertyExpression(format: "downloads + 1")]
     /// try context.execute(request)
     /// ```
-    /// - Complexity: a fetch of the matching rows and an update of each.
-    /// - Throws: `ObjectStackError`: `.unknownKey`, `.invalidArgument`, `.typeMismatch` naming the key at fault;
-    ///   `.constraintConflict` when the new values would clash; `.storeFailed`. Nothing is written when it throws.
+    /// - Complexity: one statement on SQLite; elsewhere a fetch of the matching rows and an update of each.
+    /// - Throws: `ObjectStackError`: `.unknownKey`, `.unknownKeyPath`, `.invalidArgument`, `.typeMismatch` naming the
+    ///   key (and expression) at fault, before anything is written; `.typeMismatch` or `.validationFailed` naming
+    ///   the row whose computed value its attribute cannot hold; `.constraintConflict` when the new values would
+    ///   clash; `.storeFailed`. Nothing is written when it throws.
     @discardableResult
     public func execute(_ request: BatchUpdateRequest) throws -> BatchUpdateResult {
         assertOnQueue("execute(_:) (batch update)")
@@ -87,15 +89,16 @@ extension ManagedObjectContext {
                 code: .invalidArgument,
                 message: "batch update of \(entity.name) refused: it names no property to update")
         }
-        let values = try properties.sorted { $0.key < $1.key }.map { key, value in
-            (key, try batchUpdateValue(value, forKey: key, of: entity))
+        let assignments = try properties.sorted { $0.key < $1.key }.map { key, value in
+            try batchUpdateAssignment(value, forKey: key, of: entity)
         }
         var fetch = FetchRequest<ManagedObject>(entityName: entity.name)
         fetch.predicate = request.predicate
         fetch.includesSubentities = request.includesSubentities
+        let store = try FetchPlan(request: fetch, model: model, resultClass: ManagedObject.self).store
         let plan = BatchUpdatePlan(
-            fetch: try FetchPlan(request: fetch, model: model, resultClass: ManagedObject.self).store,
-            values: values, wantsIDs: request.resultType == .updatedObjectIDs)
+            update: StoreBatchUpdate(fetch: store, assignments: assignments, now: Date()), fetch: store,
+            wantsIDs: request.resultType == .updatedObjectIDs)
         let changes = try runBatch(entity, rowsHint: 0, "batch update") { try plan.run($0) }
         return BatchUpdateResult(resultType: request.resultType, changes: changes)
     }
@@ -173,8 +176,67 @@ extension ManagedObjectContext {
         return entity
     }
 
+    /// What a batch update sets an attribute of `entity` to: a constant of the attribute's type, or a
+    /// `PropertyExpression` bound to the entity, reading only the row's own attributes, of a type that fits.
+    private func batchUpdateAssignment(_ value: Any, forKey key: String, of entity: EntityDescription) throws
+        -> StoreBatchUpdate.Assignment
+    {
+        guard let expression = value as? PropertyExpression else {
+            let constant = try batchUpdateValue(value, forKey: key, of: entity)
+            return .init(
+                attribute: entity.attributesByName[key]!, value: .operand(.constant(constant)),
+                source: constant.description)
+        }
+        func refuse(_ code: ObjectStackError.Code, _ message: String) -> ObjectStackError {
+            var error = ObjectStackError(
+                code: code,
+                message:
+                    "batch update of \(entity.name) refused, nothing written: '\(expression)' for \(key) \(message)")
+            error.key = key
+            return error
+        }
+        let attribute = try batchAttribute(key, of: entity)
+        let bound: BoundPropertyExpression
+        do {
+            bound = try expression.bound(to: entity)
+        } catch let error as ObjectStackError {
+            throw refuse(error.code, "does not bind: \(error.message)")
+        }
+        if let constant = bound.constantValue {
+            // A constant written as an expression is checked as any constant is.
+            return .init(
+                attribute: attribute,
+                value: .operand(.constant(try batchUpdateValue(constant, forKey: key, of: entity))),
+                source: expression.description)
+        }
+        if let path = bound.keyPaths.first(where: {
+            $0.variable != nil || $0.steps.count != 1 || $0.finalAttribute == nil
+        }) {
+            throw refuse(
+                .invalidArgument,
+                "reads '\(path)', which is not an attribute of the row; a batch update's expressions read the row's "
+                    + "own attributes, as Core Data's SQL update does")
+        }
+        let type = ExpressionResultType.of(bound)
+        guard type.fits(attribute.type) else {
+            throw refuse(
+                .typeMismatch,
+                "yields \(type == .object ? "an object" : type.name), which \(entity.name).\(key), "
+                    + "\(ExpressionResultType.typeName(attribute.type)), cannot hold")
+        }
+        return .init(attribute: attribute, value: bound, source: expression.description)
+    }
+
+    /// The stored attribute a batch update names; throws naming the key for anything else.
+    private func batchAttribute(_ key: String, of entity: EntityDescription) throws -> AttributeDescription {
+        _ = try batchUpdateValue(StoreValue.null, forKey: key, of: entity, checkingValue: false)
+        return entity.attributesByName[key]!
+    }
+
     /// A batch update's value for an attribute of `entity`, of the attribute's type.
-    private func batchUpdateValue(_ value: Any, forKey key: String, of entity: EntityDescription) throws -> StoreValue {
+    private func batchUpdateValue(
+        _ value: Any, forKey key: String, of entity: EntityDescription, checkingValue: Bool = true
+    ) throws -> StoreValue {
         func refuse(_ code: ObjectStackError.Code, _ message: String) -> ObjectStackError {
             var error = ObjectStackError(
                 code: code, message: "batch update of \(entity.name) refused, nothing written: \(message)")
@@ -193,6 +255,7 @@ extension ManagedObjectContext {
                 .invalidArgument,
                 "\(entity.name).\(key) is \(attribute.isTransient ? "transient, never stored" : "derived at save")")
         }
+        guard checkingValue else { return .null }
         var builder = BatchRowBuilder(entity: entity, tracksGivenKeys: false, capacity: 0)
         builder.describesObjects = false
         let converted: StoreValue

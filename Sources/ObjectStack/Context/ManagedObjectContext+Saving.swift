@@ -101,11 +101,12 @@ extension ManagedObjectContext {
     private func computeDerivedAttributes(of objects: some Sequence<ManagedObject>) {
         guard model.hasDerivedAttributes else { return }
         let evaluator = PredicateEvaluator(resolver: ContextResolver(context: self))
+        let now = Date()
         for object in objects where !object.deletedFlag {
             for attribute in object.entity.derivedAttributes {
                 guard let derivation = attribute.derivation,
-                    let value = try? derivation.value(using: evaluator, on: object),
-                    let coerced = attribute.type.coerce(value)
+                    let value = try? derivation.value(using: evaluator, on: object, now: now),
+                    let coerced = PropertyExpression.storedValue(value, as: attribute.type)
                 else { continue }
                 if object.attributeValue(attribute) != coerced { object.changes[attribute.index] = coerced }
             }

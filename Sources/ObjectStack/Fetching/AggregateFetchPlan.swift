@@ -403,6 +403,8 @@ private struct ColumnNames {
             return .arithmetic(op, try rewrite(lhs), try rewrite(rhs))
         case .negate(let operand):
             return .negate(try rewrite(operand))
+        case .function(let name, let arguments):
+            return .function(name, try arguments.map(rewrite))
         }
     }
 

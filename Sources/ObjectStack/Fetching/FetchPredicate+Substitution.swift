@@ -46,6 +46,8 @@ extension FetchPredicate {
             return .arithmetic(
                 op, try substitute(lhs, variables, bound: bound), try substitute(rhs, variables, bound: bound))
         case .negate(let operand): return .negate(try substitute(operand, variables, bound: bound))
+        case .function(let name, let arguments):
+            return .function(name, try arguments.map { try substitute($0, variables, bound: bound) })
         case .subquery(let collection, let variable, let predicate, let path):
             return .subquery(
                 collection: try substitute(collection, variables, bound: bound), variable: variable,

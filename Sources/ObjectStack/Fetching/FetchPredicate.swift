@@ -30,11 +30,8 @@ public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a format string with an array of arguments.
     public init(format: String, argumentArray: [Any]) throws {
-        var parser = PredicateParser(format: format, arguments: argumentArray)
-        do {
-            node = try parser.parsePredicate()
-        } catch {
-            throw ObjectStackError(code: .malformedPredicate, message: error.description, cause: error)
+        node = try PredicateParser.parse(format, argumentArray) { parser throws(PredicateSyntaxError) in
+            try parser.parsePredicate()
         }
     }
 

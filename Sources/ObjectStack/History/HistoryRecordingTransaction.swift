@@ -57,4 +57,15 @@ final class HistoryRecordingTransaction: StoreBatchTransaction {
     }
 
     func appendHistory(_ record: StoreHistoryRecord) throws { try base.appendHistory(record) }
+
+    func update(_ request: StoreBatchUpdate) throws -> [(ManagedObjectID, RowSnapshot)]? {
+        guard let rows = try base.update(request) else { return nil }
+        // The store wrote no old values to compare: each row records every attribute the request set.
+        let names = request.assignments.map(\.attribute.name)
+        record.changes.reserveCapacity(record.changes.count + rows.count)
+        for (id, _) in rows {
+            record.changes.append(.init(objectID: id, changeType: .update, updatedProperties: names))
+        }
+        return rows
+    }
 }

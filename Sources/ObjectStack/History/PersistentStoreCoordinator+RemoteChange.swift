@@ -17,7 +17,9 @@ extension PersistentStoreCoordinator {
     /// }
     /// ```
     /// - Note: Posted on a background thread, within a frame (1/60 s) of the write; writes that land within one
-    ///   frame are announced once, with the token of the last.
+    ///   frame are announced once, with the token of the last. On a store that keeps history, a notification
+    ///   follows the history: it is posted when a transaction was recorded, and its token names that transaction
+    ///   (a write that records none, such as a save's primary keys reserved ahead of it, is not announced).
     public static let persistentStoreRemoteChange = Notification.Name("ObjectStackPersistentStoreRemoteChange")
 
     /// The keys of a remote change notification's `userInfo` (Core Data's `NSPersistentHistoryTokenKey`,
@@ -52,12 +54,13 @@ extension PersistentStoreCoordinator {
         watcher.check(postingFor: self)
     }
 
-    /// Posts the notification for a store, with the token of its last history transaction.
-    func postRemoteChange(for store: any PersistentStore) {
+    /// Posts the notification for a store, with the token of the history transaction numbered `sequence` (the one
+    /// the watcher saw; nil for a store without history).
+    func postRemoteChange(for store: any PersistentStore, sequence: Int64?) {
         var info: [AnyHashable: Any] = [
             RemoteChangeKey.storeUUID.rawValue: store.identifier, RemoteChangeKey.storeURL.rawValue: store.url,
         ]
-        if let history = store as? any StoreHistoryStoring, let sequence = try? history.lastHistorySequence() {
+        if let sequence {
             info[RemoteChangeKey.historyToken.rawValue] = PersistentHistoryToken(
                 storeIdentifier: store.identifier, sequence: sequence)
         }

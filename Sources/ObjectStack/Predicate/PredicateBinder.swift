@@ -233,6 +233,10 @@ struct PredicateBinder {
             return .arithmetic(op, operands.0, operands.1)
         case .negate(let operand):
             return try bind(.arithmetic(.subtract, .constant(.integer(0)), operand))
+        case .function(let name, _):
+            throw ObjectStackError.typeMismatch(
+                "the function '\(name)' in '\(expression.predicateFormat)' is for expressions (PropertyExpression: "
+                    + "batch updates, derived attributes), not predicates (entity \(entity.name))")
         }
     }
 

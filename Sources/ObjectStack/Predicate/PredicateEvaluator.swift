@@ -62,6 +62,14 @@ public struct PredicateEvaluator<Resolver: PredicateResolver> {
         }
     }
 
+    /// The values of an operand: a collection's each value, a single value alone (an aggregate function's input).
+    func values(of expression: BoundExpression, on row: Row) throws -> [StoreValue] {
+        switch try operand(of: expression, row, []) {
+        case .single(let value): return [value]
+        case .collection(let values): return values
+        }
+    }
+
     /// Orders two rows by sort keys (`.orderedSame` when they tie on every key).
     public func order(_ a: Row, _ b: Row, by keys: [BoundSortKey]) throws -> ComparisonResult {
         for key in keys {

@@ -30,6 +30,8 @@ struct PredicateToken {
         case comparison(PredicateOperator)
         /// `@count`, `@sum`…, with the `@`.
         case collectionOperator(String)
+        /// A function name ending in a colon, as NSExpression spells its selectors: `lowercase:`, `add:to:`.
+        case functionName(String)
         /// `$name`, without the `$`.
         case variable(String)
         case string(String)
@@ -59,7 +61,7 @@ struct PredicateToken {
         case .identifier, .collectionOperator, .variable, .string, .integer, .double, .argument: return true
         case .keyword(let word): return [.true, .yes, .false, .no, .nil, .null, .`self`].contains(word)
         case .punctuation(let mark): return mark == ")" || mark == "}" || mark == "]"
-        case .comparison, .arithmetic, .unsupported, .end: return false
+        case .comparison, .arithmetic, .unsupported, .functionName, .end: return false
         }
     }
 }
@@ -213,6 +215,7 @@ struct PredicateLexer {
         let start = index
         if Self.isIdentifierStart(scalar) {
             let word = take(while: Self.isIdentifierContinue)
+            if peek() == ":", peek(1) != "=" { return .functionName(selector(startingWith: word)) }
             if let op = PredicateOperator(rawValue: word.uppercased()) { return .comparison(op) }
             return PredicateKeyword(rawValue: word.uppercased()).map { .keyword($0) } ?? .identifier(word)
         }
@@ -256,6 +259,24 @@ struct PredicateLexer {
         case "%": return .argument(try placeholder(start: start))
         default: throw error("unexpected character '\(scalar)'", atScalar: start)
         }
+    }
+
+    /// The rest of a selector after its first word, whose colon comes next: `word:` then `part:` as long as a word
+    /// and a colon follow (`raise:toPower:`).
+    private mutating func selector(startingWith word: String) -> String {
+        var name = word
+        while skip(":") {
+            name += ":"
+            guard let next = peek(), Self.isIdentifierStart(next) else { break }
+            let mark = index
+            let part = take(while: Self.isIdentifierContinue)
+            guard peek() == ":", peek(1) != "=" else {
+                index = mark
+                break
+            }
+            name += part
+        }
+        return name
     }
 
     /// `=` alone and `==` both mean equality.

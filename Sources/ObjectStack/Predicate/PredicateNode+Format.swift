@@ -77,6 +77,8 @@ extension PredicateExpression {
             return lhs.arithmeticOperandFormat + " \(op.rawValue) " + rhs.arithmeticOperandFormat
         case .negate(let operand):
             return "-" + operand.arithmeticOperandFormat
+        case .function(let name, let arguments):
+            return name + "(" + arguments.map(\.predicateFormat).joined(separator: ", ") + ")"
         }
     }
 

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Follows Apple's "Predicate Format String Syntax" for comparisons, compounds, quantifiers, aggregates,
 /// variables, `SUBQUERY`, `CAST(…, "NSDate")`, arithmetic (`+ - * / **`, unary minus, NSPredicate's
-/// precedence) and subscripts on to-many key paths (`[FIRST]`, `[LAST]`, `[SIZE]`, `[n]`). Functions and
+/// precedence), subscripts on to-many key paths (`[FIRST]`, `[LAST]`, `[SIZE]`, `[n]`) and NSExpression's function
+/// calls (`now()`, `lowercase:(name)`: parsed here, bound only by `PropertyExpression`). `FUNCTION(…)` and
 /// assignments are rejected with an error naming the feature. Surplus format arguments are ignored, as
 /// NSPredicate ignores them. Every error is a `PredicateSyntaxError` at a character offset.
 ///
@@ -37,6 +38,21 @@ struct PredicateParser {
         let node = try parseCompound(.or)
         try finish(expected: "AND, OR or the end of the predicate")
         return node
+    }
+
+    /// Parses `format` with `arguments` by `parse` (a whole predicate or a whole expression), a malformed string
+    /// thrown as `ObjectStackError` `.malformedPredicate` with the position and reason (the `cause` is the
+    /// `PredicateSyntaxError`): what `FetchPredicate(format:)` and `PropertyExpression(format:)` both do.
+    static func parse<Result>(
+        _ format: String, _ arguments: [Any],
+        _ parse: (inout PredicateParser) throws(PredicateSyntaxError) -> Result
+    ) throws -> Result {
+        var parser = PredicateParser(format: format, arguments: arguments)
+        do {
+            return try parse(&parser)
+        } catch {
+            throw ObjectStackError(code: .malformedPredicate, message: error.description, cause: error)
+        }
     }
 
     /// Parses the whole format string as one expression, such as `books.@count` for a derived attribute.
@@ -216,10 +232,12 @@ struct PredicateParser {
             return .keyPath(try parsePath())
         case .identifier(let name):
             try advance()
-            if token.kind == .punctuation("(") {
-                throw error("functions such as '\(name)()' are not supported", at: current.position)
-            }
+            if token.kind == .punctuation("(") { return try parseFunction(name) }
             return .keyPath([name] + (try parsePath()))
+        case .functionName(let name):
+            try advance()
+            guard token.kind == .punctuation("(") else { throw unexpected("'(' after the function name '\(name)'") }
+            return try parseFunction(name)
         case .collectionOperator(let name):
             try advance()
             return .keyPath([name] + (try parsePath()))
@@ -350,6 +368,22 @@ struct PredicateParser {
         let predicate = try parseCompound(.or)
         try close(open, expected: "AND, OR or ')'")
         return .subquery(collection: collection, variable: variable, predicate: predicate, path: try parsePath())
+    }
+
+    /// A function's arguments after its name, from the `(`: `now()`, `lowercase:(name)`, `add:to:(a, 1)`. Whether
+    /// the function exists and takes these arguments is for the binder to say.
+    private mutating func parseFunction(_ name: String) throws(PredicateSyntaxError) -> PredicateExpression {
+        let open = token.position
+        try advance()
+        var arguments: [PredicateExpression] = []
+        while !(try skip(.punctuation(")"))) {
+            if token.kind == .end { throw error("unbalanced parenthesis", at: open) }
+            if !arguments.isEmpty, !(try skip(.punctuation(","))) {
+                throw unexpected("',' or ')' in the arguments of '\(name)'")
+            }
+            arguments.append(try parseSum())
+        }
+        return .function(name, arguments)
     }
 
     /// `CAST(seconds, "NSDate")`, a date as seconds since the reference date; the only CAST supported.

@@ -103,6 +103,9 @@ indirect enum PredicateExpression: Sendable, Hashable {
     case arithmetic(ArithmeticOperator, PredicateExpression, PredicateExpression)
     /// Unary minus: `-price`. A minus before a number literal is part of the literal instead.
     case negate(PredicateExpression)
+    /// One of NSExpression's functions by its name, applied to its arguments: `now()`, `lowercase:(name)`,
+    /// `add:to:(pages, 1)`. A `PropertyExpression` binds it; a predicate refuses it.
+    case function(String, [PredicateExpression])
 }
 
 /// The arithmetic operators of the format-string language: `**` binds tighter than `*` and `/`, which bind

@@ -55,6 +55,14 @@ public protocol StoreBatchTransaction {
 
     /// Writes a persistent history transaction inside the transaction (a store that keeps no history ignores it).
     func appendHistory(_ record: StoreHistoryRecord) throws
+
+    /// Carries out a batch update in the store itself (SQLite: one `UPDATE … SET`), or returns nil to have it done
+    /// a row at a time through `execute(_:)` and `save(_:)`.
+    /// - Returns: each updated row as it is now, in primary-key order; nil when the store leaves the update to the
+    ///   caller.
+    /// - Throws: `request.storeFailure(…)` for a computed value its attribute cannot hold, or the store's error;
+    ///   either way the transaction is rolled back.
+    func update(_ request: StoreBatchUpdate) throws -> [(ManagedObjectID, RowSnapshot)]?
 }
 
 extension StoreBatchTransaction {
@@ -62,4 +70,9 @@ extension StoreBatchTransaction {
     /// existed still conforms).
     /// - Parameter record: the transaction's history, not kept.
     public func appendHistory(_ record: StoreHistoryRecord) throws {}
+
+    /// Leaves the update to the caller, row by row: the default for a store that computes no expressions itself.
+    /// - Parameter request: the update, not carried out here.
+    /// - Returns: nil.
+    public func update(_ request: StoreBatchUpdate) throws -> [(ManagedObjectID, RowSnapshot)]? { nil }
 }

@@ -196,6 +196,56 @@ struct BatchDeleteTests {
     }
 
     @Test(
+        "a to-one whose required inverse is a to-many fails only when a destination would be left with no member",
+        arguments: StoreType.allCases)
+    func requiredToManyInverse(kind: StoreType) throws {
+        let stack = try TestStack(kind, model: BatchModels.requiredInverses())
+        let context = stack.newContext()
+        try context.performAndWait { () throws in
+            let saga = try context.insertNewObject(forEntityName: "Series")
+            let first = try context.insertNewObject(forEntityName: "Book")
+            let second = try context.insertNewObject(forEntityName: "Book")
+            let single = try context.insertNewObject(forEntityName: "Series")
+            let only = try context.insertNewObject(forEntityName: "Book")
+            for (book, series) in [(first, saga), (second, saga), (only, single)] {
+                try book.setValue(series, forKey: "series")
+            }
+            try context.save()
+            // The series keeps another book: nothing to refuse.
+            var request = BatchDeleteRequest(objectIDs: [first.objectID])
+            request.resultType = .count
+            #expect(try context.execute(request).count == 1)
+            // The last book of each series would leave it with none: refused, as Core Data reports it.
+            let error = try #require(throws: ObjectStackError.self) {
+                try context.execute(BatchDeleteRequest(objectIDs: [second.objectID, only.objectID]))
+            }
+            #expect(error.code == .validationFailed)
+            #expect(error.message.contains("mandatory OTO nullify inverse on Book/series"), "\(error.message)")
+            #expect(Set(error.validationFailures.map(\.objectID)) == [saga.objectID], "the first refusal found")
+            #expect(try context.count("Book") == 2, "nothing deleted")
+        }
+    }
+
+    @Test(
+        "a one-to-one whose inverse is required is cleared, not refused: no source shows Core Data refusing it",
+        arguments: StoreType.allCases)
+    func requiredToOneInverse(kind: StoreType) throws {
+        let stack = try TestStack(kind, model: BatchModels.requiredInverses())
+        let context = stack.newContext()
+        try context.performAndWait { () throws in
+            let seat = try context.insertNewObject(forEntityName: "Seat")
+            let ticket = try context.insertNewObject(forEntityName: "Ticket")
+            try ticket.setValue(seat, forKey: "seat")
+            try context.save()
+            var request = BatchDeleteRequest(objectIDs: [ticket.objectID])
+            request.resultType = .count
+            #expect(try context.execute(request).count == 1)
+            #expect(try context.storedValues(seat.objectID, ["ticket"])["ticket"] == nil)
+            #expect(try context.count("Seat") == 1)
+        }
+    }
+
+    @Test(
         "deleted objects stay registered until merged; the merge removes them and the cache serves no deleted row",
         arguments: StoreType.allCases)
     func mergeRemoves(kind: StoreType) throws {

@@ -20,9 +20,29 @@ enum BatchModels {
     }
 
     /// `Parent.children` (nullify) whose inverse `Child.parent` is required; `Group.members` (nullify,
-    /// many-to-many) whose inverse `Member.groups` is required.
+    /// many-to-many) whose inverse `Member.groups` is required; `Book.series` (nullify, to-one) whose inverse
+    /// `Series.books` is a required to-many; `Ticket.seat` (nullify, one-to-one) whose inverse `Seat.ticket` is
+    /// required.
     static func requiredInverses() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Book", attributes: [AttributeDescription(name: "title", type: .string)],
+                relationships: [RelationshipDescription(name: "series", destination: "Series", inverse: "books")]),
+            EntityDescription(
+                name: "Series", attributes: [AttributeDescription(name: "name", type: .string)],
+                relationships: [
+                    RelationshipDescription(
+                        name: "books", destination: "Book", inverse: "series", isToMany: true, isOptional: false,
+                        minCount: 1)
+                ]),
+            EntityDescription(
+                name: "Ticket", attributes: [AttributeDescription(name: "code", type: .string)],
+                relationships: [RelationshipDescription(name: "seat", destination: "Seat", inverse: "ticket")]),
+            EntityDescription(
+                name: "Seat", attributes: [AttributeDescription(name: "row", type: .string)],
+                relationships: [
+                    RelationshipDescription(name: "ticket", destination: "Ticket", inverse: "seat", isOptional: false)
+                ]),
             EntityDescription(
                 name: "Parent", attributes: [AttributeDescription(name: "name", type: .string)],
                 relationships: [
@@ -50,6 +70,20 @@ enum BatchModels {
 }
 
 extension ManagedObjectContext {
+    /// Saves books titled `titles` with pages 0, 10, 20…; returns their IDs.
+    func saveBooks(_ titles: [String]) throws -> [ManagedObjectID] {
+        try performAndWait { () throws in
+            let books = titles.enumerated().map { index, title -> Book in
+                let book = Book(context: self)
+                book.title = title
+                book.pages = index * 10
+                return book
+            }
+            try save()
+            return books.map(\.objectID)
+        }
+    }
+
     /// The stored values of one object, read fresh from the store (not this context's registered object).
     func storedValues(_ id: ManagedObjectID, _ keys: [String]) throws -> [String: Any] {
         var request = FetchRequest<[String: Any]>(entityName: id.entityName)

@@ -6,25 +6,11 @@ import Testing
 /// cache, and the merge.
 @Suite("Batch update")
 struct BatchUpdateTests {
-    /// Saves books titled `titles` with pages 0, 10, 20…; returns their IDs.
-    private func seed(_ context: ManagedObjectContext, _ titles: [String]) throws -> [ManagedObjectID] {
-        try context.performAndWait { () throws in
-            let books = titles.enumerated().map { index, title -> Book in
-                let book = Book(context: context)
-                book.title = title
-                book.pages = index * 10
-                return book
-            }
-            try context.save()
-            return books.map(\.objectID)
-        }
-    }
-
     @Test("updates the rows the predicate matches; each result type answers", arguments: StoreType.allCases)
     func updatesMatches(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let context = stack.newContext()
-        let ids = try seed(context, ["a", "b", "c", "d"])
+        let ids = try context.saveBooks(["a", "b", "c", "d"])
         try context.performAndWait { () throws in
             var request = BatchUpdateRequest(entityName: "Book")
             request.predicate = try FetchPredicate(format: "pages >= 20")
@@ -76,7 +62,7 @@ struct BatchUpdateTests {
     func versionsMoveOn(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let holder = stack.newContext()
-        let ids = try seed(holder, ["a", "b"])
+        let ids = try holder.saveBooks(["a", "b"])
         let books = holder.performAndWait { ids.map { holder.object(with: $0) as! Book } }
         holder.performAndWait { _ = books.map(\.title) }
         let batch = stack.newContext()
@@ -105,7 +91,7 @@ struct BatchUpdateTests {
     func rowCacheAndMerge(kind: StoreType) throws {
         let stack = try TestStack(kind)
         let viewer = stack.newContext()
-        let ids = try seed(viewer, ["a"])
+        let ids = try viewer.saveBooks(["a"])
         let book = viewer.performAndWait { viewer.object(with: ids[0]) as! Book }
         viewer.performAndWait { _ = book.title }
         let recorder = NotificationRecorder(viewer, names: [ManagedObjectContext.objectsDidChangeNotification])

@@ -35,6 +35,9 @@ struct RemoteChangeTests {
 
         var count: Int { received.withLock { $0.count } }
 
+        /// Every notification received so far.
+        var all: [[AnyHashable: Any]] { received.withLock { $0 } }
+
         var last: [AnyHashable: Any]? { received.withLock { $0.last } }
 
         /// Waits (up to a generous deadline, for a loaded machine) until a notification carries `token`.
@@ -52,6 +55,75 @@ struct RemoteChangeTests {
     }
 
     static let options = [StoreDescription.remoteChangeNotificationPostOption: "true"]
+
+    /// Rounds of the race test per store: a few in CI, a thousand from `scripts/remote-change-race.sh`.
+    static let raceRounds = Int(ProcessInfo.processInfo.environment["STACKLAB_REMOTE_CHANGE_ROUNDS"] ?? "") ?? 20
+
+    /// The problems with each notification received: a store URL, UUID and history token each present, and the
+    /// token naming a transaction the store's history holds.
+    static func problems(_ listener: Listener, _ stack: HistoryStack) throws -> [String] {
+        let tokens = Set(try stack.history().map(\.token))
+        return listener.all.enumerated().compactMap { index, info in
+            let key = PersistentStoreCoordinator.RemoteChangeKey.self
+            var wrong: [String] = []
+            if info[key.storeUUID.rawValue] as? String != stack.store.identifier { wrong.append("no store UUID") }
+            if info[key.storeURL.rawValue] as? URL != stack.store.url { wrong.append("no store URL") }
+            if let token = info[key.historyToken.rawValue] as? PersistentHistoryToken {
+                if !tokens.contains(token) { wrong.append("token \(token) of no transaction") }
+            } else {
+                wrong.append("no history token")
+            }
+            return wrong.isEmpty ? nil : "notification \(index + 1): " + wrong.joined(separator: ", ")
+        }
+    }
+
+    @Test(
+        "a write without history (a save's keys reserved before it) posts nothing; the save posts its token",
+        arguments: StoreType.allCases)
+    func keysReservedFirst(kind: StoreType) throws {
+        let stack = try HistoryStack(kind, options: Self.options)
+        let listener = Listener(stack.coordinator)
+        let context = stack.newContext()
+        // The permanent IDs of a first insert come from a key range reserved in a write transaction of its own
+        // (LMDB's range, SQLite's key table), committed before the save's own transaction writes any history.
+        try context.performAndWait { () throws in
+            let note = try context.insertNote("a")
+            try context.obtainPermanentIDs(for: [note])
+            // The watcher looks once a frame: give it several frames to see the reservation.
+            Thread.sleep(forTimeInterval: 0.1)
+            try context.save()
+        }
+        let token = try stack.history().last?.token
+        #expect(listener.waitFor(token))
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(try Self.problems(listener, stack) == [])
+    }
+
+    @Test(
+        "every notification of a first save carries the store's URL, UUID and an existing transaction's token",
+        arguments: StoreType.allCases)
+    func firstSaveRace(kind: StoreType) throws {
+        var failures: [String] = []
+        for round in 1...Self.raceRounds {
+            let stack = try HistoryStack(kind, options: Self.options)
+            let listener = Listener(stack.coordinator)
+            let context = stack.newContext()
+            try context.performAndWait { () throws in
+                try context.insertNote("round \(round)")
+                try context.save()
+            }
+            let token = try stack.history().last?.token
+            guard listener.waitFor(token) else {
+                failures.append("round \(round): the save's token was never posted")
+                continue
+            }
+            // A notification decided before the save committed may still be on its way: wait for it.
+            Thread.sleep(forTimeInterval: 0.04)
+            failures += try Self.problems(listener, stack).map { "round \(round), \($0)" }
+        }
+        print("remote change race on \(kind): \(Self.raceRounds) rounds, \(failures.count) bad notifications")
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+    }
 
     @Test("a save by one of the coordinator's own contexts is announced with its token", arguments: StoreType.allCases)
     func ownSave(kind: StoreType) throws {
