@@ -44,20 +44,25 @@ let package = Package(
         ),
         .target(name: "ObjectStackSQLite", dependencies: ["ObjectStack", "CSQLite"]),
         .target(name: "ObjectStackLMDB", dependencies: ["ObjectStack", "CLMDB"]),
-        // The lab core: scenarios, metrics, the runner, compare, output, reports, the pods web service. It knows
-        // workloads only through the `Workload` protocol and imports no ObjectStack.
+        // The lab core, the engine alone: scenarios, metrics, the runner, compare, output, reports. It knows
+        // workloads, stores and strategies only through their declarations, imports no ObjectStack and serves nothing.
         .target(
             name: "LabCore",
             dependencies: [
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
+        // The workloads, the stores and the concurrency strategies they run on; the pods and model-data web services
+        // (FlyingFox); startup, seeding, explain.
+        .target(
+            name: "LabWorkloads",
+            dependencies: [
+                "LabCore", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
-        // The workloads and the stack designs they run on ObjectStack's three stores; startup, seeding, explain.
-        .target(
-            name: "LabWorkloads", dependencies: ["LabCore", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]),
         // The engine comparison: ObjectStack against the engines' C APIs and GRDB. The only target that links
         // CSQLite and CLMDB itself and GRDB; only stacklab-bench links it.
         .target(

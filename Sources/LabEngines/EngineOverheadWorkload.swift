@@ -36,7 +36,7 @@ public struct EngineOverheadWorkload: Workload {
     public var parameters: [ParameterSpec] {
         [
             ParameterSpec(
-                "store", .choice(stores.map(\.rawValue)), default: nil,
+                "store", .choice(stores.map(\.name)), default: nil,
                 help: "the store, and the engine the raw side calls"),
             ParameterSpec(
                 "implementation", .choice(Implementation.allCases.map(\.rawValue)), default: nil,
@@ -115,13 +115,12 @@ public struct EngineOverheadWorkload: Workload {
     static func accepts(_ parameters: [String: ScenarioValue]) -> Bool {
         let implementation = parameters["implementation"]?.description
         let operation = parameters["operation"]?.description
-        if implementation == Implementation.grdb.rawValue, parameters["store"]?.description != StoreKind.sqlite.rawValue
-        {
+        if implementation == Implementation.grdb.rawValue, parameters["store"]?.description != StoreKind.sqlite.name {
             return false
         }
         if implementation == Implementation.rawPerLookup.rawValue {
             return operation == Operation.fetchByID.rawValue
-                && parameters["store"]?.description != StoreKind.memory.rawValue
+                && parameters["store"]?.description != StoreKind.memory.name
         }
         if historyIsOn(parameters),
             implementation != Implementation.objectStack.rawValue
@@ -147,7 +146,7 @@ public struct EngineOverheadWorkload: Workload {
 
     /// Runs one cell in `directory` (which it creates) and returns its metrics.
     static func run(_ parameters: [String: ScenarioValue], in directory: URL) throws -> [Metric: Double] {
-        guard let store = parameters["store"].flatMap({ StoreKind(rawValue: $0.description) }),
+        guard let store = parameters["store"].flatMap({ StoreKind.named($0.description) }),
             let implementation = parameters["implementation"].flatMap({ Implementation(rawValue: $0.description) }),
             let operation = parameters["operation"].flatMap({ Operation(rawValue: $0.description) }),
             accepts(parameters)
@@ -216,7 +215,7 @@ public struct EngineOverheadWorkload: Workload {
             let rows = run.rows()
             var generator = SplitMix64(seed: 7)
             let keys = Array(
-                rows.map(\.id).shuffled(using: &generator).prefix(parameters["lookups"]?.integerValue ?? 1_000))
+                rows.map { $0.id }.shuffled(using: &generator).prefix(parameters["lookups"]?.integerValue ?? 1_000))
             let expected = keys.reduce(0) { $0 &+ rows[Int($1) - 1].checksum }
             let engine = try run.seeded(rows)
             defer { engine.close() }
@@ -351,24 +350,25 @@ public struct EngineOverheadWorkload: Workload {
             let url =
                 store == .memory
                 ? store.location(in: directory)
-                : directory.appendingPathComponent("\(implementation.rawValue)-\(sample).\(store.rawValue)")
+                : directory.appendingPathComponent("\(implementation.rawValue)-\(sample).\(store.name)")
             switch (implementation, store) {
             case (.objectStack, _): return try StackPods(store: store, url: url, history: history)
             case (.raw, .memory): return SwiftPods()
             case (.raw, .sqlite): return try RawSQLitePods(url: url)
-            case (.raw, _): return try RawLMDBPods(url: url)
+            case (.raw, .lmdb): return try RawLMDBPods(url: url)
             case (.rawPerLookup, .sqlite): return try RawSQLitePods(url: url, perLookup: true)
             case (.rawPerLookup, .lmdb): return try RawLMDBPods(url: url, perLookup: true)
             case (.rawPerLookup, .memory):
                 throw LabError(.invalidScenario, "raw-per-lookup runs on SQLite and LMDB, which have transactions")
-            case (.grdb, _): return try GRDBPods(url: url)
+            case (.grdb, .sqlite): return try GRDBPods(url: url)
+            default: throw LabError(.invalidScenario, "no raw engine for store \(store)")
             }
         }
 
         func stack() throws -> StackPods {
             let url =
                 store == .memory
-                ? store.location(in: directory) : directory.appendingPathComponent("objectstack.\(store.rawValue)")
+                ? store.location(in: directory) : directory.appendingPathComponent("objectstack.\(store.name)")
             return try StackPods(store: store, url: url, history: history)
         }
 
@@ -387,7 +387,7 @@ public struct EngineOverheadWorkload: Workload {
             guard found != expected else { return }
             throw LabError(
                 .workloadFailed,
-                "\(implementation.rawValue) on \(store.rawValue): \(what) gave \(found), expected \(expected)")
+                "\(implementation.rawValue) on \(store.name): \(what) gave \(found), expected \(expected)")
         }
     }
 }

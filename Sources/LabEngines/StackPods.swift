@@ -38,7 +38,7 @@ final class StackPods: PodEngine {
         options = description.options
         model = try PodModel.make()
         (coordinator, context) = try Self.open(store, url, model, options)
-        if store == .memory {
+        if !store.isFile {
             keeper = try LabStack.openCoordinator(store: store, at: url, model: model, options: options)
         }
     }
@@ -273,16 +273,7 @@ final class StackPods: PodEngine {
     /// The dictionaries a `BatchInsertRequest` of `rows` takes, as an importer holds decoded JSON: keys for the
     /// values a pod has (none for nil), integers as `Int`.
     static func batchObjects(_ rows: [PodRow]) -> [[String: Any]] {
-        rows.map { row in
-            var object: [String: Any] = [
-                "name": row.name, "version": row.version, "authors": row.authors, "downloads": Int(row.downloads),
-                "updated": row.updated,
-            ]
-            if let homepage = row.homepage { object["homepage"] = homepage }
-            if let license = row.license { object["license"] = license }
-            if let summary = row.summary { object["summary"] = summary }
-            return object
-        }
+        rows.map(\.spec.batchInsertObject)
     }
 
     /// Inserts `objects` with one `BatchInsertRequest` on the context's queue.

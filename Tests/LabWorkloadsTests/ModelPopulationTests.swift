@@ -33,9 +33,9 @@ struct ModelPopulationTests {
             "stacklab-population-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url =
-            kind == .memory
+            !kind.isFile
             ? URL(string: "memory://population-\(UUID().uuidString)")!
-            : folder.appendingPathComponent("store.\(kind.rawValue)")
+            : folder.appendingPathComponent("store.\(kind.name)")
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         _ = try coordinator.addPersistentStore(type: kind.storeType, at: url)
         return (coordinator, folder)
@@ -43,7 +43,7 @@ struct ModelPopulationTests {
 
     @Test(
         "every shared model populates on every store with its constraints holding",
-        arguments: sharedModelFolders, StoreKind.allCases)
+        arguments: sharedModelFolders, StoreKind.all)
     func populatesSharedModel(folder: String, kind: StoreKind) throws {
         let model = try ManagedObjectModel(contentsOf: Self.url(folder))
         let plan = try PopulationPlan(model: model, spec: PopulationSpec(rootCount: 6), seed: 11)
@@ -170,7 +170,7 @@ struct ModelPopulationTests {
         return url
     }
 
-    @Test("patterns, bounds, uniqueness and to-many counts hold on every store", arguments: StoreKind.allCases)
+    @Test("patterns, bounds, uniqueness and to-many counts hold on every store", arguments: StoreKind.all)
     func constraints(kind: StoreKind) throws {
         let url = try Self.bareModel(Self.constrainedModel)
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }

@@ -17,7 +17,7 @@ struct ScenarioRunnerTests {
     }
 
     /// Every design on every store it runs on (the extension's other process needs a store file).
-    static let cases = StoreKind.allCases.flatMap { store in
+    static let cases = StoreKind.all.flatMap { store in
         StackStrategies.all.filter { store.isFile || !$0.writesInAnotherProcess }.map { (store, $0.design.name) }
     }
 
@@ -37,7 +37,7 @@ struct ScenarioRunnerTests {
             name: tiny
             workload: import
             repetitions: 1
-            parameters: {store: \(store.rawValue), strategy: \(strategy), objects: 230, page_size: 100, batch_size: 40, ui_fetch_hz: 60}
+            parameters: {store: \(store.name), strategy: \(strategy), objects: 230, page_size: 100, batch_size: 40, ui_fetch_hz: 60}
             """, out: out)
         let result = try #require(results.first)
         #expect(result.error == nil)
@@ -78,7 +78,7 @@ struct ScenarioRunnerTests {
             name: phases
             workload: import
             repetitions: 1
-            parameters: {store: \(store.rawValue), strategy: \(strategy), objects: 2000, page_size: 500, batch_size: 250}
+            parameters: {store: \(store.name), strategy: \(strategy), objects: 2000, page_size: 500, batch_size: 250}
             """, out: out)
         let result = try #require(results.first)
         #expect(result.error == nil)
@@ -112,7 +112,7 @@ struct ScenarioRunnerTests {
             name: again
             workload: import
             repetitions: 1
-            parameters: {store: \(store.rawValue), strategy: separate-stacks, objects: 150, page_size: 50, batch_size: 50, reimport: true}
+            parameters: {store: \(store.name), strategy: separate-stacks, objects: 150, page_size: 50, batch_size: 50, reimport: true}
             """, out: out)
         #expect(results.first?.error == nil)
         #expect(results.first?.metrics[.storedObjects] == 150, "the revision updated the 150 pods, no duplicates")
@@ -286,7 +286,7 @@ struct ProbeScenarioTests {
             name: merge-frc
             workload: merge-cost
             repetitions: 1
-            parameters: {store: \(store.rawValue), strategy: shared-coordinator, registered: 300, changes: 30, merges: 2}
+            parameters: {store: \(store.name), strategy: shared-coordinator, registered: 300, changes: 30, merges: 2}
             matrix:
               observer: [frc, none]
             """)

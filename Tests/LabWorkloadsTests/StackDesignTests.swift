@@ -13,7 +13,7 @@ struct StackDesignTests {
     }
 
     static let inProcess = ["container", "batch-history", "pinned-generation"]
-    static let cases = StoreKind.allCases.flatMap { store in inProcess.map { (store, $0) } }
+    static let cases = StoreKind.all.flatMap { store in inProcess.map { (store, $0) } }
 
     @MainActor
     func run(_ text: String) async throws -> [RunResult] {
@@ -52,7 +52,7 @@ struct StackDesignTests {
         #expect(pinned == (strategy == "pinned-generation"))
     }
 
-    @Test("a pinned main context does not see a save until the design moves it", arguments: StoreKind.allCases)
+    @Test("a pinned main context does not see a save until the design moves it", arguments: StoreKind.all)
     @MainActor
     func pinnedSeesNothingBeforeItsFrame(store: StoreKind) async throws {
         let stack = try LabStack(
@@ -132,7 +132,7 @@ struct StackDesignTests {
             name: extension
             workload: import
             repetitions: 1
-            parameters: {store: \(store.rawValue), strategy: extension, objects: 230, page_size: 100, batch_size: 40, newest_first: true}
+            parameters: {store: \(store.name), strategy: extension, objects: 230, page_size: 100, batch_size: 40, newest_first: true}
             """)
         let result = try #require(results.first)
         #expect(result.error == nil)

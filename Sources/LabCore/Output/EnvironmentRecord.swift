@@ -19,8 +19,18 @@ public struct EnvironmentRecord: Codable, Sendable {
     public var memoryBytes: UInt64
     public var operatingSystem: String
     public var swift: String
-    public var sqlite: String
-    public var lmdb: String
+    /// The engines the build links, in the order the workloads' module lists its stores; read from the `sqlite` and
+    /// `lmdb` keys of a sidecar written before engines were listed.
+    public var engines: [EngineVersion] {
+        get { listedEngines ?? [EngineVersion("SQLite", legacySQLite ?? ""), EngineVersion("LMDB", legacyLMDB ?? "")] }
+        set {
+            listedEngines = newValue
+            (legacySQLite, legacyLMDB) = (nil, nil)
+        }
+    }
+    private var listedEngines: [EngineVersion]?
+    private var legacySQLite: String?
+    private var legacyLMDB: String?
     public var started: Date
     public var finished: Date
     /// Whether each run's peak memory was reset before it (Linux `clear_refs`); otherwise it is the process's.
@@ -38,8 +48,10 @@ public struct EnvironmentRecord: Codable, Sendable {
     public var headlineMetrics: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case scenario, workload, model, quick, repetitions, warmup, parameters, command, host, cores, swift, sqlite,
-            lmdb
+        case scenario, workload, model, quick, repetitions, warmup, parameters, command, host, cores, swift
+        case listedEngines = "engines"
+        case legacySQLite = "sqlite"
+        case legacyLMDB = "lmdb"
         case started, finished
         case scenarioFile = "scenario_file"
         case gitCommit = "git_commit"
@@ -53,10 +65,10 @@ public struct EnvironmentRecord: Codable, Sendable {
     }
 
     /// Records the environment of `scenario`'s runs.
-    /// `engineVersions` names the linked engines' versions by store (`sqlite`, `lmdb`): the core links none.
+    /// `engines` are the linked engines' versions, as the workloads' module names them: the core links none.
     /// `commit` is the checkout as read when the run started (read now when nil).
     static func current(
-        scenario: Scenario, quick: Bool, started: Date, peakMemoryPerRun: Bool, engineVersions: [String: String],
+        scenario: Scenario, quick: Bool, started: Date, peakMemoryPerRun: Bool, engines: [EngineVersion],
         shard: Shard? = nil, matrixCells: Int? = nil, gitCommit commit: String? = nil
     ) -> EnvironmentRecord {
         let info = ProcessInfo.processInfo
@@ -66,9 +78,8 @@ public struct EnvironmentRecord: Codable, Sendable {
             parameters: scenario.parameters.mapValues(\.description), command: CommandLine.arguments,
             gitCommit: commit ?? gitCommit(), host: info.hostName, cores: info.activeProcessorCount,
             memoryBytes: info.physicalMemory,
-            operatingSystem: info.operatingSystemVersionString, swift: swiftVersion,
-            sqlite: engineVersions["sqlite"] ?? "",
-            lmdb: engineVersions["lmdb"] ?? "", started: started, finished: Date(), peakMemoryPerRun: peakMemoryPerRun,
+            operatingSystem: info.operatingSystemVersionString, swift: swiftVersion, listedEngines: engines,
+            started: started, finished: Date(), peakMemoryPerRun: peakMemoryPerRun,
             shard: shard?.description, matrixCells: matrixCells,
             metrics: scenario.workload.columns(for: scenario), designs: scenario.workload.designs,
             headlineMetrics: scenario.workload.headlineMetrics.map(\.name))
@@ -85,7 +96,7 @@ public struct EnvironmentRecord: Codable, Sendable {
             scenario: first.flatMap { table.value("scenario", in: $0) } ?? "unknown", scenarioFile: nil,
             workload: workload, model: "unknown", quick: false, repetitions: repetitions, warmup: 0, parameters: [:],
             command: command, gitCommit: "unknown", host: "unknown", cores: 0, memoryBytes: 0,
-            operatingSystem: "unknown", swift: "unknown", sqlite: "", lmdb: "",
+            operatingSystem: "unknown", swift: "unknown", listedEngines: [],
             started: times.min() ?? Date(timeIntervalSince1970: 0),
             finished: times.max() ?? Date(timeIntervalSince1970: 0),
             peakMemoryPerRun: false, shard: nil, matrixCells: nil)

@@ -21,7 +21,7 @@ import Foundation
 public protocol Workload: Sendable {
     /// The name scenario files give in `workload:` and the CSV's `workload` column holds.
     var name: String { get }
-    /// The stores the workload runs on (the `store` parameter's choices).
+    /// The stores the workload runs on (the `store` parameter's choices), declared by the module that knows them.
     var stores: [StoreKind] { get }
     /// The stack designs it makes sense on (the `strategy` parameter's choices), declared by its module; empty
     /// when it has no stack design.
@@ -41,7 +41,7 @@ public protocol Workload: Sendable {
     /// Whether the runner adds this process's CPU time and peak memory over the run (false when the measured
     /// work happens in other processes).
     var measuresProcessUsage: Bool { get }
-    /// Whether it runs on a model file (`model: App.xcdatamodeld`) as well as on the built-in pods; a scenario on
+    /// Whether it runs on a model file (`model: App.xcdatamodeld`) as well as on its built-in models; a scenario on
     /// a model file with a workload that does not is refused before any run.
     var acceptsModelFiles: Bool { get }
     /// Whether it imports a model file's objects and so reads a scenario's `import_key:` (which another workload
@@ -63,7 +63,6 @@ public protocol Workload: Sendable {
 }
 
 extension Workload {
-    public var stores: [StoreKind] { StoreKind.allCases }
     public var designs: [StackDesign] { [] }
     public var charts: [ChartSpec] { [] }
     public var parametersReportedAsMetrics: Set<String> { [] }
@@ -86,7 +85,7 @@ extension Workload {
     /// The parameters every stack workload reads first: `store`, `strategy`, `seed` and `ui_fetch_hz`.
     public var stackParameters: [ParameterSpec] {
         [
-            ParameterSpec("store", .choice(stores.map(\.rawValue)), default: nil, help: "the store"),
+            ParameterSpec("store", .choice(stores.map(\.name)), default: nil, help: "the store"),
             ParameterSpec("strategy", .choice(designs.map(\.name)), default: nil, help: "the stack design"),
             ParameterSpec("seed", .integer(minimum: 0), default: .integer(1), help: "seed of the synthetic data"),
             ParameterSpec(

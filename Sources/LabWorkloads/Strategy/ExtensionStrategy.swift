@@ -30,7 +30,7 @@ public struct ExtensionStrategy: StackStrategy {
 
     /// Refuses the in-memory store, pins the view context and starts the history merger.
     public func didBuild(_ stack: LabStack) throws {
-        guard stack.store != .memory else {
+        guard stack.store.isFile else {
             throw LabError(.unsupported, "the extension design needs a store file another process can open")
         }
         try stack.pinMainToCurrentGeneration()

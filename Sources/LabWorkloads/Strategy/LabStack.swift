@@ -226,7 +226,7 @@ public final class LabStack: @unchecked Sendable {
 
     /// Bytes of the store's files (nil for the in-memory store).
     public var storeBytes: Int64? {
-        store == .memory ? nil : ProcessUsage.diskBytes(under: directory)
+        store.isFile ? ProcessUsage.diskBytes(under: directory) : nil
     }
 
     /// Stops observing, closes every store and removes the run's folder.

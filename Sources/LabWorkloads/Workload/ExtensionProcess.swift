@@ -30,7 +30,7 @@ final class ExtensionProcess: Sendable {
         self.onCommit = onCommit
         process.executableURL = executable
         process.arguments = [
-            "child", "extension-import", "--store", store.rawValue, "--path", url.path, "--service",
+            "child", "extension-import", "--store", store.name, "--path", url.path, "--service",
             service.absoluteString, "--batch-size", String(batchSize), "--write-rate", String(writeRate),
         ]
         let output = Pipe()

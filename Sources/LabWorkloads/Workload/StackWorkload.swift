@@ -14,6 +14,9 @@ extension StackWorkload {
     /// The process's CPU time and peak memory are measured around the workload, not the stack's opening.
     public var measuresProcessUsage: Bool { false }
 
+    /// Every store `LabStores` declares.
+    public var stores: [StoreKind] { StoreKind.all }
+
     /// Every stack design whose background work runs in this process (`StackStrategies.inProcess`).
     public var designs: [StackDesign] { StackStrategies.inProcess }
 
@@ -23,7 +26,7 @@ extension StackWorkload {
         guard case .text(let name)? = parameters["strategy"], case .text(let store)? = parameters["store"],
             let strategy = StackStrategies.named(name)
         else { return true }
-        return !(strategy.writesInAnotherProcess && store == StoreKind.memory.rawValue)
+        return !(strategy.writesInAnotherProcess && StoreKind.named(store)?.isFile == false)
     }
 
     /// What the session measures for every stack workload (`Metric.session`).

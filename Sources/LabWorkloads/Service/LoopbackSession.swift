@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,11 +1,19 @@
-/// A pod spec as the web service serves it and the importer reads it: unique by name and version.
+/// A pod's values: the one definition of a pod's fields, as the web service serves them, the importer reads them
+/// and the engine comparison writes them (`PodRow` adds a primary key). Unique by name and version.
 public struct PodSpec: Codable, Sendable, Hashable {
+    /// The pod's name; with `version`, its unique identifier.
     public var name: String
+    /// The pod's version.
     public var version: String
+    /// Who wrote it.
     public var authors: String
+    /// Its web page, if any.
     public var homepage: String?
+    /// Its license's name, if any.
     public var license: String?
+    /// One line on what it does, if any.
     public var summary: String?
+    /// How many times it was downloaded.
     public var downloads: Int64
     /// Seconds since 1970 of the spec's last change.
     public var updated: Double
@@ -41,16 +49,4 @@ public struct PodSpec: Codable, Sendable, Hashable {
 
     /// The unique identifier the importer finds objects by.
     public var key: PodKey { PodKey(name: name, version: version) }
-}
-
-/// A pod's unique identifier: name and version (the `Pod` entity's uniqueness constraint).
-public struct PodKey: Hashable, Sendable {
-    public var name: String
-    public var version: String
-
-    /// Creates a key.
-    public init(name: String, version: String) {
-        self.name = name
-        self.version = version
-    }
 }

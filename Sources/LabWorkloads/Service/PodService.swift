@@ -1,5 +1,6 @@
 import FlyingFox
 import Foundation
+import LabCore
 
 #if canImport(Glibc)
     import Glibc

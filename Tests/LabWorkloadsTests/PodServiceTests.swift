@@ -1,5 +1,5 @@
 import Foundation
-import LabCore
+import LabWorkloads
 import Testing
 
 #if canImport(FoundationNetworking)

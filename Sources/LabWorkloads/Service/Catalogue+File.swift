@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 
 extension Catalogue {
     /// The TSV columns a catalogue file may have; `name`, `version` and `authors` are required.

@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 
 /// The pod specs the web service serves: a synthetic catalogue made from a seed, or one read from a file.
 public struct Catalogue: Sendable {
