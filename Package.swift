@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "LabEngines",
             dependencies: [
-                "LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "CLMDB",
+                "LabCore", "LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "CLMDB",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -81,12 +81,12 @@ let package = Package(
         .target(
             name: "LabCommands",
             dependencies: [
-                "LabCore", "LabWorkloads", "LabReliability",
+                "LabCore", "LabWorkloads", "LabReliability", "ObjectStack",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "stacklab", dependencies: ["LabCommands"]),
-        .executableTarget(name: "stacklab-bench", dependencies: ["LabCommands", "LabEngines"]),
+        .executableTarget(name: "stacklab", dependencies: ["LabCommands", "LabWorkloads"]),
+        .executableTarget(name: "stacklab-bench", dependencies: ["LabCommands", "LabEngines", "LabWorkloads"]),
         // What the test targets share: temporary stacks, one seeded generator, the shared models, the executables.
         .target(
             name: "TestSupport",
@@ -95,7 +95,7 @@ let package = Package(
         ),
         .testTarget(name: "ObjectStackTests", dependencies: ["ObjectStack", "TestSupport"]),
         .testTarget(name: "ObjectStackSQLiteTests", dependencies: ["ObjectStack", "ObjectStackSQLite", "CSQLite"]),
-        .testTarget(name: "ObjectStackLMDBTests", dependencies: ["ObjectStackLMDB", "CLMDB"]),
+        .testTarget(name: "ObjectStackLMDBTests", dependencies: ["ObjectStack", "ObjectStackLMDB", "CLMDB"]),
         // One conformance suite, parameterised over every store kind.
         .testTarget(
             name: "StoreConformanceTests",
@@ -108,16 +108,16 @@ let package = Package(
             name: "LabWorkloadsTests",
             dependencies: ["LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "TestSupport"]
         ),
-        .testTarget(name: "LabEnginesTests", dependencies: ["LabEngines", "TestSupport"]),
+        .testTarget(name: "LabEnginesTests", dependencies: ["LabEngines", "LabWorkloads", "TestSupport"]),
         .testTarget(
             name: "LabReliabilityTests",
-            dependencies: ["LabReliability", "ObjectStack", "TestSupport"],
+            dependencies: ["LabReliability", "LabWorkloads", "ObjectStack", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         // The command line through the built executables: golden output, exit statuses, the committed results.
         .testTarget(
             name: "LabCommandsTests",
-            dependencies: ["LabWorkloads", "TestSupport", "stacklab", "stacklab-bench"],
+            dependencies: ["LabCore", "LabWorkloads", "TestSupport", "stacklab", "stacklab-bench"],
             exclude: ["Fixtures", "Golden"]
         ),
     ],
