@@ -81,7 +81,7 @@ public struct EnvironmentRecord: Codable, Sendable {
             operatingSystem: info.operatingSystemVersionString, swift: swiftVersion, listedEngines: engines,
             started: started, finished: Date(), peakMemoryPerRun: peakMemoryPerRun,
             shard: shard?.description, matrixCells: matrixCells,
-            metrics: scenario.workload.columns(for: scenario), designs: scenario.workload.designs,
+            metrics: ResultCSV.metricDeclarations(for: scenario), designs: scenario.workload.designs,
             headlineMetrics: scenario.workload.headlineMetrics.map(\.name))
     }
 

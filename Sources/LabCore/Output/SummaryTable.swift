@@ -22,7 +22,8 @@ public enum SummaryTable {
         }
         let groups = order.map { cells[$0] ?? [] }
         func columns(_ metrics: [Metric]) -> [[String]] {
-            let header = axes + ["runs"] + metrics.map(\.name) + ["errors"]
+            let header =
+                axes + ["runs"] + metrics.map { ResultCSV.columnName(of: $0, in: scenario) } + ["errors"]
             let rows = groups.map { runs -> [String] in
                 let parameters = runs[0].cell.parameters
                 let succeeded = runs.filter { $0.error == nil }

@@ -90,7 +90,8 @@ struct ReportData {
         let metricColumns = table.metricColumns
         let cellIndexes = table.cellColumnIndexes
         let cellColumns = cellIndexes.map { table.columns[$0] }
-        // The last column of each name: a parameter before `timestamp` may share its name with a metric (objects).
+        // The last column of each name: in a file written before the CSV renamed a clashing metric (`objects_measured`),
+        // a parameter before `timestamp` may share its name with a metric (`objects`).
         let metricIndexes = metricColumns.map { name in table.columns.lastIndex(of: name)! }
         var order: [[String]] = []
         var byKey: [[String]: Cell] = [:]

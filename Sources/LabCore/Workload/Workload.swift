@@ -36,8 +36,6 @@ public protocol Workload: Sendable {
     /// The charts a report draws of its results; empty leaves the choice to the report (lines of the headline
     /// metrics against a swept number, else bars).
     var charts: [ChartSpec] { get }
-    /// Matrix parameters reported in the metric column of the same name (so the CSV has the column once).
-    var parametersReportedAsMetrics: Set<String> { get }
     /// Whether the runner adds this process's CPU time and peak memory over the run (false when the measured
     /// work happens in other processes).
     var measuresProcessUsage: Bool { get }
@@ -65,7 +63,6 @@ public protocol Workload: Sendable {
 extension Workload {
     public var designs: [StackDesign] { [] }
     public var charts: [ChartSpec] { [] }
-    public var parametersReportedAsMetrics: Set<String> { [] }
     public var measuresProcessUsage: Bool { true }
     public var acceptsModelFiles: Bool { false }
     public var readsImportKeys: Bool { false }
