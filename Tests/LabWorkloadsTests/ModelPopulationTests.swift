@@ -229,13 +229,15 @@ struct ModelPopulationTests {
         }
         #expect(refusal?.description == message)
         let out = folder.appendingPathComponent("out.sqlite")
-        let (status, output) = try StackLabBinary.run(["model", bundle.path, "--populate", "5", "--out", out.path])
+        let (status, output) = try StackLabBinary.run([
+            "model", "populate", bundle.path, "--objects", "5", "--out", out.path,
+        ])
         #expect(status == 2)
         #expect(output.contains(message))
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
-    @Test("stacklab model --populate builds a store that opens with the model's objects")
+    @Test("stacklab model populate builds a store that opens with the model's objects")
     func command() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "population-command-\(UUID().uuidString)")
@@ -243,9 +245,8 @@ struct ModelPopulationTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let out = folder.appendingPathComponent("moody.lmdb")
         let (status, output) = try StackLabBinary.run([
-            "model", Self.url("objcio-core-data-Migrations").path, "--populate", "20", "--out", out.path, "--store",
-            "lmdb",
-            "--version", "Moody 5", "--seed", "4",
+            "model", "populate", Self.url("objcio-core-data-Migrations").path, "--objects", "20", "--out", out.path,
+            "--store", "lmdb", "--version", "Moody 5", "--seed", "4",
         ])
         #expect(status == 0, "\(output)")
         #expect(output.contains("version Moody 5, seed 4"))
@@ -255,6 +256,7 @@ struct ModelPopulationTests {
         let audit = try PopulationAudit(coordinator: coordinator)
         #expect(audit.problems == [])
         #expect(audit.objectsByEntity["Country"] == 20)
+        // The spelling from before the subcommands reaches the same subcommand, which refuses to overwrite.
         let again = try StackLabBinary.run([
             "model", Self.url("objcio-core-data-Migrations").path, "--populate", "20", "--out", out.path,
         ])

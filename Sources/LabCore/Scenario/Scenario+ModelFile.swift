@@ -10,6 +10,6 @@ extension Scenario {
         throw LabError(
             .unsupported,
             "scenario '\(name)': workload \(workload.name) runs on built-in models only; model file \(path)\(loaded) "
-                + "cannot run on it. To get its data, use: stacklab model \(path) --populate N --out STORE")
+                + "cannot run on it. To get its data, use: stacklab model populate \(path) --objects N --out STORE")
     }
 }
