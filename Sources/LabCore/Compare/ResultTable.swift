@@ -42,7 +42,7 @@ public struct ResultTable: Sendable {
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw CompareError.unreadable(url.path, reason: error.localizedDescription)
+            throw CompareError.unreadable(url.path, reason: FileReadFailure(error).description)
         }
         try self.init(text: text, source: url.path)
         let sidecar = EnvironmentRecord.sidecar(of: url)

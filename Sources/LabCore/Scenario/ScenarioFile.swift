@@ -58,7 +58,7 @@ public enum ScenarioFile {
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw LabError(.invalidScenario, "\(url.path): cannot read the scenario file", cause: error)
+            throw LabError(.invalidScenario, "\(url.path): cannot read the scenario file: \(FileReadFailure(error))")
         }
         return try parse(text, file: url, workloads: workloads)
     }

@@ -15,7 +15,7 @@ extension Catalogue {
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw LabError(.invalidCatalogue, "\(url.path): cannot read the catalogue", cause: error)
+            throw LabError(.invalidCatalogue, "\(url.path): cannot read the catalogue: \(FileReadFailure(error))")
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
             $0.hasSuffix("\r") ? $0.dropLast() : $0
