@@ -16,7 +16,7 @@ import ObjectStack
 /// built beforehand, fresh file each sample; the raw side runs its `insert`, so the ratio is against the engine's
 /// insert of the same rows), and for ObjectStack only `merge` (a `changes`-object save, half
 /// updates of registered pods, merged into a context holding the N pods registered and materialised),
-/// `child-save` (the same changes saved by a child context into that context: the nested-contexts design's step) and
+/// `child-save` (the same changes saved by a child context into that context: the nested-contexts strategy's step) and
 /// `import` (N pods in saves of `batch_size`, the context reset after each; read `peak_rss_mb`).
 /// Every read is checked against the data written, so a fast wrong answer fails the run.
 public struct EngineOverheadWorkload: Workload {
@@ -76,7 +76,7 @@ public struct EngineOverheadWorkload: Workload {
 
     public func accepts(_ parameters: [String: ScenarioValue]) -> Bool { Self.accepts(parameters) }
 
-    /// Runs one cell in the run's folder; no stack design, the workload opens its own engines.
+    /// Runs one cell in the run's folder; no concurrency strategy, the workload opens its own engines.
     @MainActor
     public func run(_ run: WorkloadRun) async throws -> [Metric: Double] {
         try Self.run(run.parameters, in: run.directory)

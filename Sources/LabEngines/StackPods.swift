@@ -222,7 +222,7 @@ final class StackPods: PodEngine {
     }
 
     /// A child context of the registering context saves `changes` changes into it (half updates of registered
-    /// pods spread over `registered`, half inserts), the nested-contexts design's step; returns the time of the
+    /// pods spread over `registered`, half inserts), the nested-contexts strategy's step; returns the time of the
     /// child's `save()`. The parent's context is rolled back afterwards, so every sample starts alike.
     func measureChildSave(round: Int, changes: Int, registered: Int) throws -> Duration {
         let context = context

@@ -28,7 +28,7 @@ struct CommittedResultsTests {
         ("concurrency", "results/baselines/concurrency.csv"), ("merge-cost", "results/baselines/merge-cost.csv"),
         ("startup", "results/baselines/startup.csv"), ("compare-concurrency", "results/charts/compare-concurrency.csv"),
         ("your-model-wikipedia", "results/charts/your-model-wikipedia.csv"),
-        ("designs", "results/baselines/designs.csv"),
+        ("strategies", "results/baselines/strategies.csv"),
     ]
 
     /// The charts results/charts/README.md shows (beside its own file), and the CSV each is drawn from.

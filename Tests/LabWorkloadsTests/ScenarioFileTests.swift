@@ -202,7 +202,7 @@ struct ScenarioFileTests {
         arguments: [
             "quick", "concurrency", "import", "merge-cost", "save-chain", "read-write-mix", "merge-frc",
             "strategy-latency",
-            "store-open", "startup", "startup-gate", "designs",
+            "store-open", "startup", "startup-gate", "strategies",
         ])
     func shippedScenarios(name: String) throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

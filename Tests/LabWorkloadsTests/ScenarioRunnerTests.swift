@@ -16,12 +16,12 @@ struct ScenarioRunnerTests {
         return (scenario, try await runner.run(runner.prepared(scenario)))
     }
 
-    /// Every design on every store it runs on (the extension's other process needs a store file).
+    /// Every strategy on every store it runs on (the extension's other process needs a store file).
     static let cases = StoreKind.all.flatMap { store in
-        StackStrategies.all.filter { store.isFile || !$0.writesInAnotherProcess }.map { (store, $0.design.name) }
+        StackStrategies.all.filter { store.isFile || !$0.writesInAnotherProcess }.map { (store, $0.declaration.name) }
     }
 
-    /// The designs that merge at their own pace (once a frame, on a remote change notification), so several saves
+    /// The strategies that merge at their own pace (once a frame, on a remote change notification), so several saves
     /// may arrive in one merge.
     static let coalescing: Set = ["batch-history", "pinned-generation", "extension"]
 
@@ -47,7 +47,7 @@ struct ScenarioRunnerTests {
         #expect(result.metrics[.mainMaxStallMilliseconds] != nil)
         #expect((result.metrics[.fetches] ?? 0) >= 1, "the main context fetched the first screen")
         // Batches of 40 over pages of 100: 3 saves per full page, 1 for the last 30: 7 saves to merge (fewer merges
-        // where the design coalesces them, but at least one).
+        // where the strategy coalesces them, but at least one).
         if strategy == "main-only" {
             #expect(result.metrics[.merges] == nil)
         } else if Self.coalescing.contains(strategy) {
@@ -86,7 +86,7 @@ struct ScenarioRunnerTests {
         let wall = try #require(metrics[.wallMilliseconds])
         let phases = try Self.phaseColumns.map { try #require(metrics[$0], "\($0.name)") }
         for (metric, value) in zip(Self.phaseColumns, phases) { #expect(value >= 0, "\(metric.name)") }
-        // Work every import does, whatever the design: 4 pages fetched and decoded, 8 batches found and saved.
+        // Work every import does, whatever the strategy: 4 pages fetched and decoded, 8 batches found and saved.
         for metric in [
             Metric.serviceWaitMilliseconds, .decodeMilliseconds, .findOrCreateMilliseconds, .saveMilliseconds,
         ] {

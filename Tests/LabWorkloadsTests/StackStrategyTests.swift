@@ -4,10 +4,10 @@ import Testing
 
 @testable import LabWorkloads
 
-/// Today's designs (container, batch-history, pinned-generation, extension): each brings background writes into
+/// Today's strategies (container, batch-history, pinned-generation, extension): each brings background writes into
 /// the main context its own way, and the import's newest_first and write_rate do what they say.
-@Suite("Today's stack designs")
-struct StackDesignTests {
+@Suite("Today's concurrency strategies")
+struct StackStrategyTests {
     static func folder() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("designs-\(UUID().uuidString)")
     }
@@ -26,7 +26,8 @@ struct StackDesignTests {
     }
 
     @Test(
-        "a background save reaches the main context the design's way: its pods are registered there", arguments: cases)
+        "a background save reaches the main context the strategy's way: its pods are registered there", arguments: cases
+    )
     @MainActor
     func backgroundSaveReachesMain(store: StoreKind, strategy: String) async throws {
         let folder = Self.folder()
@@ -52,7 +53,7 @@ struct StackDesignTests {
         #expect(pinned == (strategy == "pinned-generation"))
     }
 
-    @Test("a pinned main context does not see a save until the design moves it", arguments: StoreKind.all)
+    @Test("a pinned main context does not see a save until the strategy moves it", arguments: StoreKind.all)
     @MainActor
     func pinnedSeesNothingBeforeItsFrame(store: StoreKind) async throws {
         let stack = try LabStack(
@@ -62,7 +63,7 @@ struct StackDesignTests {
         let main = stack.main
         let count = { try main.performAndWait { try main.count(for: FetchRequest<Pod>(entityName: "Pod")) } }
         #expect(try count() == 10, "the seeding moved the pinned context")
-        // A save through another coordinator is not one the design hears: the pinned context keeps its generation.
+        // A save through another coordinator is not one the strategy hears: the pinned context keeps its generation.
         let outsider = ManagedObjectContext(concurrencyType: .privateQueue)
         outsider.persistentStoreCoordinator = try stack.openAnotherCoordinator()
         try outsider.performAndWait {
@@ -144,7 +145,7 @@ struct StackDesignTests {
         #expect((1...7).contains(Int(result.metrics[.merges] ?? 0)), "merged from history")
     }
 
-    @Test("the extension design is left out on the in-memory store, which no other process can open")
+    @Test("the extension strategy is left out on the in-memory store, which no other process can open")
     @MainActor
     func extensionSkipsMemory() async throws {
         let results = try await run(

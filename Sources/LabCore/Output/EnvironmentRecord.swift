@@ -1,7 +1,7 @@
 import Foundation
 
 /// The environment a result file was made in, written beside it as `NAME.env.json`, with the declarations of
-/// its metric columns and stack designs, so the CSV can be judged and charted without the workload's code.
+/// its metric columns and concurrency strategies, so the CSV can be judged and charted without the workload's code.
 public struct EnvironmentRecord: Codable, Sendable {
     public var scenario: String
     public var scenarioFile: String?
@@ -42,8 +42,17 @@ public struct EnvironmentRecord: Codable, Sendable {
     /// The declarations of the CSV's metric columns, in column order; nil in a sidecar written before the lab
     /// recorded them (`stacklab declare` adds them), whose columns `compare` judges neutral.
     public var metrics: [Metric]?
-    /// The stack designs the workload declares (the `strategy` column's values); nil when unrecorded.
-    public var designs: [StackDesign]?
+    /// The concurrency strategies the workload declares (the `strategy` column's values); nil when unrecorded.
+    /// Read from the `designs` key of a sidecar written before the lab called them strategies.
+    public var strategies: [ConcurrencyStrategy]? {
+        get { declaredStrategies ?? legacyDesigns }
+        set {
+            declaredStrategies = newValue
+            legacyDesigns = nil
+        }
+    }
+    private var declaredStrategies: [ConcurrencyStrategy]?
+    private var legacyDesigns: [ConcurrencyStrategy]?
     /// The workload's headline metrics, by name: what a summary or a chart shows first.
     public var headlineMetrics: [String]?
 
@@ -60,7 +69,9 @@ public struct EnvironmentRecord: Codable, Sendable {
         case peakMemoryPerRun = "peak_memory_per_run"
         case shard
         case matrixCells = "matrix_cells"
-        case metrics, designs
+        case metrics
+        case declaredStrategies = "strategies"
+        case legacyDesigns = "designs"
         case headlineMetrics = "headline_metrics"
     }
 
@@ -81,7 +92,7 @@ public struct EnvironmentRecord: Codable, Sendable {
             operatingSystem: info.operatingSystemVersionString, swift: swiftVersion, listedEngines: engines,
             started: started, finished: Date(), peakMemoryPerRun: peakMemoryPerRun,
             shard: shard?.description, matrixCells: matrixCells,
-            metrics: ResultCSV.metricDeclarations(for: scenario), designs: scenario.workload.designs,
+            metrics: ResultCSV.metricDeclarations(for: scenario), declaredStrategies: scenario.workload.strategies,
             headlineMetrics: scenario.workload.headlineMetrics.map(\.name))
     }
 
@@ -120,7 +131,7 @@ public struct EnvironmentRecord: Codable, Sendable {
         }
         var record = self
         record.metrics = declared
-        record.designs = workload.designs
+        record.strategies = workload.strategies
         record.headlineMetrics = workload.headlineMetrics.map(\.name)
         return (record, undeclared)
     }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// What a scenario runs: one kind of measured work, with the parameters it reads, the stores and stack
-/// designs it runs on, the metrics it measures, and a run that returns them. The runner knows workloads only
+/// strategies it runs on, the metrics it measures, and a run that returns them. The runner knows workloads only
 /// through this protocol; a new workload is a new conforming type in the registry, not a new case in several
-/// switches, and a new metric or design is a declaration in the workload's own module.
+/// switches, and a new metric or strategy is a declaration in the workload's own module.
 ///
 /// For example:
 /// ```swift
@@ -23,9 +23,9 @@ public protocol Workload: Sendable {
     var name: String { get }
     /// The stores the workload runs on (the `store` parameter's choices), declared by the module that knows them.
     var stores: [StoreKind] { get }
-    /// The stack designs it makes sense on (the `strategy` parameter's choices), declared by its module; empty
-    /// when it has no stack design.
-    var designs: [StackDesign] { get }
+    /// The concurrency strategies it makes sense on (the `strategy` parameter's choices), declared by its module; empty
+    /// when it has no concurrency strategy.
+    var strategies: [ConcurrencyStrategy] { get }
     /// Every parameter it reads, with defaults and `--quick` caps.
     var parameters: [ParameterSpec] { get }
     /// The metric columns its runs fill besides those every run has (`Metric.common`), in CSV order.
@@ -61,7 +61,7 @@ public protocol Workload: Sendable {
 }
 
 extension Workload {
-    public var designs: [StackDesign] { [] }
+    public var strategies: [ConcurrencyStrategy] { [] }
     public var charts: [ChartSpec] { [] }
     public var measuresProcessUsage: Bool { true }
     public var acceptsModelFiles: Bool { false }
@@ -76,14 +76,14 @@ extension Workload {
         return Metric.common.filter { !own.contains($0) } + own
     }
 
-    /// The design called `name`, if the workload declares one.
-    public func design(named name: String) -> StackDesign? { designs.first { $0.name == name } }
+    /// The strategy called `name`, if the workload declares one.
+    public func strategy(named name: String) -> ConcurrencyStrategy? { strategies.first { $0.name == name } }
 
     /// The parameters every stack workload reads first: `store`, `strategy`, `seed` and `ui_fetch_hz`.
     public var stackParameters: [ParameterSpec] {
         [
             ParameterSpec("store", .choice(stores.map(\.name)), default: nil, help: "the store"),
-            ParameterSpec("strategy", .choice(designs.map(\.name)), default: nil, help: "the stack design"),
+            ParameterSpec("strategy", .choice(strategies.map(\.name)), default: nil, help: "the concurrency strategy"),
             ParameterSpec("seed", .integer(minimum: 0), default: .integer(1), help: "seed of the synthetic data"),
             ParameterSpec(
                 "ui_fetch_hz", .number(above: 0), default: .integer(20),

@@ -55,6 +55,6 @@ public struct WorkloadRun: Sendable {
     }
     /// The data seed.
     public var seed: UInt64 { UInt64(integer("seed")) }
-    /// The `strategy` parameter: the name of a stack design the workload declares.
+    /// The `strategy` parameter: the name of a concurrency strategy the workload declares.
     public var strategy: String? { text("strategy") }
 }

@@ -1,6 +1,6 @@
 import LabCore
 
-/// The metrics of today's designs in the import workload: how soon a saved change reaches the first screen, and
+/// The metrics of today's strategies in the import workload: how soon a saved change reaches the first screen, and
 /// how fast an app extension imports.
 extension Metric {
     /// The group of the change-to-screen latencies.
@@ -18,11 +18,11 @@ extension Metric {
         about: "import with newest_first: commits whose arrival on the first screen was timed")
     public static let extensionObjectsPerSecond = Metric(
         "extension_objects_per_s", unit: .objectsPerSecond, polarity: .higherIsBetter, group: workGroup,
-        about: "extension design: pods the extension process imported per second, from its first page request "
+        about: "extension strategy: pods the extension process imported per second, from its first page request "
             + "to its last commit")
 
-    /// The import's columns for today's designs, in CSV order.
-    public static let designs: [Metric] = [
+    /// The import's columns for today's strategies, in CSV order.
+    public static let todaysStrategies: [Metric] = [
         .changeToScreenP50Milliseconds, .changeToScreenP99Milliseconds, .screenCommits, .extensionObjectsPerSecond,
     ]
 }

@@ -2,7 +2,7 @@ import Foundation
 import LabCore
 import Synchronization
 
-/// The app's handle on the `extension` design's extension: a real `stacklab child extension-import` process on
+/// The app's handle on the `extension` strategy's extension: a real `stacklab child extension-import` process on
 /// the app's store file, its protocol lines (`ExtensionImport`) read as they come.
 /// - Note: Thread-safe: the lines are parsed on the pipe's reader and kept behind a mutex.
 final class ExtensionProcess: Sendable {

@@ -15,7 +15,7 @@ struct StartupWorkload: Workload {
     /// A launch opens a file: the in-memory store has nothing to launch on.
     let stores = StoreKind.fileStores
     /// A launch's milestones, its longest stall, the watchdog's verdict and the deadline crossing. (A launch has
-    /// no stack design to choose: it opens one store, in one of two modes.)
+    /// no concurrency strategy to choose: it opens one store, in one of two modes.)
     let metrics: [Metric] = [
         .objects, .mainMaxStallMilliseconds, .timeToMainMilliseconds, .timeToFirstFrameMilliseconds,
         .timeToStoreReadyMilliseconds, .timeToFirstScreenMilliseconds, .killedByWatchdog, .migrated,
