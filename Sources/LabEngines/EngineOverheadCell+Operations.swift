@@ -6,32 +6,24 @@ extension EngineOverheadCell {
     /// `insert`: N pods in one save, on a fresh file each sample.
     func insert() throws -> Samples {
         let rows = rows()
-        var measured = Samples()
-        for sample in 0..<samples {
-            let engine = try engine(sample)
-            defer { engine.close() }
-            measured.times.append(try milliseconds { try engine.insert(rows) })
-        }
-        return measured
+        return try onFreshFiles { engine in try milliseconds { try engine.insert(rows) } }
     }
 
     /// `batch-insert`: ObjectStack's one `BatchInsertRequest` of dictionaries built beforehand (not timed); the raw
     /// side's insert of the same rows, which a batch insert is judged against. A fresh file each sample.
     func batchInsert() throws -> Samples {
         let rows = rows()
-        var measured = Samples()
-        for sample in 0..<samples {
-            let engine = try engine(sample)
-            defer { engine.close() }
+        return try onFreshFiles { engine in
+            let time: Double
             if let stack = engine as? StackPods {
                 let objects = StackPods.batchObjects(rows)
-                measured.times.append(try milliseconds { try stack.batchInsert(objects) })
+                time = try milliseconds { try stack.batchInsert(objects) }
             } else {
-                measured.times.append(try milliseconds { try engine.insert(rows) })
+                time = try milliseconds { try engine.insert(rows) }
             }
             try check(try engine.count(downloadsAbove: -1), rows.count, "the pods a batch insert wrote")
+            return time
         }
-        return measured
     }
 
     /// `fetch-all`: all N pods, every value read; also `bytes_per_object`, the heap the materialised results hold.
@@ -154,6 +146,17 @@ extension EngineOverheadCell {
         var measured = Samples()
         measured.times.append(try milliseconds { try engine.importInBatches(objects, batchSize: batchSize) })
         try check(try engine.storedCount(), objects, "pods imported")
+        return measured
+    }
+
+    /// One timed sample per engine on a fresh file of its own, closed after it: `insert` and `batch-insert`.
+    private func onFreshFiles(_ sample: (any PodEngine) throws -> Double) throws -> Samples {
+        var measured = Samples()
+        for index in 0..<samples {
+            let engine = try engine(index)
+            defer { engine.close() }
+            measured.times.append(try sample(engine))
+        }
         return measured
     }
 
