@@ -11,8 +11,9 @@ struct ScenarioRunnerTests {
     @MainActor
     func run(_ text: String, out: URL) async throws -> (Scenario, [RunResult]) {
         let scenario = try ScenarioFile.parse(text, file: URL(fileURLWithPath: "/tests/inline.yaml"))
-        let runner = ScenarioRunner(
-            options: .init(outDirectory: out), progress: ProgressReporter(isTerminal: false) { _ in })
+        var options = ScenarioRunner.Options(outDirectory: out)
+        options.engines = LabStores.engines
+        let runner = ScenarioRunner(options: options, progress: ProgressReporter(isTerminal: false) { _ in })
         return (scenario, try await runner.run(runner.prepared(scenario)))
     }
 
@@ -220,9 +221,12 @@ struct ScenarioRunnerTests {
             ])
         let env = try Data(contentsOf: out.appendingPathComponent("shape.env.json"))
         let record = try #require(try JSONSerialization.jsonObject(with: env) as? [String: Any])
-        for key in ["git_commit", "host", "cores", "swift", "sqlite", "lmdb", "os"] {
+        for key in ["git_commit", "host", "cores", "swift", "engines", "os"] {
             #expect(record[key] != nil, "\(key)")
         }
+        // The engines the stores link, as LabStores declares them: what `stacklab run` records.
+        let engines = (record["engines"] as? [[String: String]])?.compactMap { $0["name"] }
+        #expect(engines == ["SQLite", "LMDB"])
 
         let problems = ResultCheck.problems(in: out.appendingPathComponent("shape.csv"), scenario: scenario)
         #expect(problems.count == 4)
