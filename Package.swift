@@ -50,26 +50,31 @@ let package = Package(
         ),
         .target(name: "ObjectStackSQLite", dependencies: ["ObjectStack", "CSQLite", "CZlib"]),
         .target(name: "ObjectStackLMDB", dependencies: ["ObjectStack", "CLMDB"]),
-        // The lab core: scenarios, metrics, the runner, compare, output, reports, the pods web service. It knows
-        // workloads only through the `Workload` protocol and imports no ObjectStack.
+        // The lab core, the engine alone: scenarios, metrics, the runner, compare, output, reports. It knows
+        // workloads, stores and strategies only through their declarations, imports no ObjectStack and serves nothing.
         .target(
             name: "LabCore",
             dependencies: [
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
+        // The workloads, the stores and the concurrency strategies they run on; the pods and model-data web services
+        // (FlyingFox); startup, seeding, explain.
+        .target(
+            name: "LabWorkloads",
+            dependencies: [
+                "LabCore", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
-        // The workloads and the stack designs they run on ObjectStack's three stores; startup, seeding, explain.
-        .target(
-            name: "LabWorkloads", dependencies: ["LabCore", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]),
         // The engine comparison: ObjectStack against the engines' C APIs and GRDB. The only target that links
         // CSQLite and CLMDB itself and GRDB; only stacklab-bench links it.
         .target(
             name: "LabEngines",
             dependencies: [
-                "LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "CLMDB",
+                "LabCore", "LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "CLMDB",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -82,12 +87,12 @@ let package = Package(
         .target(
             name: "LabCommands",
             dependencies: [
-                "LabCore", "LabWorkloads", "LabReliability",
+                "LabCore", "LabWorkloads", "LabReliability", "ObjectStack",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "stacklab", dependencies: ["LabCommands"]),
-        .executableTarget(name: "stacklab-bench", dependencies: ["LabCommands", "LabEngines"]),
+        .executableTarget(name: "stacklab", dependencies: ["LabCommands", "LabWorkloads"]),
+        .executableTarget(name: "stacklab-bench", dependencies: ["LabCommands", "LabEngines", "LabWorkloads"]),
         // What the test targets share: temporary stacks, one seeded generator, the shared models, the executables.
         .target(
             name: "TestSupport",
@@ -97,7 +102,7 @@ let package = Package(
         .testTarget(name: "ObjectStackTests", dependencies: ["ObjectStack", "TestSupport"]),
         .testTarget(
             name: "ObjectStackSQLiteTests", dependencies: ["ObjectStack", "ObjectStackSQLite", "CSQLite", "TestSupport"]),
-        .testTarget(name: "ObjectStackLMDBTests", dependencies: ["ObjectStackLMDB", "CLMDB"]),
+        .testTarget(name: "ObjectStackLMDBTests", dependencies: ["ObjectStack", "ObjectStackLMDB", "CLMDB"]),
         // One conformance suite, parameterised over every store kind.
         .testTarget(
             name: "StoreConformanceTests",
@@ -110,16 +115,16 @@ let package = Package(
             name: "LabWorkloadsTests",
             dependencies: ["LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "TestSupport"]
         ),
-        .testTarget(name: "LabEnginesTests", dependencies: ["LabEngines", "TestSupport"]),
+        .testTarget(name: "LabEnginesTests", dependencies: ["LabEngines", "LabWorkloads", "TestSupport"]),
         .testTarget(
             name: "LabReliabilityTests",
-            dependencies: ["LabReliability", "ObjectStack", "TestSupport"],
+            dependencies: ["LabReliability", "LabWorkloads", "ObjectStack", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         // The command line through the built executables: golden output, exit statuses, the committed results.
         .testTarget(
             name: "LabCommandsTests",
-            dependencies: ["LabWorkloads", "TestSupport", "stacklab", "stacklab-bench"],
+            dependencies: ["LabCore", "LabWorkloads", "TestSupport", "stacklab", "stacklab-bench"],
             exclude: ["Fixtures", "Golden"]
         ),
     ],

@@ -4,10 +4,13 @@
 #   Scenarios/SCENARIO.yaml in full, copies the CSV and its sidecar (which records the commit and declares the
 #   metrics) to results/baselines/SCENARIO.csv and .env.json, and redraws results/charts/SCENARIO.svg with
 #   `stacklab report --charts`. Commit your change first: the sidecar says "+dirty" when tracked files have
-#   uncommitted changes (the run writes to a temporary folder, so the old baseline does not count). Then commit
-#   the CSV, sidecar and chart, and update the README paragraph that quotes them. The concurrency baseline takes
-#   3 to 10 minutes on a 2-core machine, depending on its load. Needs only Swift. A scenario of the engine
-#   comparison (workload engine-overhead) runs with stacklab-bench, the executable that links GRDB.
+#   uncommitted changes (the run writes to a temporary folder, so the old baseline does not count). Last it
+#   regenerates every figure the README and the lab's articles quote from the committed CSVs (scripts/figures.sh),
+#   so one command re-runs a baseline and rewrites the prose's numbers: then re-read the sentences around them (a
+#   re-run may turn a verdict) and commit the CSVs, sidecars, charts and documents together. The baselines the
+#   documents quote: quick concurrency merge-cost startup strategies. The concurrency baseline takes minutes on a
+#   2-core machine, depending on its load. Needs only Swift. A scenario of the engine comparison (workload
+#   engine-overhead) runs with stacklab-bench, the executable that links GRDB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenarios=("${@:-concurrency}")
@@ -33,3 +36,5 @@ for name in "${scenarios[@]}"; do
     cp "$out/$name.csv" "$out/$name.env.json" results/baselines/
     "$bin_path/$(product_for "$name")" report "results/baselines/$name.csv" --charts results/charts
 done
+# The figures the documents quote, from the CSVs just copied in (the release build is current, so no build).
+bash scripts/figures.sh

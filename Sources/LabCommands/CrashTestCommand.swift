@@ -36,7 +36,7 @@ struct CrashTestCommand: ParsableCommand {
                 let campaign = HistoryCampaign(settings(store))
                 let outcome = try campaign.run { round, state in
                     if round % 20 == 0 {
-                        print("\(store.rawValue): \(round) kills, \(state.transactions) transactions in the history")
+                        print("\(store.name): \(round) kills, \(state.transactions) transactions in the history")
                     }
                 }
                 print(outcome.summary)
@@ -48,7 +48,7 @@ struct CrashTestCommand: ParsableCommand {
                 let campaign = TwoWriterCampaign(settings(store))
                 let outcome = try campaign.run { round, state in
                     if round % 20 == 0 {
-                        print("\(store.rawValue): \(round) rounds, \(state.acknowledged) batches acknowledged")
+                        print("\(store.name): \(round) rounds, \(state.acknowledged) batches acknowledged")
                     }
                 }
                 print(outcome.summary)
@@ -58,7 +58,7 @@ struct CrashTestCommand: ParsableCommand {
         for store in store {
             let campaign = KillCampaign(settings(store))
             let outcome = try campaign.run { kill, state in
-                if kill % 10 == 0 { print("\(store.rawValue): \(kill) kills, store at save \(state.lastSave)") }
+                if kill % 10 == 0 { print("\(store.name): \(kill) kills, store at save \(state.lastSave)") }
             }
             print(outcome.summary(store: store))
         }

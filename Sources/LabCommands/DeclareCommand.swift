@@ -2,13 +2,13 @@ import ArgumentParser
 import Foundation
 import LabWorkloads
 
-/// `stacklab declare`: adds the workload's metric and design declarations to the sidecar of a CSV written before
+/// `stacklab declare`: adds the workload's metric and strategy declarations to the sidecar of a CSV written before
 /// the lab recorded them, so `compare`, `report` and `gate` judge its columns as the workload means them.
 struct DeclareCommand<Tool: LabTool>: ParsableCommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             commandName: "declare",
-            abstract: "Add the workload's metric and design declarations to result CSVs' .env.json sidecars.",
+            abstract: "Add the workload's metric and strategy declarations to result CSVs' .env.json sidecars.",
             discussion: """
                 For a CSV written before the lab recorded declarations: the CSV's workload (its sidecar's, else its \
                 workload column) declares its metric columns (unit, which way is better, group); a column it does \

@@ -29,7 +29,7 @@ struct ExplainCommand: ParsableCommand {
         guard objects >= 0, limit >= 0, offset >= 0 else {
             throw ValidationError("--objects, --limit and --offset must be 0 or more")
         }
-        if store == .memory, path != nil { throw ValidationError("--path names a file; an in-memory store has none") }
+        if !store.isFile, path != nil { throw ValidationError("--path names a file; an in-memory store has none") }
     }
 
     func run() throws {

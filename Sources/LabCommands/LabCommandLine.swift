@@ -5,7 +5,8 @@ import LabWorkloads
 /// Runs an executable of the lab: parses the verb and its options, runs it, and exits with the lab's status.
 public enum LabCommandLine {
     /// Runs `tool`'s command line on this process's arguments; a usage error exits 2 (bad input), as the
-    /// help promises, not ArgumentParser's 64.
+    /// help promises, not ArgumentParser's 64. The spellings `model` had before its subcommands still work
+    /// (`ModelCommand.modernizing(_:)`).
     ///
     /// For example, the whole of `stacklab`'s entry point:
     /// ```swift
@@ -18,7 +19,8 @@ public enum LabCommandLine {
     /// - Parameter tool: The executable: its name, workloads and verbs.
     public static func main<Tool: LabTool>(_ tool: Tool.Type) async {
         do {
-            var command = try RootCommand<Tool>.parseAsRoot()
+            let arguments = ModelCommand.modernizing(Array(CommandLine.arguments.dropFirst()))
+            var command = try RootCommand<Tool>.parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -20,6 +20,8 @@ public enum LabVerb: String, CaseIterable, Sendable {
     case report
     /// Adds declarations to an old CSV's sidecar.
     case declare
+    /// Regenerates or checks the figures documents quote from result CSVs.
+    case figures
     /// Serves the paged pods web service.
     case serve
     /// Builds a store of pods.
@@ -52,6 +54,7 @@ public enum LabVerb: String, CaseIterable, Sendable {
         case .merge: MergeCommand.self
         case .report: ReportCommand<Tool>.self
         case .declare: DeclareCommand<Tool>.self
+        case .figures: FiguresCommand.self
         case .serve: ServeCommand.self
         case .seedStore: SeedStoreCommand.self
         case .model: ModelCommand.self

@@ -10,7 +10,7 @@ struct ListCommand<Tool: LabTool>: ParsableCommand {
     }
     @Argument(help: "Folders of scenario files, or scenario files.") var paths: [String] = ["Scenarios"]
     @Flag(help: "Show the sizes --quick runs.") var quick = false
-    @Flag(help: "List each workload's stack designs and declared metrics (unit, better, group) instead.")
+    @Flag(help: "List each workload's concurrency strategies and declared metrics (unit, better, group) instead.")
     var metrics = false
 
     func run() throws {

@@ -33,11 +33,11 @@ struct RemoteChangeCommand: ParsableCommand {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let outcome = try RemoteChangeProbe.measure(
-                executable: executable, store: store, at: folder.appendingPathComponent("remote.\(store.rawValue)"),
+                executable: executable, store: store, at: folder.appendingPathComponent("remote.\(store.name)"),
                 count: writes, interval: Double(intervalMs) / 1000)
             let ok = outcome.missed.isEmpty && outcome.percentile(99) <= targetMs
             met = met && ok
-            print("\(store.rawValue): \(outcome.summary) — \(ok ? "within" : "NOT within") \(targetMs) ms at p99")
+            print("\(store.name): \(outcome.summary) — \(ok ? "within" : "NOT within") \(targetMs) ms at p99")
         }
         if !met { throw ExitStatus.regression.code }
     }

@@ -27,7 +27,7 @@ struct ScenarioSelection: ParsableArguments {
     func options(out: String) -> ScenarioRunner.Options {
         var options = ScenarioRunner.Options(
             outDirectory: URL(fileURLWithPath: out), quick: quick, repetitions: repetitions, filters: filters)
-        options.engineVersions = EngineVersions.all
+        options.engines = LabStores.engines
         return options
     }
 

@@ -24,10 +24,16 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let catalogue =
-            try catalog.map { try Catalogue.load(URL(fileURLWithPath: $0)) }
-            ?? .synthetic(count: objects, seed: seed)
-        let service = try await PodService.start(catalogue: catalogue, pageSize: pageSize, host: host, port: port)
+        let catalogue: Catalogue
+        let service: PodService
+        do {
+            catalogue =
+                try catalog.map { try Catalogue.load(URL(fileURLWithPath: $0)) }
+                ?? .synthetic(count: objects, seed: seed)
+            service = try await PodService.start(catalogue: catalogue, pageSize: pageSize, host: host, port: port)
+        } catch {
+            throw failure(verb: "serve", "\(error)")
+        }
         print(
             "serving \(catalogue.specs.count) pod specs in \(service.pageCount) pages at "
                 + "\(service.baseURL.absoluteString)/specs?page=1")

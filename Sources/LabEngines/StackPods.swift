@@ -38,7 +38,7 @@ final class StackPods: PodEngine {
         options = description.options
         model = try PodModel.make()
         (coordinator, context) = try Self.open(store, url, model, options)
-        if store == .memory {
+        if !store.isFile {
             keeper = try LabStack.openCoordinator(store: store, at: url, model: model, options: options)
         }
     }
@@ -222,7 +222,7 @@ final class StackPods: PodEngine {
     }
 
     /// A child context of the registering context saves `changes` changes into it (half updates of registered
-    /// pods spread over `registered`, half inserts), the nested-contexts design's step; returns the time of the
+    /// pods spread over `registered`, half inserts), the nested-contexts strategy's step; returns the time of the
     /// child's `save()`. The parent's context is rolled back afterwards, so every sample starts alike.
     func measureChildSave(round: Int, changes: Int, registered: Int) throws -> Duration {
         let context = context
@@ -273,16 +273,7 @@ final class StackPods: PodEngine {
     /// The dictionaries a `BatchInsertRequest` of `rows` takes, as an importer holds decoded JSON: keys for the
     /// values a pod has (none for nil), integers as `Int`.
     static func batchObjects(_ rows: [PodRow]) -> [[String: Any]] {
-        rows.map { row in
-            var object: [String: Any] = [
-                "name": row.name, "version": row.version, "authors": row.authors, "downloads": Int(row.downloads),
-                "updated": row.updated,
-            ]
-            if let homepage = row.homepage { object["homepage"] = homepage }
-            if let license = row.license { object["license"] = license }
-            if let summary = row.summary { object["summary"] = summary }
-            return object
-        }
+        rows.map(\.spec.batchInsertObject)
     }
 
     /// Inserts `objects` with one `BatchInsertRequest` on the context's queue.

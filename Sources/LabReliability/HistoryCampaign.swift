@@ -14,7 +14,7 @@ public struct HistoryCampaign: Sendable {
 
         /// One line for `stacklab crash-test --history`.
         public var summary: String {
-            "\(store.rawValue), history: survived \(kills) kills; \(last.transactions) transactions over "
+            "\(store.name), history: survived \(kills) kills; \(last.transactions) transactions over "
                 + "\(last.lastWrite) writes, \(last.rows) rows; every row change has its transaction and every "
                 + "transaction its rows"
         }
@@ -33,14 +33,14 @@ public struct HistoryCampaign: Sendable {
         try settings.inScratchFolder("stacklab-history-kill") { directory in
             let loop = HistoryLoop(
                 store: settings.store,
-                url: directory.appendingPathComponent("store.\(settings.store.rawValue)"), seed: settings.seed)
+                url: directory.appendingPathComponent("store.\(settings.store.name)"), seed: settings.seed)
             var random = SplitMix64(seed: settings.seed)
             var last = HistoryLoop.Verification(transactions: 0, rows: 0, lastWrite: 0)
             for round in 1...settings.kills {
                 let child = try CampaignChild(
                     executable: settings.executable,
                     arguments: [
-                        "child", "history-loop", "--store", settings.store.rawValue, "--path", loop.url.path,
+                        "child", "history-loop", "--store", settings.store.name, "--path", loop.url.path,
                         "--seed", String(settings.seed),
                     ])
                 // One kill in five lands while the writer starts (opening, recovering, reading the history); the
@@ -52,7 +52,7 @@ public struct HistoryCampaign: Sendable {
                     last = try loop.verify()
                 } catch {
                     throw SaveLoopError(
-                        "kill \(round) of \(settings.kills) on \(settings.store.rawValue) (seed \(settings.seed)): \(error)"
+                        "kill \(round) of \(settings.kills) on \(settings.store.name) (seed \(settings.seed)): \(error)"
                     )
                 }
                 progress(round, last)

@@ -17,7 +17,7 @@ public struct KillCampaign: Sendable {
 
         /// One line for `stacklab crash-test`.
         public func summary(store: StoreKind) -> String {
-            "\(store.rawValue): survived \(kills) kills; \(savesAcknowledged) saves acknowledged, "
+            "\(store.name): survived \(kills) kills; \(savesAcknowledged) saves acknowledged, "
                 + "\(killsBetweenCommitAndJournal) kills between commit and journal, \(entries) entries, "
                 + "nothing lost or torn"
         }
@@ -36,7 +36,7 @@ public struct KillCampaign: Sendable {
         try settings.inScratchFolder("stacklab-kill") { directory in
             let loop = SaveLoop(
                 store: settings.store,
-                url: directory.appendingPathComponent("store.\(settings.store.rawValue)"),
+                url: directory.appendingPathComponent("store.\(settings.store.name)"),
                 journal: directory.appendingPathComponent("journal.txt"), seed: settings.seed)
             var random = SystemRandomNumberGenerator()
             var last = SaveLoop.Verification(lastSave: 0, acknowledged: 0, entries: 0)
@@ -45,7 +45,7 @@ public struct KillCampaign: Sendable {
                 let child = try CampaignChild(
                     executable: settings.executable,
                     arguments: [
-                        "child", "save-loop", "--store", settings.store.rawValue, "--path", loop.url.path,
+                        "child", "save-loop", "--store", settings.store.name, "--path", loop.url.path,
                         "--journal", loop.journal.path, "--seed", String(settings.seed),
                     ])
                 try child.killAtRandomMoment(
@@ -56,7 +56,7 @@ public struct KillCampaign: Sendable {
                     last = try loop.verify()
                 } catch {
                     throw SaveLoopError(
-                        "kill \(round) of \(settings.kills) on \(settings.store.rawValue) (seed \(settings.seed)): \(error)"
+                        "kill \(round) of \(settings.kills) on \(settings.store.name) (seed \(settings.seed)): \(error)"
                     )
                 }
                 if last.lastSave > last.acknowledged { ahead += 1 }

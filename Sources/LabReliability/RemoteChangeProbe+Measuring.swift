@@ -54,7 +54,7 @@ extension RemoteChangeProbe {
         let child = Process()
         child.executableURL = executable
         child.arguments = [
-            "child", "history-writer", "--store", store.rawValue, "--path", url.path, "--count", String(count),
+            "child", "history-writer", "--store", store.name, "--path", url.path, "--count", String(count),
             "--interval-ms", String(Int(interval * 1000)),
         ]
         let output = Pipe()

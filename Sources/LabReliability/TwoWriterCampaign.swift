@@ -21,7 +21,7 @@ public struct TwoWriterCampaign: Sendable {
 
         /// One line for `stacklab crash-test --two-writers`.
         public var summary: String {
-            "\(store.rawValue), two writers: survived \(kills) kills; \(batchesAcknowledged) batches acknowledged, "
+            "\(store.name), two writers: survived \(kills) kills; \(batchesAcknowledged) batches acknowledged, "
                 + "\(killsBetweenCommitAndJournal) kills between commit and journal, \(entries) entries, "
                 + "\(keysHandedOut) keys handed out, none twice; nothing lost or torn"
         }
@@ -38,7 +38,7 @@ public struct TwoWriterCampaign: Sendable {
     /// Runs the campaign in a fresh folder; throws `SaveLoopError` at the first damage, naming the round.
     public func run(progress: (Int, TwoWriterLoop.Verification) -> Void = { _, _ in }) throws -> Outcome {
         try settings.inScratchFolder("stacklab-two-writers") { directory in
-            let url = directory.appendingPathComponent("store.\(settings.store.rawValue)")
+            let url = directory.appendingPathComponent("store.\(settings.store.name)")
             let writers = (1...2).map { number in
                 TwoWriterLoop(
                     store: settings.store, url: url, journal: directory.appendingPathComponent("journal-\(number).txt"),
@@ -76,7 +76,7 @@ public struct TwoWriterCampaign: Sendable {
                     last = try TwoWriterLoop.verify(writers)
                 } catch {
                     throw SaveLoopError(
-                        "round \(round) of \(settings.kills) on \(settings.store.rawValue) (seed \(settings.seed)): \(error)"
+                        "round \(round) of \(settings.kills) on \(settings.store.name) (seed \(settings.seed)): \(error)"
                     )
                 }
                 if last.unacknowledged > 0 { ahead += 1 }
@@ -94,7 +94,7 @@ public struct TwoWriterCampaign: Sendable {
         try CampaignChild(
             executable: settings.executable,
             arguments: [
-                "child", "two-writer", "--store", settings.store.rawValue, "--path", loop.url.path,
+                "child", "two-writer", "--store", settings.store.name, "--path", loop.url.path,
                 "--journal", loop.journal.path, "--writer", String(loop.writer), "--seed", String(settings.seed),
             ])
     }

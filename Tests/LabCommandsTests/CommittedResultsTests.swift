@@ -28,7 +28,7 @@ struct CommittedResultsTests {
         ("concurrency", "results/baselines/concurrency.csv"), ("merge-cost", "results/baselines/merge-cost.csv"),
         ("startup", "results/baselines/startup.csv"), ("compare-concurrency", "results/charts/compare-concurrency.csv"),
         ("your-model-wikipedia", "results/charts/your-model-wikipedia.csv"),
-        ("designs", "results/baselines/designs.csv"),
+        ("strategies", "results/baselines/strategies.csv"),
     ]
 
     /// The charts results/charts/README.md shows (beside its own file), and the CSV each is drawn from.
@@ -40,9 +40,9 @@ struct CommittedResultsTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("committed-\(UUID().uuidString)")
     }
 
-    @Test("the committed results are there: four baselines and the model-file runs")
+    @Test("the committed results are there: five baselines and the model-file runs")
     func inventory() {
-        #expect(Self.resultFiles.filter { $0.hasPrefix("results/baselines/") }.count == 4)
+        #expect(Self.resultFiles.filter { $0.hasPrefix("results/baselines/") }.count == 5)
         #expect(Self.resultFiles.count >= 5)
     }
 
@@ -98,6 +98,27 @@ struct CommittedResultsTests {
         let compared = try comparison.rows()
         #expect(compared.allSatisfy { $0.verdict == .unchanged || $0.verdict == .inconclusive })
         #expect(compared.contains { $0.metric == "merge_total_ms" && $0.verdict == .unchanged })
+    }
+
+    /// The documents that quote figures from the committed results (`scripts/figures.sh` lists the same).
+    static var documentsWithFigures: [String] {
+        let articles =
+            (try? FileManager.default.contentsOfDirectory(
+                atPath: root.appendingPathComponent("Sources/LabCore/LabCore.docc").path)) ?? []
+        return ["README.md", "results/README.md", "results/charts/README.md"]
+            + articles.filter { $0.hasSuffix(".md") }.sorted().map { "Sources/LabCore/LabCore.docc/\($0)" }
+    }
+
+    @Test("every figure the README and the lab's articles quote is what its committed CSV says")
+    func figuresMatchTheirCSVs() throws {
+        let documents = Self.documentsWithFigures.map { Self.root.appendingPathComponent($0).path }
+        let checked = try StackLabBinary.run(["figures", "--check", "--root", Self.root.path] + documents)
+        #expect(checked.status == 0, "\(checked.output)")
+        let counted = checked.output.split(separator: "\n").compactMap { line -> Int? in
+            guard let range = line.range(of: ": ") else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        #expect(counted.reduce(0, +) > 200, "the documents' figures are marked: \(checked.output)")
     }
 
     @Test("the README's charts are the SVG files stacklab report --charts writes from the committed CSVs")

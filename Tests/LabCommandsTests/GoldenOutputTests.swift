@@ -71,7 +71,7 @@ struct GoldenOutputTests {
         try check(Self.masked(run.output, out: out.path) + "\ncsv header: " + header + "\n", against: "run-quick.txt")
     }
 
-    @Test("stacklab run Scenarios/quick.yaml --quick: every line of its output fits in 120 columns; --wide shows more")
+    @Test("stacklab run Scenarios/quick.yaml --quick: three strategies on three stores, in 120 columns; --wide more")
     func quickFitsIn120Columns() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("quick-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
@@ -83,6 +83,8 @@ struct GoldenOutputTests {
         #expect(run.status == 0, "\(run.output)")
         let lines = run.output.replacingOccurrences(of: out.path, with: "OUT").split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("store   strategy") }, "the summary table is there")
+        // The cells, in the summary's order: what the README's first command shows.
+        try check(Self.masked(run.output, out: out.path), against: "run-quick-scenario.txt")
         for line in lines {
             #expect(line.count <= 120, "\(line.count) columns: \(line)")
         }

@@ -9,10 +9,15 @@ extension Metric {
         about: "how far the clock moved beyond the ticks asked for")
 }
 
-/// Stack designs no other workload has, declared the same way.
-extension StackDesign {
-    static let tick = StackDesign("tick", color: "#123456", about: "advance the clock as asked")
-    static let tock = StackDesign("tock", about: "advance it one tick more: a drift")
+/// Concurrency strategies no other workload has, declared the same way.
+extension ConcurrencyStrategy {
+    static let tick = ConcurrencyStrategy("tick", color: "#123456", about: "advance the clock as asked")
+    static let tock = ConcurrencyStrategy("tock", about: "advance it one tick more: a drift")
+}
+
+/// A store no other workload has, declared the same way: the lab core knows stores only by declarations.
+extension StoreKind {
+    static let clockFace = StoreKind("clock-face", isFile: false, about: "nothing stored: the ticks are read off")
 }
 
 /// A workload that only reads the clock it is given: the runner's contract with every workload, with no store.
@@ -20,14 +25,15 @@ private struct TickWorkload: Workload {
     let name = "tick"
     let metrics: [Metric] = [.objects, .merges, .tickDrift]
     let headlineMetrics: [Metric] = [.wallMilliseconds, .tickDrift]
-    let designs: [StackDesign] = [.tick, .tock]
+    let strategies: [ConcurrencyStrategy] = [.tick, .tock]
+    let stores: [StoreKind] = [.clockFace]
     let measuresProcessUsage = false
     let clock: ManualClock
 
     var parameters: [ParameterSpec] {
         [
-            ParameterSpec("store", .choice(stores.map(\.rawValue)), default: .text("memory"), help: "ignored"),
-            ParameterSpec("strategy", .choice(designs.map(\.name)), default: .text("tick"), help: "the design"),
+            ParameterSpec("store", .choice(stores.map(\.name)), default: .text("clock-face"), help: "ignored"),
+            ParameterSpec("strategy", .choice(strategies.map(\.name)), default: .text("tick"), help: "the strategy"),
             ParameterSpec(
                 "ticks", .integer(minimum: 0), default: .integer(1), quick: .integer(2), help: "ms to advance"),
         ]
@@ -41,7 +47,7 @@ private struct TickWorkload: Workload {
     @MainActor
     func run(_ run: WorkloadRun) async throws -> [Metric: Double] {
         if run.integer("ticks") == 13 { throw LabError(.workloadFailed, "unlucky") }
-        let drift = run.strategy == StackDesign.tock.name ? 1.0 : 0
+        let drift = run.strategy == ConcurrencyStrategy.tock.name ? 1.0 : 0
         let ((), milliseconds) = run.clock.measure { clock.advance(by: Double(run.integer("ticks")) + drift) }
         return [.wallMilliseconds: milliseconds, .objects: Double(run.integer("ticks")), .tickDrift: drift]
     }
@@ -93,7 +99,7 @@ struct WorkloadProtocolTests {
             ])
     }
 
-    @Test("a metric and a design the workload declares reach the CSV, its sidecar, compare and the summary")
+    @Test("a metric and a strategy the workload declares reach the CSV, its sidecar, compare and the summary")
     @MainActor
     func declaredMetricAndDesign() async throws {
         let clock = ManualClock()
@@ -114,17 +120,17 @@ struct WorkloadProtocolTests {
         let results = try await runner.run(scenario)
         #expect(results.map { $0.metrics[.tickDrift] } == [0, 1, 0, 1, 0, 1, 0, 1])
 
-        // The CSV has the workload's own column; the sidecar declares it and the designs.
+        // The CSV has the workload's own column; the sidecar declares it and the strategies.
         let url = runner.csvURL(for: scenario)
         let table = try ResultTable(contentsOf: url)
         #expect(table.metricColumns == ["wall_ms", "cpu_ms", "peak_rss_mb", "objects", "merges", "tick_drift_ms"])
         let declared = try #require(table.declarations["tick_drift_ms"])
         #expect(declared.polarity == .lowerIsBetter && declared.group == "ticks" && declared.unit == .milliseconds)
-        #expect(table.environment?.designs == [.tick, .tock])
-        #expect(table.environment?.designs?.first?.color == "#123456")
+        #expect(table.environment?.strategies == [.tick, .tock])
+        #expect(table.environment?.strategies?.first?.color == "#123456")
         #expect(SummaryTable.text(results, scenario: scenario).contains("tick_drift_ms"), "a headline metric")
 
-        // Compare judges the column by its declaration: the drifting design regressed against the steady one.
+        // Compare judges the column by its declaration: the drifting strategy regressed against the steady one.
         let steady = try ResultTable(
             text: ResultCSV.render([table.columns] + table.rows.filter { table.value("strategy", in: $0) == "tick" }),
             source: "steady")
@@ -140,7 +146,7 @@ struct WorkloadProtocolTests {
         let rows = try ResultComparison(baseline: base, current: drifting, metrics: ["tick_drift_ms"]).rows()
         #expect(rows.map(\.verdict) == [.regressed])
 
-        // A design the workload does not declare is refused, naming the ones it does.
+        // A strategy the workload does not declare is refused, naming the ones it does.
         #expect {
             try ScenarioFile.parse(
                 "name: x\nworkload: tick\nparameters: {strategy: tuck}\n", file: URL(fileURLWithPath: "/t.yaml"),

@@ -36,7 +36,7 @@ struct EngineOverheadModelFileTests {
         #expect(refusal?.code == .unsupported)
         #expect(
             refusal?.message.contains(
-                "workload engine-overhead runs on builtin:pods only; model file Models/Moody.xcdatamodeld "
+                "workload engine-overhead runs on built-in models only; model file Models/Moody.xcdatamodeld "
                     + "(loaded: version Moody 6, 3 entities) cannot run on it") == true)
         let runner = ScenarioRunner(
             options: .init(outDirectory: folder.appendingPathComponent("results")),

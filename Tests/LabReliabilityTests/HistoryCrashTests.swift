@@ -30,7 +30,7 @@ struct HistoryCrashTests {
             "stacklab-history-check-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("store.\(store.rawValue)")
+        let url = folder.appendingPathComponent("store.\(store.name)")
         let loop = HistoryLoop(store: store, url: url, seed: 3)
         try loop.run(limit: 8)
         let good = try loop.verify()

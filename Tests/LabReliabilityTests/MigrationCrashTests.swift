@@ -25,7 +25,7 @@ struct MigrationCrashTests {
     struct Case: Sendable, CustomStringConvertible {
         let store: StoreKind
         let killPoint: KillPoint
-        var description: String { "\(store.rawValue) killed at \(killPoint)" }
+        var description: String { "\(store.name) killed at \(killPoint)" }
     }
 
     static let cases = StoreKind.fileStores.flatMap { store in
@@ -54,7 +54,7 @@ struct MigrationCrashTests {
     private func probe(_ store: StoreKind, _ url: URL, _ extra: [String]) throws -> (Process, String) {
         try StackLabBinary.launch(
             [
-                "child", "migrate", "--store", store.rawValue, "--path", url.path, "--to-version", "2",
+                "child", "migrate", "--store", store.name, "--path", url.path, "--to-version", "2",
                 "--batch-size", "1000",
             ] + extra)
     }
@@ -67,7 +67,7 @@ struct MigrationCrashTests {
             "stacklab-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("pods.\(testCase.store.rawValue)")
+        let url = folder.appendingPathComponent("pods.\(testCase.store.name)")
         _ = try PodStoreSeeder(
             store: testCase.store, objects: Self.objects, modelVersion: 1, url: url, batchSize: 5_000
         ).run()

@@ -32,12 +32,12 @@ struct MigrationOpenElsewhereTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-open-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("pods.\(store.rawValue)")
+        let url = folder.appendingPathComponent("pods.\(store.name)")
         _ = try PodStoreSeeder(store: store, objects: 300, modelVersion: 1, url: url, batchSize: 300).run()
 
         let child = Process()
         child.executableURL = StackLabBinary.url
-        child.arguments = ["child", "hold-store", "--store", store.rawValue, "--path", url.path]
+        child.arguments = ["child", "hold-store", "--store", store.name, "--path", url.path]
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
         child.environment = environment

@@ -17,7 +17,7 @@ struct RemoteChangeProcessTests {
             "stacklab-remote-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("remote.\(store.rawValue)")
+        let url = folder.appendingPathComponent("remote.\(store.name)")
         let outcome = try RemoteChangeProbe.measure(
             executable: StackLabBinary.url, store: store, at: url, count: 12, interval: 0.03)
         #expect(outcome.missed.isEmpty, "transactions never announced: \(outcome.missed)")

@@ -26,7 +26,7 @@ struct TwoProcessWriterTests {
     func concurrentWriters(store: StoreKind) throws {
         let folder = try directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("store.\(store.rawValue)")
+        let url = folder.appendingPathComponent("store.\(store.name)")
         let writers = (1...2).map { number in
             TwoWriterLoop(
                 store: store, url: url, journal: folder.appendingPathComponent("journal-\(number)"), writer: number,
@@ -38,7 +38,7 @@ struct TwoProcessWriterTests {
             let process = Process()
             process.executableURL = StackLabBinary.url
             process.arguments = [
-                "child", "two-writer", "--store", store.rawValue, "--path", url.path, "--journal", writer.journal.path,
+                "child", "two-writer", "--store", store.name, "--path", url.path, "--journal", writer.journal.path,
                 "--writer", String(writer.writer), "--seed", "11", "--limit", String(batches),
             ]
             process.standardOutput = FileHandle.nullDevice
@@ -110,8 +110,8 @@ struct TwoProcessWriterTests {
     func conflictsAcrossProcesses(store: StoreKind, batch: Bool) throws {
         let folder = try directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let inProcess = folder.appendingPathComponent("one.\(store.rawValue)")
-        let acrossProcesses = folder.appendingPathComponent("two.\(store.rawValue)")
+        let inProcess = folder.appendingPathComponent("one.\(store.name)")
+        let acrossProcesses = folder.appendingPathComponent("two.\(store.name)")
         try SharedItem.seed(store: store, at: inProcess)
         try SharedItem.seed(store: store, at: acrossProcesses)
         let reference = try conflict(store, inProcess) {
@@ -119,7 +119,7 @@ struct TwoProcessWriterTests {
         }
         let observed = try conflict(store, acrossProcesses) {
             var arguments = [
-                "child", "shared-item", "--store", store.rawValue, "--path", acrossProcesses.path, "--title",
+                "child", "shared-item", "--store", store.name, "--path", acrossProcesses.path, "--title",
                 "elsewhere",
             ]
             if batch { arguments.append("--batch") }
@@ -140,13 +140,13 @@ struct TwoProcessWriterTests {
     func grownElsewhere(store: StoreKind) throws {
         let folder = try directory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("store.\(store.rawValue)")
+        let url = folder.appendingPathComponent("store.\(store.name)")
         try SharedItem.seed(store: store, at: url)
         // Open here first, so this process's environment has the small map when the other process grows it.
         let first = try SharedItem.openContext(store: store, at: url)
         defer { try? SharedItem.close(first) }
         let (status, output) = try StackLabBinary.run([
-            "child", "shared-item", "--store", store.rawValue, "--path", url.path, "--title", "grown",
+            "child", "shared-item", "--store", store.name, "--path", url.path, "--title", "grown",
             "--fill-kilobytes", "6000",
         ])
         #expect(status == 0, "\(output)")

@@ -4,7 +4,7 @@ import Testing
 @testable import LabWorkloads
 
 /// Real models run, as a new user runs them: the model-file import workload, quick, on the three stores by two
-/// designs, with no `population:` line, gives a row per cell and no error. A fixed sample of bundles CI always has
+/// strategies, with no `population:` line, gives a row per cell and no error. A fixed sample of bundles CI always has
 /// (`shared/models`), and of the corpus of `shared/model-corpus` when it is laid out; `scripts/run-model-corpus.sh`
 /// runs every bundle of both.
 @Suite("Model corpus runs: the import on real models, no population given")
@@ -36,7 +36,7 @@ struct ModelCorpusRunTests {
         #expect(Self.bundles.count >= 5, "\(Self.bundles.map(\.name))")
     }
 
-    @Test("import, quick, 3 stores x 2 designs, no population: a row per cell and no error", arguments: bundles)
+    @Test("import, quick, 3 stores x 2 strategies, no population: a row per cell and no error", arguments: bundles)
     @MainActor
     func runs(_ entry: ModelCorpus.Entry) async throws {
         let bundle = try #require(entry.url)

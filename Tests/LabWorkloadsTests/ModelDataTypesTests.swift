@@ -54,7 +54,7 @@ struct ModelDataTypesTests {
 
     @Test(
         "transformable values of every kind, unique alone or with another attribute, import as they populate",
-        arguments: StoreKind.allCases)
+        arguments: StoreKind.all)
     func transformables(kind: StoreKind) throws {
         let url = try ModelPopulationTests.bareModel(Self.roomsModel)
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }

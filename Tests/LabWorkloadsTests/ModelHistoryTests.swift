@@ -77,21 +77,24 @@ struct ModelHistoryTests {
         #expect(history.objects > 0)
     }
 
-    @Test("stacklab model --history prints each step with its verdict")
+    @Test("stacklab model history prints each step with its verdict; the old spelling, model PATH --history, too")
     func command() throws {
-        let (status, output) = try StackLabBinary.run([
-            "model", SharedModels.url("objcio-core-data-Migrations", "Moody.xcdatamodeld").path, "--history",
-            "--populate", "5",
-        ])
+        let moody = SharedModels.url("objcio-core-data-Migrations", "Moody.xcdatamodeld").path
+        let (status, output) = try StackLabBinary.run(["model", "history", moody, "--objects", "5"])
         #expect(status == 0, "\(output)")
         #expect(output.contains("Moody -> Moody 2: lightweight"))
         #expect(output.contains("Moody 2 -> Moody 3: not lightweight"))
         #expect(output.contains("relationship Continent.moods is added as required"))
         #expect(output.contains("Moody 5 -> Moody 6: lightweight"))
-        let memory = try StackLabBinary.run([
-            "model", SharedModels.url("objcio-core-data-Migrations", "Moody.xcdatamodeld").path, "--history", "--store",
-            "memory",
-        ])
+        let old = try StackLabBinary.run(["model", moody, "--history", "--populate", "5"])
+        #expect(old.status == 0, "\(old.output)")
+        // Each step's versions and verdict, without its time.
+        func verdicts(_ text: String) -> [Substring] {
+            text.split(separator: "\n").filter { $0.contains(" -> ") }.compactMap { $0.split(separator: ",").first }
+        }
+        #expect(verdicts(old.output) == verdicts(output))
+        let memory = try StackLabBinary.run(["model", "history", moody, "--store", "memory"])
         #expect(memory.status == 2)
+        #expect(memory.output.contains("--store must be a file store"))
     }
 }

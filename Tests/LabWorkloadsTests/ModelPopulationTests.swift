@@ -33,9 +33,9 @@ struct ModelPopulationTests {
             "stacklab-population-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url =
-            kind == .memory
+            !kind.isFile
             ? URL(string: "memory://population-\(UUID().uuidString)")!
-            : folder.appendingPathComponent("store.\(kind.rawValue)")
+            : folder.appendingPathComponent("store.\(kind.name)")
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
         _ = try coordinator.addPersistentStore(type: kind.storeType, at: url)
         return (coordinator, folder)
@@ -43,7 +43,7 @@ struct ModelPopulationTests {
 
     @Test(
         "every shared model populates on every store with its constraints holding",
-        arguments: sharedModelFolders, StoreKind.allCases)
+        arguments: sharedModelFolders, StoreKind.all)
     func populatesSharedModel(folder: String, kind: StoreKind) throws {
         let model = try ManagedObjectModel(contentsOf: Self.url(folder))
         let plan = try PopulationPlan(model: model, spec: PopulationSpec(rootCount: 6), seed: 11)
@@ -170,7 +170,7 @@ struct ModelPopulationTests {
         return url
     }
 
-    @Test("patterns, bounds, uniqueness and to-many counts hold on every store", arguments: StoreKind.allCases)
+    @Test("patterns, bounds, uniqueness and to-many counts hold on every store", arguments: StoreKind.all)
     func constraints(kind: StoreKind) throws {
         let url = try Self.bareModel(Self.constrainedModel)
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
@@ -229,13 +229,15 @@ struct ModelPopulationTests {
         }
         #expect(refusal?.description == message)
         let out = folder.appendingPathComponent("out.sqlite")
-        let (status, output) = try StackLabBinary.run(["model", bundle.path, "--populate", "5", "--out", out.path])
+        let (status, output) = try StackLabBinary.run([
+            "model", "populate", bundle.path, "--objects", "5", "--out", out.path,
+        ])
         #expect(status == 2)
         #expect(output.contains(message))
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
-    @Test("stacklab model --populate builds a store that opens with the model's objects")
+    @Test("stacklab model populate builds a store that opens with the model's objects")
     func command() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "population-command-\(UUID().uuidString)")
@@ -243,9 +245,8 @@ struct ModelPopulationTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let out = folder.appendingPathComponent("moody.lmdb")
         let (status, output) = try StackLabBinary.run([
-            "model", Self.url("objcio-core-data-Migrations").path, "--populate", "20", "--out", out.path, "--store",
-            "lmdb",
-            "--version", "Moody 5", "--seed", "4",
+            "model", "populate", Self.url("objcio-core-data-Migrations").path, "--objects", "20", "--out", out.path,
+            "--store", "lmdb", "--version", "Moody 5", "--seed", "4",
         ])
         #expect(status == 0, "\(output)")
         #expect(output.contains("version Moody 5, seed 4"))
@@ -255,6 +256,7 @@ struct ModelPopulationTests {
         let audit = try PopulationAudit(coordinator: coordinator)
         #expect(audit.problems == [])
         #expect(audit.objectsByEntity["Country"] == 20)
+        // The spelling from before the subcommands reaches the same subcommand, which refuses to overwrite.
         let again = try StackLabBinary.run([
             "model", Self.url("objcio-core-data-Migrations").path, "--populate", "20", "--out", out.path,
         ])

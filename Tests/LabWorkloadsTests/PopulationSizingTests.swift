@@ -68,7 +68,7 @@ struct PopulationSizingTests {
 
     @Test(
         "with no population given, every required relationship is satisfiable and the store audits clean",
-        arguments: StoreKind.allCases)
+        arguments: StoreKind.all)
     func sizesItself(kind: StoreKind) throws {
         let url = try ModelPopulationTests.bareModel(Self.rosterModel)
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }

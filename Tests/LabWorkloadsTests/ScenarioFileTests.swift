@@ -45,7 +45,7 @@ struct ScenarioFileTests {
         let scenario = try parse(Self.valid)
         #expect(scenario.name == "sample")
         #expect(scenario.workload.name == "import")
-        #expect(scenario.model == .builtinPods)
+        #expect(scenario.model == .builtin("pods"))
         #expect(scenario.repetitions == 2 && scenario.warmup == 1)
         #expect(scenario.about == "What this answers. Second line.")
         #expect(scenario.matrix.map(\.name) == ["store", "strategy", "page_size"])
@@ -202,7 +202,7 @@ struct ScenarioFileTests {
         arguments: [
             "quick", "concurrency", "import", "merge-cost", "save-chain", "read-write-mix", "merge-frc",
             "strategy-latency",
-            "store-open", "startup", "startup-gate", "designs",
+            "store-open", "startup", "startup-gate", "strategies",
         ])
     func shippedScenarios(name: String) throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -11,17 +11,18 @@ struct ScenarioRunnerTests {
     @MainActor
     func run(_ text: String, out: URL) async throws -> (Scenario, [RunResult]) {
         let scenario = try ScenarioFile.parse(text, file: URL(fileURLWithPath: "/tests/inline.yaml"))
-        let runner = ScenarioRunner(
-            options: .init(outDirectory: out), progress: ProgressReporter(isTerminal: false) { _ in })
+        var options = ScenarioRunner.Options(outDirectory: out)
+        options.engines = LabStores.engines
+        let runner = ScenarioRunner(options: options, progress: ProgressReporter(isTerminal: false) { _ in })
         return (scenario, try await runner.run(runner.prepared(scenario)))
     }
 
-    /// Every design on every store it runs on (the extension's other process needs a store file).
-    static let cases = StoreKind.allCases.flatMap { store in
-        StackStrategies.all.filter { store.isFile || !$0.writesInAnotherProcess }.map { (store, $0.design.name) }
+    /// Every strategy on every store it runs on (the extension's other process needs a store file).
+    static let cases = StoreKind.all.flatMap { store in
+        StackStrategies.all.filter { store.isFile || !$0.writesInAnotherProcess }.map { (store, $0.declaration.name) }
     }
 
-    /// The designs that merge at their own pace (once a frame, on a remote change notification), so several saves
+    /// The strategies that merge at their own pace (once a frame, on a remote change notification), so several saves
     /// may arrive in one merge.
     static let coalescing: Set = ["batch-history", "pinned-generation", "extension"]
 
@@ -37,7 +38,7 @@ struct ScenarioRunnerTests {
             name: tiny
             workload: import
             repetitions: 1
-            parameters: {store: \(store.rawValue), strategy: \(strategy), objects: 230, page_size: 100, batch_size: 40, ui_fetch_hz: 60}
+            parameters: {store: \(store.name), strategy: \(strategy), objects: 230, page_size: 100, batch_size: 40, ui_fetch_hz: 60}
             """, out: out)
         let result = try #require(results.first)
         #expect(result.error == nil)
@@ -47,7 +48,7 @@ struct ScenarioRunnerTests {
         #expect(result.metrics[.mainMaxStallMilliseconds] != nil)
         #expect((result.metrics[.fetches] ?? 0) >= 1, "the main context fetched the first screen")
         // Batches of 40 over pages of 100: 3 saves per full page, 1 for the last 30: 7 saves to merge (fewer merges
-        // where the design coalesces them, but at least one).
+        // where the strategy coalesces them, but at least one).
         if strategy == "main-only" {
             #expect(result.metrics[.merges] == nil)
         } else if Self.coalescing.contains(strategy) {
@@ -78,7 +79,7 @@ struct ScenarioRunnerTests {
             name: phases
             workload: import
             repetitions: 1
-            parameters: {store: \(store.rawValue), strategy: \(strategy), objects: 2000, page_size: 500, batch_size: 250}
+            parameters: {store: \(store.name), strategy: \(strategy), objects: 2000, page_size: 500, batch_size: 250}
             """, out: out)
         let result = try #require(results.first)
         #expect(result.error == nil)
@@ -86,7 +87,7 @@ struct ScenarioRunnerTests {
         let wall = try #require(metrics[.wallMilliseconds])
         let phases = try Self.phaseColumns.map { try #require(metrics[$0], "\($0.name)") }
         for (metric, value) in zip(Self.phaseColumns, phases) { #expect(value >= 0, "\(metric.name)") }
-        // Work every import does, whatever the design: 4 pages fetched and decoded, 8 batches found and saved.
+        // Work every import does, whatever the strategy: 4 pages fetched and decoded, 8 batches found and saved.
         for metric in [
             Metric.serviceWaitMilliseconds, .decodeMilliseconds, .findOrCreateMilliseconds, .saveMilliseconds,
         ] {
@@ -112,7 +113,7 @@ struct ScenarioRunnerTests {
             name: again
             workload: import
             repetitions: 1
-            parameters: {store: \(store.rawValue), strategy: separate-stacks, objects: 150, page_size: 50, batch_size: 50, reimport: true}
+            parameters: {store: \(store.name), strategy: separate-stacks, objects: 150, page_size: 50, batch_size: 50, reimport: true}
             """, out: out)
         #expect(results.first?.error == nil)
         #expect(results.first?.metrics[.storedObjects] == 150, "the revision updated the 150 pods, no duplicates")
@@ -220,9 +221,12 @@ struct ScenarioRunnerTests {
             ])
         let env = try Data(contentsOf: out.appendingPathComponent("shape.env.json"))
         let record = try #require(try JSONSerialization.jsonObject(with: env) as? [String: Any])
-        for key in ["git_commit", "host", "cores", "swift", "sqlite", "lmdb", "os"] {
+        for key in ["git_commit", "host", "cores", "swift", "engines", "os"] {
             #expect(record[key] != nil, "\(key)")
         }
+        // The engines the stores link, as LabStores declares them: what `stacklab run` records.
+        let engines = (record["engines"] as? [[String: String]])?.compactMap { $0["name"] }
+        #expect(engines == ["SQLite", "LMDB"])
 
         let problems = ResultCheck.problems(in: out.appendingPathComponent("shape.csv"), scenario: scenario)
         #expect(problems.count == 4)
@@ -286,7 +290,7 @@ struct ProbeScenarioTests {
             name: merge-frc
             workload: merge-cost
             repetitions: 1
-            parameters: {store: \(store.rawValue), strategy: shared-coordinator, registered: 300, changes: 30, merges: 2}
+            parameters: {store: \(store.name), strategy: shared-coordinator, registered: 300, changes: 30, merges: 2}
             matrix:
               observer: [frc, none]
             """)

@@ -26,9 +26,9 @@ struct SeedStoreTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stacklab-seed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = folder.appendingPathComponent("a.\(store.rawValue)")
-        let second = folder.appendingPathComponent("b.\(store.rawValue)")
-        let third = folder.appendingPathComponent("c.\(store.rawValue)")
+        let first = folder.appendingPathComponent("a.\(store.name)")
+        let second = folder.appendingPathComponent("b.\(store.name)")
+        let third = folder.appendingPathComponent("c.\(store.name)")
         let report = try PodStoreSeeder(store: store, objects: 2_500, modelVersion: 2, url: first, batchSize: 1_000)
             .run()
         _ = try PodStoreSeeder(store: store, objects: 2_500, modelVersion: 2, url: second, batchSize: 700).run()

@@ -14,7 +14,7 @@ struct StartupTests {
     }()
 
     static func seeded(_ store: StoreKind, objects: Int = 20_000) throws -> URL {
-        let url = folder.appendingPathComponent("seed-\(UUID().uuidString).\(store.rawValue)")
+        let url = folder.appendingPathComponent("seed-\(UUID().uuidString).\(store.name)")
         _ = try PodStoreSeeder(store: store, objects: objects, modelVersion: 1, url: url).run()
         return url
     }
@@ -127,7 +127,7 @@ struct StartupTests {
         model: builtin:pods
         repetitions: 1
         parameters:
-          store: \(store.rawValue)
+          store: \(store.name)
           deadline_s: 60
         matrix:
           objects: [1000, 3000]

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import LabWorkloads
 
-/// `stacklab child extension-import`: the app extension of the `extension` design, importing the pods service's
+/// `stacklab child extension-import`: the app extension of the `extension` strategy, importing the pods service's
 /// pages into the app's store file (the import workload starts and watches it).
 struct ExtensionImportChildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

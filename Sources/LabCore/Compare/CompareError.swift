@@ -20,7 +20,7 @@ public enum CompareError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unreadable(let file, let reason):
-            "\(file): cannot read: \(reason)"
+            "\(file): cannot read the result file: \(reason)"
         case .malformed(let file, let line, let reason):
             "\(file):\(line): not a result CSV: \(reason)"
         case .unknownMetric(let metric, let file, let available):

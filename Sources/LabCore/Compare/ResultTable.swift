@@ -42,7 +42,7 @@ public struct ResultTable: Sendable {
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw CompareError.unreadable(url.path, reason: error.localizedDescription)
+            throw CompareError.unreadable(url.path, reason: FileReadFailure(error).description)
         }
         try self.init(text: text, source: url.path)
         let sidecar = EnvironmentRecord.sidecar(of: url)
@@ -95,7 +95,8 @@ public struct ResultTable: Sendable {
 
     /// The columns that together name a matrix cell.
     public func cellColumns(metrics: [String]) -> [String] {
-        // Before `timestamp` every column is a parameter, even one named like a metric (startup's `objects`):
+        // Before `timestamp` every column is a parameter, even one named like a metric (startup's `objects` in a file
+        // written before the CSV renamed such a metric `objects_measured`):
         // dropping it merged the cells of different sizes.
         guard let end = columns.firstIndex(of: "timestamp") else {
             let metricSet = Set(metrics)
@@ -105,7 +106,8 @@ public struct ResultTable: Sendable {
     }
 
     /// The positions of the columns that name a matrix cell. Unlike `cellColumns(metrics:)` it goes by position
-    /// where the file has a `timestamp`, so a parameter named like a metric (`objects`) still names the cell.
+    /// where the file has a `timestamp`, so a parameter named like a metric (`objects`, in a file written before
+    /// the CSV renamed such a metric) still names the cell.
     public var cellColumnIndexes: [Int] {
         guard let end = columns.firstIndex(of: "timestamp") else {
             let metrics = Set(metricColumns)

@@ -58,6 +58,12 @@ public struct Metric: Sendable, Hashable, Codable, CustomStringConvertible {
         isFlag ? (value != 0 ? "true" : "false") : String(format: "%.\(decimals)f", value)
     }
 
+    /// The same declaration under another name: a CSV's column for the metric when its own name is taken.
+    func renamed(_ name: String) -> Metric {
+        name == self.name
+            ? self : Metric(name, unit: unit, polarity: polarity, group: group, decimals: decimals, about: about)
+    }
+
     /// The label of a chart axis showing the metric: its name and which way is better.
     public var axisLabel: String {
         switch polarity {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The environment a result file was made in, written beside it as `NAME.env.json`, with the declarations of
-/// its metric columns and stack designs, so the CSV can be judged and charted without the workload's code.
+/// its metric columns and concurrency strategies, so the CSV can be judged and charted without the workload's code.
 public struct EnvironmentRecord: Codable, Sendable {
     public var scenario: String
     public var scenarioFile: String?
@@ -19,8 +19,18 @@ public struct EnvironmentRecord: Codable, Sendable {
     public var memoryBytes: UInt64
     public var operatingSystem: String
     public var swift: String
-    public var sqlite: String
-    public var lmdb: String
+    /// The engines the build links, in the order the workloads' module lists its stores; read from the `sqlite` and
+    /// `lmdb` keys of a sidecar written before engines were listed.
+    public var engines: [EngineVersion] {
+        get { listedEngines ?? [EngineVersion("SQLite", legacySQLite ?? ""), EngineVersion("LMDB", legacyLMDB ?? "")] }
+        set {
+            listedEngines = newValue
+            (legacySQLite, legacyLMDB) = (nil, nil)
+        }
+    }
+    private var listedEngines: [EngineVersion]?
+    private var legacySQLite: String?
+    private var legacyLMDB: String?
     public var started: Date
     public var finished: Date
     /// Whether each run's peak memory was reset before it (Linux `clear_refs`); otherwise it is the process's.
@@ -32,14 +42,25 @@ public struct EnvironmentRecord: Codable, Sendable {
     /// The declarations of the CSV's metric columns, in column order; nil in a sidecar written before the lab
     /// recorded them (`stacklab declare` adds them), whose columns `compare` judges neutral.
     public var metrics: [Metric]?
-    /// The stack designs the workload declares (the `strategy` column's values); nil when unrecorded.
-    public var designs: [StackDesign]?
+    /// The concurrency strategies the workload declares (the `strategy` column's values); nil when unrecorded.
+    /// Read from the `designs` key of a sidecar written before the lab called them strategies.
+    public var strategies: [ConcurrencyStrategy]? {
+        get { declaredStrategies ?? legacyDesigns }
+        set {
+            declaredStrategies = newValue
+            legacyDesigns = nil
+        }
+    }
+    private var declaredStrategies: [ConcurrencyStrategy]?
+    private var legacyDesigns: [ConcurrencyStrategy]?
     /// The workload's headline metrics, by name: what a summary or a chart shows first.
     public var headlineMetrics: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case scenario, workload, model, quick, repetitions, warmup, parameters, command, host, cores, swift, sqlite,
-            lmdb
+        case scenario, workload, model, quick, repetitions, warmup, parameters, command, host, cores, swift
+        case listedEngines = "engines"
+        case legacySQLite = "sqlite"
+        case legacyLMDB = "lmdb"
         case started, finished
         case scenarioFile = "scenario_file"
         case gitCommit = "git_commit"
@@ -48,15 +69,17 @@ public struct EnvironmentRecord: Codable, Sendable {
         case peakMemoryPerRun = "peak_memory_per_run"
         case shard
         case matrixCells = "matrix_cells"
-        case metrics, designs
+        case metrics
+        case declaredStrategies = "strategies"
+        case legacyDesigns = "designs"
         case headlineMetrics = "headline_metrics"
     }
 
     /// Records the environment of `scenario`'s runs.
-    /// `engineVersions` names the linked engines' versions by store (`sqlite`, `lmdb`): the core links none.
+    /// `engines` are the linked engines' versions, as the workloads' module names them: the core links none.
     /// `commit` is the checkout as read when the run started (read now when nil).
     static func current(
-        scenario: Scenario, quick: Bool, started: Date, peakMemoryPerRun: Bool, engineVersions: [String: String],
+        scenario: Scenario, quick: Bool, started: Date, peakMemoryPerRun: Bool, engines: [EngineVersion],
         shard: Shard? = nil, matrixCells: Int? = nil, gitCommit commit: String? = nil
     ) -> EnvironmentRecord {
         let info = ProcessInfo.processInfo
@@ -66,11 +89,10 @@ public struct EnvironmentRecord: Codable, Sendable {
             parameters: scenario.parameters.mapValues(\.description), command: CommandLine.arguments,
             gitCommit: commit ?? gitCommit(), host: info.hostName, cores: info.activeProcessorCount,
             memoryBytes: info.physicalMemory,
-            operatingSystem: info.operatingSystemVersionString, swift: swiftVersion,
-            sqlite: engineVersions["sqlite"] ?? "",
-            lmdb: engineVersions["lmdb"] ?? "", started: started, finished: Date(), peakMemoryPerRun: peakMemoryPerRun,
+            operatingSystem: info.operatingSystemVersionString, swift: swiftVersion, listedEngines: engines,
+            started: started, finished: Date(), peakMemoryPerRun: peakMemoryPerRun,
             shard: shard?.description, matrixCells: matrixCells,
-            metrics: scenario.workload.columns(for: scenario), designs: scenario.workload.designs,
+            metrics: ResultCSV.metricDeclarations(for: scenario), declaredStrategies: scenario.workload.strategies,
             headlineMetrics: scenario.workload.headlineMetrics.map(\.name))
     }
 
@@ -85,7 +107,7 @@ public struct EnvironmentRecord: Codable, Sendable {
             scenario: first.flatMap { table.value("scenario", in: $0) } ?? "unknown", scenarioFile: nil,
             workload: workload, model: "unknown", quick: false, repetitions: repetitions, warmup: 0, parameters: [:],
             command: command, gitCommit: "unknown", host: "unknown", cores: 0, memoryBytes: 0,
-            operatingSystem: "unknown", swift: "unknown", sqlite: "", lmdb: "",
+            operatingSystem: "unknown", swift: "unknown", listedEngines: [],
             started: times.min() ?? Date(timeIntervalSince1970: 0),
             finished: times.max() ?? Date(timeIntervalSince1970: 0),
             peakMemoryPerRun: false, shard: nil, matrixCells: nil)
@@ -109,7 +131,7 @@ public struct EnvironmentRecord: Codable, Sendable {
         }
         var record = self
         record.metrics = declared
-        record.designs = workload.designs
+        record.strategies = workload.strategies
         record.headlineMetrics = workload.headlineMetrics.map(\.name)
         return (record, undeclared)
     }

@@ -11,21 +11,43 @@ public enum ResultCSV {
     /// The identifying columns after the matrix parameters.
     public static let trailingColumns = ["repetition", "run_id", "timestamp"]
 
-    /// The header of a scenario's CSV.
+    /// The suffix of a metric column whose name a parameter column has: startup's `objects` metric beside its
+    /// `objects` matrix parameter is written `objects_measured`.
+    public static let clashSuffix = "_measured"
+
+    /// The header of a scenario's CSV: one column per name.
     public static func columns(for scenario: Scenario) -> [String] {
-        let matrix = matrixColumns(scenario)
-        return leadingColumns + matrix + trailingColumns + scenario.workload.columns(for: scenario).map(\.name)
-            + ["error"]
+        identifyingColumns(scenario) + metricDeclarations(for: scenario).map(\.name) + ["error"]
     }
 
-    /// The matrix parameters with a column of their own: not the leading ones, nor those the workload reports
-    /// as a metric of the same name.
+    /// The columns that say which run of which cell a row is: the leading ones, the matrix parameters, the
+    /// trailing ones.
+    static func identifyingColumns(_ scenario: Scenario) -> [String] {
+        leadingColumns + matrixColumns(scenario) + trailingColumns
+    }
+
+    /// The matrix parameters with a column of their own (all but the leading ones).
     static func matrixColumns(_ scenario: Scenario) -> [String] {
-        let reported = scenario.workload.parametersReportedAsMetrics
-        return scenario.axisNames.filter { !leadingColumns.contains($0) && !reported.contains($0) }
+        scenario.axisNames.filter { !leadingColumns.contains($0) }
     }
 
-    /// One run's cells, in `columns(for:)` order.
+    /// The name of `metric`'s column in `scenario`'s CSV: its own, unless an identifying column has it (a matrix
+    /// parameter of the same name), when it gets ``clashSuffix``. The parameter keeps the name, since it names
+    /// the cell (`--filter`, charts' axes, `compare`); the rename is the CSV's, so no workload has to avoid a name.
+    public static func columnName(of metric: Metric, in scenario: Scenario) -> String {
+        let taken = Set(identifyingColumns(scenario) + ["error"])
+        var name = metric.name
+        while taken.contains(name) { name += clashSuffix }
+        return name
+    }
+
+    /// The declarations of the scenario's metric columns, in CSV order, each under its column's name
+    /// (`columnName(of:in:)`): what the sidecar records, so `compare` and `report` judge the renamed column too.
+    public static func metricDeclarations(for scenario: Scenario) -> [Metric] {
+        scenario.workload.columns(for: scenario).map { $0.renamed(columnName(of: $0, in: scenario)) }
+    }
+
+    /// One run's cells, in `columns(for:)` order (a renamed metric column holds the metric it was named for).
     static func cells(_ result: RunResult, scenario: Scenario) -> [String] {
         // The declaration the workload gives for the scenario formats the cell (the result's key may be the
         // same metric declared elsewhere).
@@ -38,7 +60,8 @@ public enum ResultCSV {
         ]
         row += matrix.map { parameters[$0]?.description ?? "" }
         row += [String(result.repetition), result.runID, formatter.string(from: result.timestamp)]
-        row += scenario.workload.columns(for: scenario).map { metric in result.metrics[metric].map(metric.format) ?? ""
+        row += scenario.workload.columns(for: scenario).map { metric in
+            result.metrics[metric].map(metric.format) ?? ""
         }
         row.append(result.error.map(ScenarioRunner.oneLine) ?? "")
         return row

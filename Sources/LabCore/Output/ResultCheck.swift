@@ -16,9 +16,8 @@ public enum ResultCheck {
                 "\(url.path): header is \(header.joined(separator: ",")); expected \(expectedHeader.joined(separator: ","))"
             ]
         }
-        // The first column of a name: a matrix parameter a workload also reports as a metric (startup's
-        // `objects`) has two, and `run_id` and `error` have one.
-        let column = Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        // The header is the expected one, which has one column per name.
+        let column = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
         var problems: [String] = []
         var seen: [String: Int] = [:]
         for (number, row) in rows.dropFirst().enumerated() {

@@ -52,6 +52,8 @@ public struct ShardMerge {
     public init(files: [String]) throws {
         parts = try files.map { file in
             let url = URL(fileURLWithPath: file)
+            // The CSV first: a shard that is not there has no sidecar either, and its absence is the news.
+            let table = try ResultTable(contentsOf: url)
             let sidecar = url.deletingPathExtension().appendingPathExtension("env.json")
             guard FileManager.default.fileExists(atPath: sidecar.path) else { throw MergeError.noSidecar(file) }
             let environment: EnvironmentRecord
@@ -62,7 +64,7 @@ public struct ShardMerge {
             } catch {
                 throw MergeError.unreadableSidecar(sidecar.path, reason: "\(error)")
             }
-            return Part(file: file, table: try ResultTable(contentsOf: url), environment: environment)
+            return Part(file: file, table: table, environment: environment)
         }
     }
 

@@ -11,7 +11,8 @@ public enum SummaryTable {
 
     /// The table for one scenario's results; `wide` shows every metric column, however wide it gets.
     public static func text(_ results: [RunResult], scenario: Scenario, wide: Bool = false) -> String {
-        // Store and strategy lead, for the workloads that have them (a launch or an engine has no stack design).
+        // Store and strategy lead, for the workloads that have them (a launch or an engine has no concurrency
+        // strategy).
         let named = ["store", "strategy"].filter { name in scenario.workload.parameters.contains { $0.name == name } }
         let axes = named + scenario.axisNames.filter { !named.contains($0) }
         var cells: [Int: [RunResult]] = [:]
@@ -22,7 +23,8 @@ public enum SummaryTable {
         }
         let groups = order.map { cells[$0] ?? [] }
         func columns(_ metrics: [Metric]) -> [[String]] {
-            let header = axes + ["runs"] + metrics.map(\.name) + ["errors"]
+            let header =
+                axes + ["runs"] + metrics.map { ResultCSV.columnName(of: $0, in: scenario) } + ["errors"]
             let rows = groups.map { runs -> [String] in
                 let parameters = runs[0].cell.parameters
                 let succeeded = runs.filter { $0.error == nil }

@@ -4,10 +4,10 @@ import Foundation
 /// (`Workload.charts`), or, for a workload that declares none (or one the lab does not know), lines of the
 /// headline metrics against a numeric parameter swept over three values or more, else bars.
 ///
-/// Several files of one scenario are drawn together: the same colour per series value (a stack design's
-/// declared colour), later files dashed. The plan knows no workload, metric or design by name: what it draws
+/// Several files of one scenario are drawn together: the same colour per series value (a concurrency strategy's
+/// declared colour), later files dashed. The plan knows no workload, metric or strategy by name: what it draws
 /// comes from the declarations — the charts from the workload, the metrics' polarity and groups and the
-/// designs' colours from the files' sidecars.
+/// strategies' colours from the files' sidecars.
 struct ChartPlan {
     /// One drawn chart: its SVG, its size, and the row of a figure it starts or continues (a row per spec).
     struct Drawn {
@@ -19,7 +19,7 @@ struct ChartPlan {
 
     /// The specs drawn, in order.
     let specs: [ChartSpec]
-    /// Series value → colour: the workload's and the files' stack designs, then each spec's own.
+    /// Series value → colour: the workload's and the files' concurrency strategies, then each spec's own.
     let colors: [String: String]
 
     static let extraColors = ["#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#4e79a7"]
@@ -37,8 +37,8 @@ struct ChartPlan {
             }
         }
         var colors: [String: String] = [:]
-        for design in (workload?.designs ?? []) + runs.flatMap(\.designs) {
-            if let color = design.color, colors[design.name] == nil { colors[design.name] = color }
+        for strategy in (workload?.strategies ?? []) + runs.flatMap(\.strategies) {
+            if let color = strategy.color, colors[strategy.name] == nil { colors[strategy.name] = color }
         }
         for spec in specs { colors.merge(spec.colors) { known, _ in known } }
         self.colors = colors

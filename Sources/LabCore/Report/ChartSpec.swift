@@ -6,7 +6,7 @@
 /// from its series and panels; a lines chart whose axis is `.swept` and finds no swept number is drawn as bars
 /// of its value per cell.
 ///
-/// For example, the stall against the batch size, a line per stack design, a chart per store:
+/// For example, the stall against the batch size, a line per concurrency strategy, a chart per store:
 /// ```swift
 /// ChartSpec.lines(
 ///     .metric("main_max_stall_ms"), against: .swept, series: ["strategy"], panels: ["store"], xLog: true,
@@ -81,7 +81,7 @@ public struct ChartSpec: Sendable {
     /// Two values of the first series column: the chart says at which x the second is clearly lower than the
     /// first (every run of one below every run of the other), and where it is not.
     public var contrast: [String]
-    /// The colour of a series value (a mode); stack designs have theirs from their declarations.
+    /// The colour of a series value (a mode); concurrency strategies have theirs from their declarations.
     public var colors: [String: String]
     /// The report's own charts of an undeclared workload: every varying column but the x axis makes the series.
     var autoSeries = false

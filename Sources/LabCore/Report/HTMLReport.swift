@@ -204,13 +204,16 @@ public struct HTMLReport {
                 + "<p class=\"note\">No <code>.env.json</code> sidecar beside this CSV: environment unknown, and its "
                 + "metrics undeclared (no better direction).</p>\n"
         }
-        let rows: [(String, String)] = [
-            ("commit", env.gitCommit), ("host", "\(env.host), \(env.cores) cores, \(env.memoryBytes / 1_048_576) MiB"),
-            ("system", env.operatingSystem), ("swift", env.swift), ("sqlite", env.sqlite), ("lmdb", env.lmdb),
-            ("workload", env.workload),
-            ("repetitions", "\(env.repetitions) (warm-up \(env.warmup))\(env.quick ? ", --quick" : "")"),
-            ("shard", env.shard ?? "all cells"), ("started", ISO8601DateFormatter().string(from: env.started)),
-        ]
+        let rows: [(String, String)] =
+            [
+                ("commit", env.gitCommit),
+                ("host", "\(env.host), \(env.cores) cores, \(env.memoryBytes / 1_048_576) MiB"),
+                ("system", env.operatingSystem), ("swift", env.swift),
+            ] + env.engines.map { ($0.name.lowercased(), $0.version) } + [
+                ("workload", env.workload),
+                ("repetitions", "\(env.repetitions) (warm-up \(env.warmup))\(env.quick ? ", --quick" : "")"),
+                ("shard", env.shard ?? "all cells"), ("started", ISO8601DateFormatter().string(from: env.started)),
+            ]
         html +=
             "<table class=\"env\">"
             + rows.map { "<tr><th>\(Self.escape($0))</th><td>\(Self.escape($1))</td></tr>" }.joined()

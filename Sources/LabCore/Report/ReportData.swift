@@ -45,8 +45,8 @@ struct ReportData {
     private(set) var declarations: [String: Metric]
     /// The same declarations in the sidecar's order (the CSV's column order).
     private(set) var declarationOrder: [Metric]
-    /// The stack designs' declarations, from the sidecar.
-    let designs: [StackDesign]
+    /// The concurrency strategies' declarations, from the sidecar.
+    let strategies: [ConcurrencyStrategy]
     /// The headline metrics the sidecar names.
     let headline: [String]
 
@@ -90,7 +90,8 @@ struct ReportData {
         let metricColumns = table.metricColumns
         let cellIndexes = table.cellColumnIndexes
         let cellColumns = cellIndexes.map { table.columns[$0] }
-        // The last column of each name: a parameter before `timestamp` may share its name with a metric (objects).
+        // The last column of each name: in a file written before the CSV renamed a clashing metric (`objects_measured`),
+        // a parameter before `timestamp` may share its name with a metric (`objects`).
         let metricIndexes = metricColumns.map { name in table.columns.lastIndex(of: name)! }
         var order: [[String]] = []
         var byKey: [[String]: Cell] = [:]
@@ -124,7 +125,7 @@ struct ReportData {
         metrics = metricColumns.filter { name in cells.contains { $0.values[name] != nil } }
         declarations = table.declarations
         declarationOrder = table.environment?.metrics ?? []
-        designs = table.environment?.designs ?? []
+        strategies = table.environment?.strategies ?? []
         headline = table.environment?.headlineMetrics ?? []
     }
 }

@@ -69,8 +69,8 @@ enum ReportFigure {
         if env.warmup > 0 { run += ", \(env.warmup) warm-up" }
         if env.quick { run += ", --quick" }
         let memory = String(format: "%.0f GiB", Double(env.memoryBytes) / 1_073_741_824)
-        let tools = [("Swift", env.swift), ("SQLite", env.sqlite), ("LMDB", env.lmdb)].filter { !$0.1.isEmpty }
-            .map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+        let tools = ([EngineVersion("Swift", env.swift)] + env.engines).filter { !$0.version.isEmpty }
+            .map(\.description).joined(separator: ", ")
         return "\(name) · commit \(commit)\(dirty ? " (uncommitted changes)" : "") · \(started) UTC · \(run) · "
             + "machine: \(env.host), \(env.cores) cores, \(memory), \(env.operatingSystem)"
             + (tools.isEmpty ? "" : " · \(tools)")

@@ -50,15 +50,16 @@ public enum ScenarioListing {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// What `stacklab list --metrics` prints: per workload, its stack designs and every metric column it declares
+    /// What `stacklab list --metrics` prints: per workload, its concurrency strategies and every metric column it
+    /// declares
     /// (those every run has first) with unit, which way is better, group and meaning; headline metrics marked `*`.
     public static func declarations(_ workloads: [any Workload]) -> String {
         var text = ""
         for workload in workloads {
-            let designs = workload.designs.map(\.name)
+            let strategies = workload.strategies.map(\.name)
             text +=
                 "\(workload.name): "
-                + (designs.isEmpty ? "no stack design" : "designs \(designs.joined(separator: ", "))")
+                + (strategies.isEmpty ? "no concurrency strategy" : "strategies \(strategies.joined(separator: ", "))")
             text += "\n"
             let headline = Set(workload.headlineMetrics.map(\.name))
             let rows = (Metric.common.filter { !workload.metrics.contains($0) } + workload.metrics).map { metric in

@@ -27,8 +27,8 @@ public final class ScenarioRunner {
         public var outDirectory: URL
         /// Where run folders (store files) go.
         public var workDirectory = FileManager.default.temporaryDirectory
-        /// The linked engines' versions by store name, for the environment sidecar (the core links none).
-        public var engineVersions: [String: String] = [:]
+        /// The linked engines' versions, for the environment sidecar (the core links none).
+        public var engines: [EngineVersion] = []
         /// The clock every run times with.
         public var clock: any LabClock = SystemClock()
 
@@ -107,7 +107,7 @@ public final class ScenarioRunner {
         try ResultCSV.write(results, scenario: scenario, to: url)
         try EnvironmentRecord.current(
             scenario: scenario, quick: options.quick, started: started, peakMemoryPerRun: peakResets,
-            engineVersions: options.engineVersions, shard: options.shard, matrixCells: matrix.count,
+            engines: options.engines, shard: options.shard, matrixCells: matrix.count,
             gitCommit: commit
         )
         .write(to: url.deletingPathExtension().appendingPathExtension("env.json"))

@@ -1,7 +1,7 @@
 import Foundation
 
 extension Scenario {
-    /// Refuses a scenario on a model file whose workload runs on the built-in pods model only. The model file
+    /// Refuses a scenario on a model file whose workload runs on its built-in models only. The model file
     /// itself has loaded and been checked.
     /// - Throws: `LabError.unsupported` naming the scenario, its workload, and its model.
     public func refuseModelFileUnlessWorkloadTakesIt() throws {
@@ -9,7 +9,7 @@ extension Scenario {
         let loaded = loadedModelFile.map { " (loaded: \($0))" } ?? ""
         throw LabError(
             .unsupported,
-            "scenario '\(name)': workload \(workload.name) runs on builtin:pods only; model file \(path)\(loaded) "
-                + "cannot run on it. To get its data, use: stacklab model \(path) --populate N --out STORE")
+            "scenario '\(name)': workload \(workload.name) runs on built-in models only; model file \(path)\(loaded) "
+                + "cannot run on it. To get its data, use: stacklab model populate \(path) --objects N --out STORE")
     }
 }

@@ -21,7 +21,7 @@ extension ScenarioFile.Reader {
         guard let loader = workloads.modelFiles else {
             throw error(
                 line: valueLine(["model"], in: root),
-                "model file \(path): this build's workloads read no model files; use builtin:pods")
+                "model file \(path): this build's workloads read no model files; use \(workloads.defaultModel)")
         }
         let importKeys = (document.importKey ?? [:]).mapValues(\.names)
         for (entity, names) in importKeys.sorted(by: { $0.key < $1.key }) where names.isEmpty || names.contains("") {

@@ -58,7 +58,7 @@ public enum ScenarioFile {
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
-            throw LabError(.invalidScenario, "\(url.path): cannot read the scenario file", cause: error)
+            throw LabError(.invalidScenario, "\(url.path): cannot read the scenario file: \(FileReadFailure(error))")
         }
         return try parse(text, file: url, workloads: workloads)
     }
@@ -261,11 +261,12 @@ extension ScenarioFile {
                     line: valueLine(["name"], in: root),
                     "name '\(document.name)' cannot name a CSV file; expected letters, digits, '-', '_' or '.'")
             }
-            let modelText = document.model ?? "builtin:pods"
-            guard let model = ModelReference(modelText) else {
+            let modelText = document.model ?? workloads.defaultModel.description
+            guard let model = ModelReference(modelText, builtins: workloads.builtinModels) else {
+                let builtins = workloads.builtinModels.map { "builtin:\($0)" }.joined(separator: ", ")
                 throw error(
                     line: valueLine(["model"], in: root),
-                    "unknown model '\(modelText)'; expected builtin:pods or a path to an .xcdatamodel or .xcdatamodeld")
+                    "unknown model '\(modelText)'; expected \(builtins) or a path to an .xcdatamodel or .xcdatamodeld")
             }
             let modelFile = try loadModelFile(model, document, root: root, file: file)
             if modelFile != nil, document.importKey != nil, !workload.readsImportKeys {

@@ -22,11 +22,11 @@ public struct LabError: Error, Sendable, CustomStringConvertible {
 
         /// A scenario file with a syntax error, an unknown key, a wrong type or an impossible value.
         public static let invalidScenario = Code(.invalidScenario)
-        /// A catalogue file (JSON Lines or TSV) that cannot be read.
+        /// A catalogue file, the data a workload serves (JSON Lines or TSV), that cannot be read.
         public static let invalidCatalogue = Code(.invalidCatalogue)
         /// A workload that could not finish: see `cause`.
         public static let workloadFailed = Code(.workloadFailed)
-        /// The pods web service failed to start or answered badly.
+        /// A web service of the lab failed to start or answered badly.
         public static let serviceFailed = Code(.serviceFailed)
         /// A result CSV that lacks rows or holds an error cell.
         public static let invalidResults = Code(.invalidResults)

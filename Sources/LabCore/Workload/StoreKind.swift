@@ -1,23 +1,35 @@
-import Foundation
+/// A store the lab runs on, as the module that links it declares it: its name (the `store` parameter's value and
+/// CSV column), whether it lives in a file, and one line on what it is.
+///
+/// The lab core knows stores only by these declarations, as it knows metrics and concurrency strategies: which
+/// stores exist, how one opens and where its file goes are the business of the workloads' module.
+///
+/// For example:
+/// ```swift
+/// extension StoreKind {
+///     static let sqlite = StoreKind("sqlite", isFile: true, about: "libsqlite3 in WAL mode")
+/// }
+/// ```
+public struct StoreKind: Sendable, Hashable, CustomStringConvertible {
+    /// The store's name: the `store` parameter's value.
+    public let name: String
+    /// Whether the store lives in a file (and survives its process): the stores a launch, a seeded store, a
+    /// migration or a crash test can use.
+    public let isFile: Bool
+    /// One line on what the store is.
+    public let about: String
 
-/// The stores the lab runs on: the one store enum of every workload, tool and verb.
-public enum StoreKind: String, Sendable, CaseIterable {
-    case sqlite
-    case lmdb
-    case memory
-
-    /// The stores with a file: the ones a launch, a seeded store, a migration or a crash test can use.
-    public static let fileStores: [StoreKind] = [.sqlite, .lmdb]
-
-    /// Whether the store lives in a file (and survives its process).
-    public var isFile: Bool { self != .memory }
-
-    /// Where a run's store lives: a file in the run's folder, or a fresh shared in-memory backing.
-    public func location(in directory: URL) -> URL {
-        switch self {
-        case .sqlite: return directory.appendingPathComponent("pods.sqlite")
-        case .lmdb: return directory.appendingPathComponent("pods.lmdb")
-        case .memory: return URL(string: "memory://stacklab-\(UUID().uuidString)")!
-        }
+    /// Declares a store.
+    public init(_ name: String, isFile: Bool, about: String = "") {
+        self.name = name
+        self.isFile = isFile
+        self.about = about
     }
+
+    /// Two declarations are the same store when their names are: a name is a `store` cell.
+    public static func == (lhs: StoreKind, rhs: StoreKind) -> Bool { lhs.name == rhs.name }
+    /// Hashes the name.
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    /// The name.
+    public var description: String { name }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// What a scenario runs: one kind of measured work, with the parameters it reads, the stores and stack
-/// designs it runs on, the metrics it measures, and a run that returns them. The runner knows workloads only
+/// strategies it runs on, the metrics it measures, and a run that returns them. The runner knows workloads only
 /// through this protocol; a new workload is a new conforming type in the registry, not a new case in several
-/// switches, and a new metric or design is a declaration in the workload's own module.
+/// switches, and a new metric or strategy is a declaration in the workload's own module.
 ///
 /// For example:
 /// ```swift
@@ -21,11 +21,11 @@ import Foundation
 public protocol Workload: Sendable {
     /// The name scenario files give in `workload:` and the CSV's `workload` column holds.
     var name: String { get }
-    /// The stores the workload runs on (the `store` parameter's choices).
+    /// The stores the workload runs on (the `store` parameter's choices), declared by the module that knows them.
     var stores: [StoreKind] { get }
-    /// The stack designs it makes sense on (the `strategy` parameter's choices), declared by its module; empty
-    /// when it has no stack design.
-    var designs: [StackDesign] { get }
+    /// The concurrency strategies it makes sense on (the `strategy` parameter's choices), declared by its module; empty
+    /// when it has no concurrency strategy.
+    var strategies: [ConcurrencyStrategy] { get }
     /// Every parameter it reads, with defaults and `--quick` caps.
     var parameters: [ParameterSpec] { get }
     /// The metric columns its runs fill besides those every run has (`Metric.common`), in CSV order.
@@ -36,12 +36,10 @@ public protocol Workload: Sendable {
     /// The charts a report draws of its results; empty leaves the choice to the report (lines of the headline
     /// metrics against a swept number, else bars).
     var charts: [ChartSpec] { get }
-    /// Matrix parameters reported in the metric column of the same name (so the CSV has the column once).
-    var parametersReportedAsMetrics: Set<String> { get }
     /// Whether the runner adds this process's CPU time and peak memory over the run (false when the measured
     /// work happens in other processes).
     var measuresProcessUsage: Bool { get }
-    /// Whether it runs on a model file (`model: App.xcdatamodeld`) as well as on the built-in pods; a scenario on
+    /// Whether it runs on a model file (`model: App.xcdatamodeld`) as well as on its built-in models; a scenario on
     /// a model file with a workload that does not is refused before any run.
     var acceptsModelFiles: Bool { get }
     /// Whether it imports a model file's objects and so reads a scenario's `import_key:` (which another workload
@@ -63,10 +61,8 @@ public protocol Workload: Sendable {
 }
 
 extension Workload {
-    public var stores: [StoreKind] { StoreKind.allCases }
-    public var designs: [StackDesign] { [] }
+    public var strategies: [ConcurrencyStrategy] { [] }
     public var charts: [ChartSpec] { [] }
-    public var parametersReportedAsMetrics: Set<String> { [] }
     public var measuresProcessUsage: Bool { true }
     public var acceptsModelFiles: Bool { false }
     public var readsImportKeys: Bool { false }
@@ -80,14 +76,14 @@ extension Workload {
         return Metric.common.filter { !own.contains($0) } + own
     }
 
-    /// The design called `name`, if the workload declares one.
-    public func design(named name: String) -> StackDesign? { designs.first { $0.name == name } }
+    /// The strategy called `name`, if the workload declares one.
+    public func strategy(named name: String) -> ConcurrencyStrategy? { strategies.first { $0.name == name } }
 
     /// The parameters every stack workload reads first: `store`, `strategy`, `seed` and `ui_fetch_hz`.
     public var stackParameters: [ParameterSpec] {
         [
-            ParameterSpec("store", .choice(stores.map(\.rawValue)), default: nil, help: "the store"),
-            ParameterSpec("strategy", .choice(designs.map(\.name)), default: nil, help: "the stack design"),
+            ParameterSpec("store", .choice(stores.map(\.name)), default: nil, help: "the store"),
+            ParameterSpec("strategy", .choice(strategies.map(\.name)), default: nil, help: "the concurrency strategy"),
             ParameterSpec("seed", .integer(minimum: 0), default: .integer(1), help: "seed of the synthetic data"),
             ParameterSpec(
                 "ui_fetch_hz", .number(above: 0), default: .integer(20),

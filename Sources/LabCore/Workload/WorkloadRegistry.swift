@@ -6,13 +6,22 @@ public struct WorkloadRegistry: Sendable {
     /// Loads the model files scenarios name; nil where no workload reads model files.
     public let modelFiles: (any ModelFileLoading)?
 
+    /// The built-in models its workloads run on, by the name scenario files write after `builtin:`; the first is a
+    /// scenario's model when it names none.
+    public let builtinModels: [String]
+
     /// Workloads another program of the lab runs, by name, and that program: a scenario naming one is refused
     /// with the program to run it with (`engine-overhead` → `stacklab-bench`), not as an unknown workload.
     public private(set) var elsewhere: [String: String] = [:]
 
-    /// A registry of `workloads`; a later workload of the same name replaces an earlier one.
-    public init(_ workloads: [any Workload], modelFiles: (any ModelFileLoading)? = nil) {
+    /// A registry of `workloads`; a later workload of the same name replaces an earlier one. `builtinModels` names
+    /// the models the workloads build in code (`builtin:NAME`), the default first.
+    public init(
+        _ workloads: [any Workload], modelFiles: (any ModelFileLoading)? = nil, builtinModels: [String] = ["default"]
+    ) {
+        precondition(!builtinModels.isEmpty, "a registry's workloads run on at least one built-in model")
         self.modelFiles = modelFiles
+        self.builtinModels = builtinModels
         var seen: [String: Int] = [:]
         var all: [any Workload] = []
         for workload in workloads {
@@ -31,6 +40,9 @@ public struct WorkloadRegistry: Sendable {
 
     /// The names, in order.
     public var names: [String] { all.map(\.name) }
+
+    /// The model a scenario that names none runs on: the first built-in model.
+    public var defaultModel: ModelReference { .builtin(builtinModels[0]) }
 
     /// This registry, knowing that `program` runs the workloads `names` (those it holds itself are left out).
     ///

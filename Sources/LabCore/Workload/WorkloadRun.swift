@@ -5,7 +5,7 @@ import Foundation
 public struct WorkloadRun: Sendable {
     /// The cell's parameters, defaults filled in.
     public var parameters: [String: ScenarioValue]
-    /// The model the scenario names: the built-in pods or a model file.
+    /// The model the scenario names: a built-in one or a model file.
     public var model: ModelReference
     /// For a model file: the file as the registry's loader loaded it (its version and population).
     public var modelFile: (any LoadedModelFile)?
@@ -27,7 +27,7 @@ public struct WorkloadRun: Sendable {
 
     /// Creates a run's context.
     public init(
-        parameters: [String: ScenarioValue], model: ModelReference = .builtinPods, scenarioFile: URL? = nil,
+        parameters: [String: ScenarioValue], model: ModelReference, scenarioFile: URL? = nil,
         modelFile: (any LoadedModelFile)? = nil, firstScreen: FirstScreenSpec? = nil,
         directory: URL, sharedDirectory: URL, workDirectory: URL, clock: any LabClock = SystemClock()
     ) {
@@ -55,8 +55,6 @@ public struct WorkloadRun: Sendable {
     }
     /// The data seed.
     public var seed: UInt64 { UInt64(integer("seed")) }
-    /// The `store` parameter.
-    public var store: StoreKind? { text("store").flatMap(StoreKind.init(rawValue:)) }
-    /// The `strategy` parameter: the name of a stack design the workload declares.
+    /// The `strategy` parameter: the name of a concurrency strategy the workload declares.
     public var strategy: String? { text("strategy") }
 }

@@ -16,7 +16,7 @@ extension Metric {
     public static let findOrCreateMilliseconds = phase(
         "find_or_create_ms", "per batch: the name IN {…} fetch of the existing pods and setting the values")
     public static let saveMilliseconds = phase(
-        "save_ms", "per batch: the design's save and the context's reset after it")
+        "save_ms", "per batch: the strategy's save and the context's reset after it")
     public static let mergeWaitMilliseconds = phase(
         "merge_wait_ms", "after the last save, waiting for the merges still queued on the main queue")
 

@@ -1,6 +1,6 @@
 import LabCore
 
-/// The metrics of the workloads that run on a stack design in this process (`StackWorkload`): what the
+/// The metrics of the workloads that run on a concurrency strategy in this process (`StackWorkload`): what the
 /// `RunSession`'s instruments and the stack measure for every run. Declared here, with the workloads: the lab
 /// core knows none of them.
 extension Metric {

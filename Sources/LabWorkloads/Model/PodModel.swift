@@ -20,6 +20,9 @@ public final class Pod: ManagedObject {
 /// - Version 2: adds `stars` (integer 32, default 0): an add-attribute migration from version 1.
 /// - Version 3: renames `summary` to `tagline` through its renaming identifier: a rename migration from 2.
 public enum PodModel {
+    /// Its name in scenario files: `model: builtin:pods`.
+    public static let builtinName = "pods"
+
     /// The versions there are.
     public static let versions = 1...3
 

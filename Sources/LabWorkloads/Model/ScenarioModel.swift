@@ -9,7 +9,10 @@ public enum ScenarioModel {
     /// - Throws: `LabError.unsupported` for a model file the stack's loader did not load.
     public static func load(_ run: WorkloadRun) throws -> ManagedObjectModel {
         switch run.model {
-        case .builtinPods:
+        case .builtin(let name):
+            guard name == PodModel.builtinName else {
+                throw LabError(.unsupported, "model builtin:\(name) is not one the stack workloads build")
+            }
             return try PodModel.make()
         case .file(let path):
             guard let file = run.modelFile as? ScenarioModelFile else {

@@ -104,7 +104,7 @@ public struct ModelHistory: Sendable {
         entries: [ModelVersionList.Entry], from: Int, to: Int, spec: PopulationSpec, seed: UInt64, store: StoreKind,
         directory: URL
     ) throws -> ModelHistory {
-        guard store != .memory else {
+        guard store.isFile else {
             throw LabError(
                 .unsupported, "an in-memory store lives only while it is open; a version history needs sqlite or lmdb")
         }
@@ -125,7 +125,7 @@ public struct ModelHistory: Sendable {
             throw LabError(.unsupported, "no version from \(entries[from].name) to \(entries[to].name) is readable")
         }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent("history.\(store.rawValue)")
+        let url = directory.appendingPathComponent("history.\(store.name)")
         try store.storeType.destroyStore(at: url)
         let clock = ContinuousClock()
 
@@ -226,7 +226,7 @@ public struct ModelHistory: Sendable {
     public var text: String {
         func ms(_ duration: Duration?) -> String { duration.map { String(format: "%.1f ms", $0.milliseconds) } ?? "-" }
         var lines = [
-            "\(store.rawValue): seeded \(objects) objects at \(seededAt) in \(ms(seedDuration))"
+            "\(store.name): seeded \(objects) objects at \(seededAt) in \(ms(seedDuration))"
         ]
         for step in steps {
             lines.append("  \(step.from) -> \(step.to): \(step.verdict.name), \(ms(step.duration))")

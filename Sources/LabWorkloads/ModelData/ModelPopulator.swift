@@ -90,7 +90,7 @@ public enum ModelPopulator {
     )
         throws -> Result
     {
-        if store != .memory, FileManager.default.fileExists(atPath: url.path) {
+        if store.isFile, FileManager.default.fileExists(atPath: url.path) {
             throw LabError(.unsupported, "\(url.path) already exists; the generator writes only new stores")
         }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: plan.model)
@@ -100,7 +100,7 @@ public enum ModelPopulator {
             defer { try? coordinator.remove(opened) }
             return try write(plan, into: coordinator)
         } catch {
-            if store != .memory { try? store.storeType.destroyStore(at: url) }
+            if store.isFile { try? store.storeType.destroyStore(at: url) }
             throw error
         }
     }

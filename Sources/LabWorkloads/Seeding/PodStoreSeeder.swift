@@ -30,7 +30,7 @@ public struct PodStoreSeeder: Sendable {
             let megabytes = String(format: "%.1f", Double(bytesOnDisk) / 1_048_576)
             let rate = seconds > 0 ? Int(Double(objects) / seconds) : 0
             return "seeded \(objects) Pod objects (pod model version \(modelVersion), seed \(seed)) into \(url.path) "
-                + "(\(store.rawValue)): \(megabytes) MB in \(String(format: "%.2f", seconds)) s (\(rate) objects/s)"
+                + "(\(store.name)): \(megabytes) MB in \(String(format: "%.2f", seconds)) s (\(rate) objects/s)"
         }
     }
 

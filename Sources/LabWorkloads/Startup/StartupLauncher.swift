@@ -61,7 +61,7 @@ public struct StartupLauncher: Sendable {
         let child = Process()
         child.executableURL = executable
         child.arguments = [
-            "child", "launch", "--store", launch.store.rawValue, "--path", copy.path, "--mode", launch.mode.rawValue,
+            "child", "launch", "--store", launch.store.name, "--path", copy.path, "--mode", launch.mode.rawValue,
             "--model-version", String(launch.appModelVersion), "--migration", launch.migration.rawValue,
         ]
         let output = Pipe()

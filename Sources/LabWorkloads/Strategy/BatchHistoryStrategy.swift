@@ -2,18 +2,18 @@ import Foundation
 import LabCore
 import ObjectStack
 
-/// Apple's large-import design (the "Loading and Displaying a Large Data Feed" sample): the import writes with
+/// Apple's large-import strategy (the "Loading and Displaying a Large Data Feed" sample): the import writes with
 /// batch insert requests on a background context, the store keeps persistent history and posts remote change
 /// notifications, and the view context merges from the history: on each notification, the transactions after its
 /// last token, each as `objectIDNotification()`. Other background writes save as usual and arrive the same way.
 public struct BatchHistoryStrategy: StackStrategy {
-    public let design = StackDesign(
+    public let declaration = ConcurrencyStrategy(
         "batch-history", color: "#e377c2",
         about: "the import writes with batch insert requests; the store keeps persistent history and the view "
             + "context merges it (transactions after its last token, objectIDNotification()) on each remote "
             + "change notification")
 
-    /// Creates the design.
+    /// Creates the strategy.
     public init() {}
 
     public var storeOptions: [String: String] { HistoryStoreOptions.all }
@@ -42,7 +42,7 @@ public struct BatchHistoryStrategy: StackStrategy {
     }
 }
 
-/// The store options of the designs that merge from persistent history.
+/// The store options of the strategies that merge from persistent history.
 enum HistoryStoreOptions {
     /// Persistent history tracking and remote change notifications, both on.
     static let all = [

@@ -6,13 +6,13 @@ import ObjectStack
 /// through the coordinator by itself (`automaticallyMergesChangesFromParent`), background work runs on
 /// `newBackgroundContext()`, a private context on the same coordinator, saving straight to it.
 public struct ContainerStrategy: StackStrategy {
-    public let design = StackDesign(
+    public let declaration = ConcurrencyStrategy(
         "container", color: "#17becf",
         about: "the PersistentContainer default: background contexts from newBackgroundContext() on the view "
             + "context's coordinator; the view context merges their saves by itself "
             + "(automaticallyMergesChangesFromParent)")
 
-    /// Creates the design.
+    /// Creates the strategy.
     public init() {}
 
     /// The view context merges saves made through its coordinator by itself.
@@ -31,7 +31,7 @@ public struct ContainerStrategy: StackStrategy {
         return context
     }
 
-    /// The seeding is not merged: the other designs' main contexts never hear of it either.
+    /// The seeding is not merged: the other strategies' main contexts never hear of it either.
     public func willSeed(_ stack: LabStack) {
         let main = stack.main
         main.performAndWait { main.automaticallyMergesChangesFromParent = false }

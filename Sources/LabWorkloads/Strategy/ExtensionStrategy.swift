@@ -8,30 +8,30 @@ import ObjectStack
 /// change notification. The app has no background context of its own. File stores only: another process cannot
 /// open an in-memory store.
 public struct ExtensionStrategy: StackStrategy {
-    public let design = StackDesign(
+    public let declaration = ConcurrencyStrategy(
         "extension", color: "#8c564b",
         about: "another process (an app extension) imports into the same store file; the app's view context, "
             + "pinned to a query generation, merges the extension's transactions from persistent history on each "
             + "remote change notification")
 
-    /// Creates the design.
+    /// Creates the strategy.
     public init() {}
 
     public var storeOptions: [String: String] { HistoryStoreOptions.all }
     public var writesInAnotherProcess: Bool { true }
 
-    /// None: the design's background work is the extension process's.
+    /// None: the strategy's background work is the extension process's.
     public func newBackgroundContext(on stack: LabStack) throws -> ManagedObjectContext {
         throw LabError(
             .unsupported,
-            "the extension design writes from another process (the import workload's extension), not from a "
+            "the extension strategy writes from another process (the import workload's extension), not from a "
                 + "background context of the app")
     }
 
     /// Refuses the in-memory store, pins the view context and starts the history merger.
     public func didBuild(_ stack: LabStack) throws {
-        guard stack.store != .memory else {
-            throw LabError(.unsupported, "the extension design needs a store file another process can open")
+        guard stack.store.isFile else {
+            throw LabError(.unsupported, "the extension strategy needs a store file another process can open")
         }
         try stack.pinMainToCurrentGeneration()
         stack.attach(HistoryMerger(stack: stack))

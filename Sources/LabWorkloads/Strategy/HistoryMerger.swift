@@ -21,7 +21,7 @@ final class HistoryMerger: Sendable {
     private let merged: Mutex<Set<PersistentHistoryToken?>>
     // Touched on the history context's queue only, which is serial: the fetch-after token.
     nonisolated(unsafe) private var fetchedUpTo: PersistentHistoryToken?
-    /// Bumped when the store was seeded outside the design: merges queued before are of seeding, and dropped.
+    /// Bumped when the store was seeded outside the strategy: merges queued before are of seeding, and dropped.
     private let epoch = Mutex(0)
     /// The last error a history fetch threw, reported by `waitUntilCaughtUp`.
     private let failure = Mutex<String?>(nil)
@@ -47,8 +47,8 @@ final class HistoryMerger: Sendable {
         stack.keep(observer: token)
     }
 
-    /// Where the history starts for a store seeded outside the design: what is there now is not merged (as the
-    /// other designs' main contexts never hear of the seeding), and merges of it already queued are dropped.
+    /// Where the history starts for a store seeded outside the strategy: what is there now is not merged (as the
+    /// other strategies' main contexts never hear of the seeding), and merges of it already queued are dropped.
     func skipToNow() {
         history.performAndWait {
             let now = coordinator.currentPersistentHistoryToken()

@@ -3,9 +3,9 @@ import LabCore
 import ObjectStack
 import Synchronization
 
-/// A Core Data stack built by one of the lab's stack designs (`StackStrategy`) on a fresh store: the main-queue
-/// context the UI reads, background contexts for work, and the design's way of bringing background saves into
-/// the main context.
+/// A Core Data stack built by one of the lab's concurrency strategies (`StackStrategy`) on a fresh store: the
+/// main-queue context the UI reads, background contexts for work, and the strategy's way of bringing background saves
+/// into the main context.
 ///
 /// For example:
 /// ```swift
@@ -20,7 +20,7 @@ public final class LabStack: @unchecked Sendable {
     // @unchecked: `coordinators` and `observers` are behind `registry`; the contexts are Sendable and used on their
     // own queues; everything else is immutable after init.
 
-    /// The design.
+    /// The strategy.
     public let strategy: any StackStrategy
     /// The store kind.
     public let store: StoreKind
@@ -35,7 +35,7 @@ public final class LabStack: @unchecked Sendable {
 
     private let model: ManagedObjectModel
     private let location: URL
-    /// The context the design puts between the main context and the coordinator (nested contexts' private
+    /// The context the strategy puts between the main context and the coordinator (nested contexts' private
     /// root), if any.
     public let savingParent: ManagedObjectContext?
     private let registry = Mutex(Registry())
@@ -76,7 +76,7 @@ public final class LabStack: @unchecked Sendable {
         }
     }
 
-    /// A coordinator with the store at `url` open: the lab's one way to open a store outside a stack design (a
+    /// A coordinator with the store at `url` open: the lab's one way to open a store outside a concurrency strategy (a
     /// seeded store, a store to explain, hold, migrate or kill). `url` nil opens a fresh in-memory store.
     /// - Throws: the store's error when it cannot be opened.
     public static func openCoordinator(
@@ -104,7 +104,7 @@ public final class LabStack: @unchecked Sendable {
         registry.withLock { $0.coordinators[0] }
     }
 
-    /// A context for background work, set up as the design says: the main context itself (`main-only`), a
+    /// A context for background work, set up as the strategy says: the main context itself (`main-only`), a
     /// private context on the shared coordinator, a private context on a coordinator and store of its own
     /// (`separate-stacks`), or a private child of the main context (`nested-contexts`).
     public func newBackgroundContext() throws -> ManagedObjectContext {
@@ -112,7 +112,7 @@ public final class LabStack: @unchecked Sendable {
     }
 
     /// A new private-queue background context on `coordinator` (the stack's shared one when nil), named and given the
-    /// stack's merge policy: for the designs.
+    /// stack's merge policy: for the strategies.
     public func backgroundContext(on coordinator: PersistentStoreCoordinator? = nil) -> ManagedObjectContext {
         let context = ManagedObjectContext(concurrencyType: .privateQueue)
         context.persistentStoreCoordinator = coordinator ?? primaryCoordinator
@@ -120,13 +120,13 @@ public final class LabStack: @unchecked Sendable {
         return context
     }
 
-    /// Names a new background context and gives it the stack's merge policy: for the designs.
+    /// Names a new background context and gives it the stack's merge policy: for the strategies.
     public func prepareBackground(_ context: ManagedObjectContext) {
         context.name = "background"
         context.mergePolicy = .mergeByPropertyObjectTrump
     }
 
-    /// A new coordinator with its own store instance on the stack's store, closed with the stack: for designs
+    /// A new coordinator with its own store instance on the stack's store, closed with the stack: for strategies
     /// that give a context a stack of its own.
     /// - Throws: the store's error when it cannot be opened.
     public func openAnotherCoordinator() throws -> PersistentStoreCoordinator {
@@ -136,20 +136,20 @@ public final class LabStack: @unchecked Sendable {
         return coordinator
     }
 
-    /// The store's location: its file (or the in-memory store's URL), for a design that opens it elsewhere.
+    /// The store's location: its file (or the in-memory store's URL), for a strategy that opens it elsewhere.
     public var storeLocation: URL { location }
 
-    /// Runs `body` when the stack closes, before its stores do: for what a design started (timers, observers).
+    /// Runs `body` when the stack closes, before its stores do: for what a strategy started (timers, observers).
     public func onClose(_ body: @escaping @Sendable () -> Void) {
         registry.withLock { $0.closers.append(body) }
     }
 
-    /// Keeps a part a design runs beside the main context (a history merger, a frame timer) for the stack's life.
+    /// Keeps a part a strategy runs beside the main context (a history merger, a frame timer) for the stack's life.
     public func attach(_ part: any AnyObject & Sendable) {
         registry.withLock { $0.parts.append(part) }
     }
 
-    /// The part of type `Part` a design attached, if any.
+    /// The part of type `Part` a strategy attached, if any.
     public func attached<Part: AnyObject & Sendable>(_ type: Part.Type) -> Part? {
         registry.withLock { registry in registry.parts.lazy.compactMap { $0 as? Part }.first }
     }
@@ -178,24 +178,24 @@ public final class LabStack: @unchecked Sendable {
         registry.withLock { $0.observers.append(token) }
     }
 
-    /// Saves a background context's changes all the way to the store, as the design does. Call it on the
+    /// Saves a background context's changes all the way to the store, as the strategy does. Call it on the
     /// context's queue.
     ///
     /// Under `nested-contexts` the child's save is applied by the main queue, then the main context saves into
     /// the root on the main queue and the root saves to the store on its own queue; the main-queue part of that
-    /// chain is logged in `merges`. Under the notification designs the merge is queued on the main queue.
+    /// chain is logged in `merges`. Under the notification strategies the merge is queued on the main queue.
     public func save(_ context: ManagedObjectContext) throws {
         try strategy.save(context, on: self)
     }
 
-    /// Waits until every background save made so far has reached the main context the design's way (for most
-    /// designs: every block queued on the main queue so far, the pending merges, has run).
+    /// Waits until every background save made so far has reached the main context the strategy's way (for most
+    /// strategies: every block queued on the main queue so far, the pending merges, has run).
     @MainActor
     public func drainMainQueue() async throws {
         try await catchUp()
     }
 
-    /// Returns once every background save made so far has been merged into the main context, the design's way.
+    /// Returns once every background save made so far has been merged into the main context, the strategy's way.
     public func catchUp() async throws {
         try await strategy.catchUp(on: self)
     }
@@ -226,7 +226,7 @@ public final class LabStack: @unchecked Sendable {
 
     /// Bytes of the store's files (nil for the in-memory store).
     public var storeBytes: Int64? {
-        store == .memory ? nil : ProcessUsage.diskBytes(under: directory)
+        store.isFile ? ProcessUsage.diskBytes(under: directory) : nil
     }
 
     /// Stops observing, closes every store and removes the run's folder.

@@ -5,12 +5,12 @@ import ObjectStack
 /// background contexts children of the main context. A background save passes through the main queue, then the
 /// main context saves into the root and the root saves to the store.
 public struct NestedContextsStrategy: StackStrategy {
-    public let design = StackDesign(
+    public let declaration = ConcurrencyStrategy(
         "nested-contexts", color: "#2ca02c",
         about: "a private root context on the coordinator, the main context "
             + "its child, background contexts children of the main context: child → main → root → store")
 
-    /// Creates the design.
+    /// Creates the strategy.
     public init() {}
 
     /// A private root on the coordinator, the main context its child.

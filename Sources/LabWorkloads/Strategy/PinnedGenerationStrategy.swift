@@ -7,19 +7,19 @@ import ObjectStack
 /// context to the then current generation. Between two moves every fetch reads one consistent generation, however
 /// many saves land: the app, not the writer, decides when the UI moves.
 public struct PinnedGenerationStrategy: StackStrategy {
-    public let design = StackDesign(
+    public let declaration = ConcurrencyStrategy(
         "pinned-generation", color: "#bcbd22",
         about: "the view context pinned to a query generation (setQueryGenerationFrom(.current)); background "
             + "saves on the shared coordinator are held and merged once a frame, which moves the pinned generation")
 
-    /// Creates the design.
+    /// Creates the strategy.
     public init() {}
 
     /// A private context on the shared coordinator, its saves held for the next frame's merge.
     public func newBackgroundContext(on stack: LabStack) throws -> ManagedObjectContext {
         let context = stack.backgroundContext()
         guard let frames = stack.attached(FrameMerger.self) else {
-            preconditionFailure("the pinned-generation design's frame merger starts with its stack")
+            preconditionFailure("the pinned-generation strategy's frame merger starts with its stack")
         }
         let token = NotificationCenter.default.addObserver(
             forName: ManagedObjectContext.didSaveNotification, object: context, queue: nil

@@ -2,7 +2,7 @@ import Foundation
 import LabCore
 import ObjectStack
 
-/// The extension side of the `extension` design, in `stacklab child extension-import` (hidden): a process of its
+/// The extension side of the `extension` strategy, in `stacklab child extension-import` (hidden): a process of its
 /// own that opens the app's store file with persistent history and remote change notifications on, then imports
 /// the pods service's pages into it by find-or-create in saves of `batchSize`, as the app's background importer
 /// would.

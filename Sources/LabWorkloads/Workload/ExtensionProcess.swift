@@ -2,7 +2,7 @@ import Foundation
 import LabCore
 import Synchronization
 
-/// The app's handle on the `extension` design's extension: a real `stacklab child extension-import` process on
+/// The app's handle on the `extension` strategy's extension: a real `stacklab child extension-import` process on
 /// the app's store file, its protocol lines (`ExtensionImport`) read as they come.
 /// - Note: Thread-safe: the lines are parsed on the pipe's reader and kept behind a mutex.
 final class ExtensionProcess: Sendable {
@@ -30,7 +30,7 @@ final class ExtensionProcess: Sendable {
         self.onCommit = onCommit
         process.executableURL = executable
         process.arguments = [
-            "child", "extension-import", "--store", store.rawValue, "--path", url.path, "--service",
+            "child", "extension-import", "--store", store.name, "--path", url.path, "--service",
             service.absoluteString, "--batch-size", String(batchSize), "--write-rate", String(writeRate),
         ]
         let output = Pipe()

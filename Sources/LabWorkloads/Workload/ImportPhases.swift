@@ -21,7 +21,7 @@ public final class ImportPhases: Sendable {
         /// One `name IN {…}` fetch per batch and setting the values of found and new pods (on a model file: the
         /// importer's page, one fetch per key scope, values and relationships set on found and new objects).
         case findOrCreate
-        /// The design's save of each batch, and the reset after it (nested contexts: child → main → root → store);
+        /// The strategy's save of each batch, and the reset after it (nested contexts: child → main → root → store);
         /// on a model file the one save after the last page.
         case save
         /// After the last save: waiting for the main queue to finish the merges still queued on it.

@@ -25,17 +25,17 @@ struct ImportWorkload: StackWorkload {
     let name = "import"
     let acceptsModelFiles = true
     let readsImportKeys = true
-    /// Every design, the extension's included.
-    let designs = StackStrategies.designs
+    /// Every strategy, the extension's included.
+    let strategies = StackStrategies.declarations
     /// The session's metrics, then where the wall time went (the importer's phases), then the change-to-screen
     /// latencies and the extension's throughput.
-    let metrics: [Metric] = Metric.session + ImportPhases.metrics + Metric.designs
+    let metrics: [Metric] = Metric.session + ImportPhases.metrics + Metric.todaysStrategies
     /// How long, how fast, and what the UI felt; `run --wide` adds where the time went (the phases) and the CPU.
     let headlineMetrics: [Metric] = [
         .wallMilliseconds, .objectsPerSecond, .mainMaxStallMilliseconds, .fetchP99Milliseconds,
         .mergeTotalMilliseconds,
     ]
-    /// The stack workloads' charts, the first screen's fetch latency beside the stall (a design can keep the main
+    /// The stack workloads' charts, the first screen's fetch latency beside the stall (a strategy can keep the main
     /// thread free yet make its fetches wait), how soon a commit reaches the screen (with `newest_first`), and where
     /// each cell's wall time went.
     let charts: [ChartSpec] =
@@ -84,7 +84,7 @@ struct ImportWorkload: StackWorkload {
         let inAnotherProcess = session.stack.strategy.writesInAnotherProcess
         if let modelFile = session.modelFile {
             guard !inAnotherProcess else {
-                throw LabError(.unsupported, "the extension design imports the built-in pods only, not a model file")
+                throw LabError(.unsupported, "the extension strategy imports the built-in pods only, not a model file")
             }
             return try await run(session, on: modelFile)
         }
@@ -141,14 +141,14 @@ struct ImportWorkload: StackWorkload {
         )
     }
 
-    /// The `extension` design: another process imports the catalogue into the store file while the app shows the
+    /// The `extension` strategy: another process imports the catalogue into the store file while the app shows the
     /// first screen and merges the extension's history. The measured phase runs from the go to the extension to
     /// the app's main context having merged the last transaction (and, with `newest_first`, the first screen
     /// showing it); the phases are not split, since the import's steps run in the other process.
     @MainActor
     func runExtension(_ session: RunSession, catalogue: Catalogue) async throws -> WorkloadOutcome {
         guard !session.flag("reimport") else {
-            throw LabError(.unsupported, "the extension design does not run with reimport")
+            throw LabError(.unsupported, "the extension strategy does not run with reimport")
         }
         let stack = session.stack
         let screen = session.flag("newest_first") ? ChangeToScreen() : nil

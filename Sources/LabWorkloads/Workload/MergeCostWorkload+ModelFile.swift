@@ -14,7 +14,7 @@ extension MergeCostWorkload {
 
     /// The merges on a model file: the population seeded, the first screen's objects registered in the main
     /// context with a fetched results controller on its fetch, then `merges` background saves of `changes`
-    /// changes to its entity, each brought into the main context the design's way.
+    /// changes to its entity, each brought into the main context the strategy's way.
     /// - Throws: `LabError.workloadFailed` when, after the merges, the main context, its controller and the store
     ///   disagree on the entity's objects; what seeding, inserting and saving throw.
     @MainActor

@@ -5,7 +5,7 @@ import ObjectStack
 /// The merge-cost workload: the main context holds `registered` pods (fetched and materialised, with the
 /// `MainContextObserver` attached — the fetched results controller's hook), then `merges` times a background
 /// context saves `changes` changes (a third inserts, a third updates of registered pods, a third deletes) and
-/// the design brings them into the main context. `merge_total_ms` is the main-thread time of those merges.
+/// the strategy brings them into the main context. `merge_total_ms` is the main-thread time of those merges.
 ///
 /// `observer: none` runs the same merges with nothing watching the main context, so a matrix over `observer`
 /// gives the fetched results controller's share of a merge.
@@ -20,8 +20,8 @@ import ObjectStack
 struct MergeCostWorkload: StackWorkload {
     let name = "merge-cost"
     let acceptsModelFiles = true
-    /// Only the designs that merge a background save into the main context.
-    let designs = StackStrategies.merging
+    /// Only the strategies that merge a background save into the main context.
+    let strategies = StackStrategies.merging
     /// The session's metrics, and on a model file what the merged saves inserted, deleted and could not delete.
     let metrics: [Metric] = Metric.session + [.inserted, .deleted, .deletesRefused]
     let headlineMetrics: [Metric] = [
@@ -29,7 +29,7 @@ struct MergeCostWorkload: StackWorkload {
         .mainHitchMillisecondsPerSecond, .fetchP99Milliseconds, .cpuMilliseconds,
     ]
     /// The main thread's time per merge against the objects registered and against the changes, log–log, a
-    /// line per design and value of the other axis.
+    /// line per strategy and value of the other axis.
     let charts: [ChartSpec] = [(String, String, String)](
         [
             ("registered", "changes", "objects registered in the main context"),

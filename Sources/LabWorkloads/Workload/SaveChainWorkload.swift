@@ -3,7 +3,7 @@ import LabCore
 import ObjectStack
 
 /// The save-chain workload: `saves` times, a background context inserts `objects` pods and saves them to the
-/// store the design's way — directly (`shared-coordinator`, `separate-stacks`), on the main context
+/// store the strategy's way — directly (`shared-coordinator`, `separate-stacks`), on the main context
 /// (`main-only`), or child → main → root → store (`nested-contexts`). `wall_ms` is the sum of the saves' times,
 /// measured on the saving queue; `merge_total_ms` is the main-queue part of the chain.
 ///

@@ -15,7 +15,7 @@ struct StartupWorkload: Workload {
     /// A launch opens a file: the in-memory store has nothing to launch on.
     let stores = StoreKind.fileStores
     /// A launch's milestones, its longest stall, the watchdog's verdict and the deadline crossing. (A launch has
-    /// no stack design to choose: it opens one store, in one of two modes.)
+    /// no concurrency strategy to choose: it opens one store, in one of two modes.)
     let metrics: [Metric] = [
         .objects, .mainMaxStallMilliseconds, .timeToMainMilliseconds, .timeToFirstFrameMilliseconds,
         .timeToStoreReadyMilliseconds, .timeToFirstScreenMilliseconds, .killedByWatchdog, .migrated,
@@ -47,7 +47,7 @@ struct StartupWorkload: Workload {
 
     var parameters: [ParameterSpec] {
         [
-            ParameterSpec("store", .choice(stores.map(\.rawValue)), default: nil, help: "the store file's engine"),
+            ParameterSpec("store", .choice(stores.map(\.name)), default: nil, help: "the store file's engine"),
             ParameterSpec(
                 "mode", .choice(LaunchChild.Mode.allCases.map(\.rawValue)), default: .text("async"),
                 help: "sync: the store is added on the main thread in the launch handler; async: on a background queue"),
@@ -172,10 +172,10 @@ actor SeededStores {
 
     /// The seeded store for these settings in `directory`, seeding it on first use.
     func store(in directory: URL, _ store: StoreKind, objects: Int, version: Int, seed: UInt64) async throws -> URL {
-        let key = "\(store.rawValue)-\(objects)-v\(version)-s\(seed)"
+        let key = "\(store.name)-\(objects)-v\(version)-s\(seed)"
         if let url = made[directory.path + "/" + key], FileManager.default.fileExists(atPath: url.path) { return url }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent("\(key).\(store.rawValue)")
+        let url = directory.appendingPathComponent("\(key).\(store.name)")
         let seeder = PodStoreSeeder(
             store: store, objects: objects, modelVersion: version, url: url, seed: seed, replacesExisting: true)
         _ = try await Task.detached { try seeder.run() }.value

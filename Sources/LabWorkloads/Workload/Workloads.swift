@@ -6,5 +6,5 @@ extension WorkloadRegistry {
     public static let stack = WorkloadRegistry(
         [
             ImportWorkload(), ReadWriteMixWorkload(), MergeCostWorkload(), SaveChainWorkload(), StartupWorkload(),
-        ], modelFiles: ModelFileLoader())
+        ], modelFiles: ModelFileLoader(), builtinModels: [PodModel.builtinName])
 }

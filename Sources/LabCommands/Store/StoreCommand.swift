@@ -1,0 +1,9 @@
+import ArgumentParser
+
+/// `stacklab store`: store files Core Data or ObjectStack wrote, one subcommand per task — `describe` and `upgrade`
+/// (the verb-group shape of `stacklab model`).
+struct StoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store", abstract: "Describe a store file Core Data wrote, or upgrade one ObjectStack wrote.",
+        subcommands: [StoreDescribeCommand.self, StoreUpgradeCommand.self])
+}
