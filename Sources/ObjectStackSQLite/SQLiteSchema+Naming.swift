@@ -61,7 +61,8 @@ extension SQLiteSchema {
         private var taken: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
 
         mutating func name(for property: String) -> String {
-            let base = "Z" + SQLiteSchema.upper(property)
+            // A composite element is stored as an attribute named by its key path (`location.x`): ZLOCATION_X.
+            let base = "Z" + SQLiteSchema.upper(property).replacingOccurrences(of: ".", with: "_")
             var candidate = base
             var suffix = 1
             while taken.contains(candidate) {

@@ -50,17 +50,6 @@ struct ModelFileVocabularyTests {
                     <attribute name="loose" optional="YES" transient="YES" attributeType="Undefined"/>
                 </entity>
                 """, line: 5, element: "attribute name=\"loose\"", message: "type Undefined"),
-        Case(
-            name: "composite attribute",
-            body: """
-                <entity name="Quake">
-                    <attribute name="magnitude" optional="YES" attributeType="Composite" composite="Magnitude"/>
-                    <attribute name="place" optional="YES" attributeType="String"/>
-                </entity>
-                <composite name="Magnitude">
-                    <attribute name="richter" optional="YES" attributeType="Double" usesScalarValueType="YES"/>
-                </composite>
-                """, line: 4, element: "attribute name=\"magnitude\"", message: "type Composite (composite Magnitude)"),
     ]
 
     /// Indexes loaded in part: a note, which strict reading does not refuse (speed differs, results do not).
@@ -122,18 +111,58 @@ struct ModelFileVocabularyTests {
         #expect(throws: ModelFileError.self) { try ManagedObjectModel.versionList(contentsOf: url, options: .strict) }
     }
 
-    @Test("an attribute not loaded (composite, Undefined) leaves the others; an unknown XML attribute is kept")
+    @Test("an attribute not loaded (Undefined) leaves the others; an unknown XML attribute is kept")
     func whatWarningsLeave() throws {
         let files = try TemporaryModelFile()
         defer { files.remove() }
-        let composite = try files.model(
-            TemporaryModelFile.xml(try #require(Self.warningCases.first { $0.name == "composite attribute" }).body),
-            name: "Composite")
-        let quake = try #require(try ManagedObjectModel(contentsOf: composite).entitiesByName["Quake"])
-        #expect(quake.attributes.map(\.name) == ["place"])
+        let undefined = try files.model(
+            TemporaryModelFile.xml(
+                try #require(Self.warningCases.first { $0.name == "transient attribute of type Undefined" }).body),
+            name: "Undefined")
+        let a = try #require(try ManagedObjectModel(contentsOf: undefined).entitiesByName["A"])
+        #expect(a.attributes.map(\.name) == ["x"])
         let unknown = try files.model(TemporaryModelFile.xml(Self.warningCases[0].body), name: "Unknown")
         let x = try #require(try ManagedObjectModel(contentsOf: unknown).entitiesByName["A"]?.attributesByName["x"])
         #expect(x.modelFileMetadata.attributes["encryptedAtRest"] == "YES")
+    }
+
+    @Test("a composite attribute loads under strict reading: its elements, nested ones too, stored by key path")
+    func compositeLoads() throws {
+        let files = try TemporaryModelFile()
+        defer { files.remove() }
+        let url = try files.model(
+            TemporaryModelFile.xml(
+                """
+                <entity name="Quake" coreSpotlightDisplayNameExpression="place">
+                    <attribute name="magnitude" optional="YES" attributeType="Composite" composite="Magnitude"/>
+                    <attribute name="place" optional="YES" attributeType="String"/>
+                </entity>
+                <composite name="Magnitude">
+                    <attribute name="richter" attributeType="Double" defaultValueString="0.0" usesScalarValueType="YES"/>
+                    <attribute name="scale" optional="YES" attributeType="Composite" composite="Scale"/>
+                </composite>
+                <composite name="Scale">
+                    <attribute name="name" optional="YES" attributeType="String"/>
+                </composite>
+                """), name: "Composite")
+        let quake = try #require(try ManagedObjectModel(contentsOf: url, options: .strict).entitiesByName["Quake"])
+        let magnitude = try #require(quake.compositeAttributes.first)
+        #expect(magnitude.name == "magnitude" && magnitude.isOptional)
+        #expect(magnitude.elementPaths == ["richter", "scale.name"])
+        #expect(quake.attributes.map(\.name) == ["place", "magnitude.richter", "magnitude.scale.name"])
+        let richter = try #require(quake.attributesByName["magnitude.richter"])
+        #expect(richter.compositeElement == CompositeElement(composite: "magnitude", path: "richter", isRequired: true))
+        #expect(richter.isOptional && richter.defaultValue == .double(0))
+        #expect(quake.coreSpotlightDisplayNameExpression == "place")
+        let missing = try files.model(
+            TemporaryModelFile.xml(
+                """
+                <entity name="Quake">
+                    <attribute name="magnitude" optional="YES" attributeType="Composite" composite="Nowhere"/>
+                </entity>
+                """), name: "Missing")
+        let error = try #require(throws: ModelFileError.self) { try ManagedObjectModel(contentsOf: missing) }
+        #expect(error.reason.contains("Nowhere") && error.line == 4, "\(error)")
     }
 
     // MARK: - Every attribute Xcode writes

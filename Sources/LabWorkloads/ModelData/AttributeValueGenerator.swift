@@ -19,6 +19,9 @@ struct AttributeValueGenerator {
 
     let entityName: String
     let attribute: AttributeDescription
+    /// Whether the generator may leave the value nil: an optional attribute, unless it stores a required element of a
+    /// composite (the generator gives every composite a value, so its required elements need theirs).
+    var mayBeNil: Bool { attribute.isOptional && attribute.compositeElement?.isRequired != true }
     /// Whether every value must differ from every other (and never be nil).
     let unique: Bool
     let nilShare: Double
@@ -92,8 +95,8 @@ struct AttributeValueGenerator {
                 "a uniqueness constraint needs \(count) distinct values, but its type and bounds allow only \(Int(capacity))"
         }
         if let problem {
-            guard attribute.isOptional, !unique else {
-                throw refuse((attribute.isOptional ? "" : "required, and ") + problem)
+            guard mayBeNil, !unique else {
+                throw refuse((mayBeNil ? "" : "required, and ") + problem)
             }
             alwaysNil = true
             note = "\(entityName).\(attribute.name) is left nil: \(problem)"
@@ -106,7 +109,7 @@ struct AttributeValueGenerator {
     mutating func value(index: Int, using random: inout SplitMix64) throws -> Value? {
         if alwaysNil { return nil }
         if !unique {
-            if attribute.isOptional, random.chance(nilShare) { return nil }
+            if mayBeNil, random.chance(nilShare) { return nil }
             if !attribute.defaultValue.isNull, random.chance(defaultShare), fits(attribute.defaultValue) {
                 return .store(attribute.defaultValue)
             }
@@ -120,7 +123,7 @@ struct AttributeValueGenerator {
                 if unique { guard seen.insert(value).inserted else { continue } }
                 return .store(value)
             }
-            if attribute.isOptional && !unique { return nil }
+            if mayBeNil && !unique { return nil }
             throw PopulationRefusal(
                 entity: entityName, property: attribute.name,
                 "found no \(unique ? "new " : "")value matching \(regex.pattern) with length \(Int(low))...\(high) in 1000 draws"

@@ -189,8 +189,22 @@ public struct ModelDescription: Sendable {
         if let parent = entity.superentity { header += " : \(parent.name)" }
         if entity.isAbstract { header += " (abstract)" }
         var lines = [header]
-        for attribute in entity.declaredAttributes {
+        for attribute in entity.declaredAttributes where attribute.compositeElement == nil {
             lines.append("    attribute \(attribute.name): " + describe(attribute))
+        }
+        for composite in entity.compositeAttributes {
+            lines.append(
+                "    composite \(composite.name): \(composite.isOptional ? "optional" : "required")"
+                    + (composite.isTransient ? ", transient" : ""))
+            for attribute in entity.declaredAttributes
+            where attribute.compositeElement?.composite == composite.name {
+                let element = attribute.compositeElement!
+                let kind =
+                    [attribute.type.rawValue, element.isRequired ? "required" : "optional"]
+                    + (attribute.defaultValue.isNull ? [] : ["default \(attribute.defaultValue)"])
+                lines.append(
+                    "      element \(element.path): " + kind.joined(separator: ", ") + " (stored as \(attribute.name))")
+            }
         }
         for relationship in entity.declaredRelationships {
             lines.append("    relationship \(relationship.name): " + describe(relationship))

@@ -150,6 +150,9 @@ extension ManagedObjectContext {
                             + Self.missingTransformerNote(attribute))
                 }
             }
+            if !entity.compositeAttributesByName.isEmpty {
+                for failure in object.compositeFailures() { fail(failure.key, .missingValue, failure.message) }
+            }
             for attribute in entity.constrainedAttributes {
                 if let problem = attribute.constraintViolation(of: object.attributeValue(attribute)) {
                     fail(attribute.name, problem.reason, "\(entity.name).\(attribute.name) \(problem.message)")

@@ -58,6 +58,9 @@ public final class AttributeDescription: @unchecked Sendable {
     @exclusivity(unchecked) public internal(set) var storedIndex: Int?
     /// The bound derivation, set when the model is built.
     @exclusivity(unchecked) var derivation: Derivation?
+    /// For an attribute that stores an element of a composite attribute (`location.x`): which composite and
+    /// element; nil for any other attribute.
+    @exclusivity(unchecked) public internal(set) var compositeElement: CompositeElement?
 
     /// Creates an attribute.
     /// - Parameters:

@@ -42,6 +42,18 @@ public final class EntityDescription: @unchecked Sendable {
     public let versionHashModifier: String?
     /// Fetched properties: named fetches of another entity, declared in a model file.
     public let fetchedProperties: [FetchedPropertyDescription]
+    /// The composite attributes the entity declares; their elements are stored as attributes of their own, named
+    /// by key path (`location.x`), among `declaredAttributes`.
+    public let compositeAttributes: [CompositeAttributeDescription]
+    /// Every composite attribute, inherited ones too, by name.
+    @exclusivity(unchecked) public internal(set) var compositeAttributesByName:
+        [String: CompositeAttributeDescription] =
+            [:]
+    /// Core Data's `coreSpotlightDisplayNameExpression`: the expression a model file gives for the name Core
+    /// Spotlight shows for an object (its format), kept as written.
+    public var coreSpotlightDisplayNameExpression: String? {
+        modelFileMetadata.attributes["coreSpotlightDisplayNameExpression"]
+    }
     /// The class name a model file gives (`representedClassName`), recorded for display: Swift cannot look
     /// a class up by name, so `managedObjectClass` decides what is instantiated.
     public let representedClassName: String?
@@ -111,12 +123,37 @@ public final class EntityDescription: @unchecked Sendable {
     @exclusivity(unchecked) private var modelIndexStorage = -1
 
     /// Creates an entity description.
+    public convenience init(
+        name: String,
+        managedObjectClass: ManagedObject.Type = ManagedObject.self,
+        parent: String? = nil,
+        isAbstract: Bool = false,
+        attributes: [AttributeDescription] = [],
+        relationships: [RelationshipDescription] = [],
+        uniquenessConstraints: [[String]] = [],
+        indexes: [IndexDescription] = [],
+        renamingIdentifier: String? = nil,
+        versionHashModifier: String? = nil,
+        fetchedProperties: [FetchedPropertyDescription] = [],
+        representedClassName: String? = nil
+    ) {
+        self.init(
+            name: name, managedObjectClass: managedObjectClass, parent: parent, isAbstract: isAbstract,
+            attributes: attributes, compositeAttributes: [], relationships: relationships,
+            uniquenessConstraints: uniquenessConstraints, indexes: indexes, renamingIdentifier: renamingIdentifier,
+            versionHashModifier: versionHashModifier, fetchedProperties: fetchedProperties,
+            representedClassName: representedClassName)
+    }
+
+    /// Creates an entity description with composite attributes, whose elements become attributes of their own
+    /// (`location.x`) after the entity's `attributes`.
     public init(
         name: String,
         managedObjectClass: ManagedObject.Type = ManagedObject.self,
         parent: String? = nil,
         isAbstract: Bool = false,
         attributes: [AttributeDescription] = [],
+        compositeAttributes: [CompositeAttributeDescription],
         relationships: [RelationshipDescription] = [],
         uniquenessConstraints: [[String]] = [],
         indexes: [IndexDescription] = [],
@@ -131,7 +168,8 @@ public final class EntityDescription: @unchecked Sendable {
         self.managedObjectClass = managedObjectClass
         self.parentName = parent
         self.isAbstract = isAbstract
-        self.declaredAttributes = attributes
+        self.declaredAttributes = attributes + compositeAttributes.flatMap { $0.storageAttributes() }
+        self.compositeAttributes = compositeAttributes
         self.declaredRelationships = relationships
         self.uniquenessConstraints = uniquenessConstraints
         self.indexes = indexes

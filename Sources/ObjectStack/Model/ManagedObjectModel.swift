@@ -166,6 +166,14 @@ public final class ManagedObjectModel: Sendable {
             }
             attributes.append(attribute)
         }
+        var composites = parent?.compositeAttributesByName ?? [:]
+        for composite in entity.compositeAttributes {
+            guard names.insert(composite.name).inserted, composites[composite.name] == nil else {
+                throw ObjectStackError.invalidModel("entity \(entity.name) declares property \(composite.name) twice")
+            }
+            composites[composite.name] = composite
+        }
+        entity.compositeAttributesByName = composites
         for relationship in entity.declaredRelationships {
             guard names.insert(relationship.name).inserted else {
                 throw ObjectStackError.invalidModel(

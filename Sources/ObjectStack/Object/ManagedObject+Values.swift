@@ -13,6 +13,9 @@ extension ManagedObject {
     ///   as in Core Data); use `entity.property(named:)` to ask first.
     public func value(forKey key: String) -> Any? {
         managedObjectContext?.assertOnQueue("value(forKey: \"\(key)\")")
+        if !entity.compositeAttributesByName.isEmpty, let composite = entity.compositeAttributesByName[key] {
+            return compositeValue(composite)
+        }
         guard let property = entity.property(named: key) else {
             preconditionFailure("entity \(entity.name) has no property named '\(key)'")
         }
@@ -40,6 +43,7 @@ extension ManagedObject {
     ///   `.typeMismatch` with the transformer's error as `cause`.
     public func checkedValue(forKey key: String) throws -> Any? {
         managedObjectContext?.assertOnQueue("checkedValue(forKey: \"\(key)\")")
+        if entity.compositeAttributesByName[key] != nil { return value(forKey: key) }
         guard let property = entity.property(named: key) else {
             throw ObjectStackError(code: .unknownKey, message: "entity \(entity.name) has no property named '\(key)'")
         }
@@ -70,6 +74,9 @@ extension ManagedObject {
     ///   value that is not of the attribute's type (or does not fit its width), naming the entity and key.
     public func setValue(_ value: Any?, forKey key: String) throws {
         managedObjectContext?.assertOnQueue("setValue(_:forKey: \"\(key)\")")
+        if !entity.compositeAttributesByName.isEmpty, let composite = entity.compositeAttributesByName[key] {
+            return try setCompositeValue(value, composite)
+        }
         guard let property = entity.property(named: key) else {
             throw ObjectStackError(code: .unknownKey, message: "entity \(entity.name) has no property named '\(key)'")
         }

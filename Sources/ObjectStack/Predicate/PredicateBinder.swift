@@ -244,7 +244,13 @@ struct PredicateBinder {
         var steps: [BoundKeyPath.Step] = []
         var current: EntityDescription? = start
         let fullText = ((variable.map { ["$" + $0] } ?? []) + components).joined(separator: ".")
+        // Components a composite attribute's element path took (`location.x` is one attribute).
+        var consumed = 0
         for (position, component) in components.enumerated() {
+            if consumed > 0 {
+                consumed -= 1
+                continue
+            }
             if let subscriptValue = PredicateSubscript(component: component) {
                 guard case .toMany(let relationship)? = steps.last else {
                     throw ObjectStackError.unknownKeyPath(
@@ -306,6 +312,26 @@ struct PredicateBinder {
             } else if let relationship = entity.relationshipsByName[component] {
                 steps.append(relationship.isToMany ? .toMany(relationship) : .toOne(relationship))
                 current = relationship.destinationEntity
+            } else if let composite = entity.compositeAttributesByName[component] {
+                // An element of a composite attribute is stored as the attribute its key path names.
+                var path = component
+                var element: AttributeDescription?
+                for next in components[(position + 1)...] {
+                    path += "." + next
+                    consumed += 1
+                    if let attribute = entity.attributesByName[path] {
+                        element = attribute
+                        break
+                    }
+                }
+                guard let element else {
+                    throw ObjectStackError.unknownKeyPath(
+                        fullText, entity: start.name,
+                        detail: "composite \(entity.name).\(component) has no element at this path (elements: "
+                            + composite.elementPaths.joined(separator: ", ") + ")")
+                }
+                steps.append(.attribute(element))
+                current = nil
             } else {
                 throw ObjectStackError.unknownKeyPath(
                     fullText, entity: start.name,

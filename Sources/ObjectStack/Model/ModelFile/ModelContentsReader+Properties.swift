@@ -26,7 +26,6 @@ extension ModelContentsReader {
         "Undefined": "Core Data allows it on transient attributes only, for values the app computes",
         "Object ID": "Core Data uses it for expression results, not stored attributes",
         "ObjectID": "Core Data uses it for expression results, not stored attributes",
-        "Composite": "ObjectStack's stores have no composite columns (Core Data keeps composites in SQLite only)",
     ]
 
     /// The transformer Core Data uses for a transformable attribute that names none.
@@ -42,12 +41,10 @@ extension ModelContentsReader {
         }
         guard let type = Self.attributeTypes[typeName] else {
             if let why = Self.unloadedTypes[typeName] {
-                var what = "attribute \(entity).\(name) has type \(typeName)"
-                if typeName == "Composite" {
-                    let composite = element.attributes["composite"] ?? ""
-                    what += compositeElements[composite] != nil ? " (composite \(composite))" : " (no such composite)"
-                }
-                try warn(element, "\(what), which ObjectStack has no attribute type for (\(why)): not loaded")
+                try warn(
+                    element,
+                    "attribute \(entity).\(name) has type \(typeName), which ObjectStack has no attribute type for "
+                        + "(\(why)): not loaded")
                 return nil
             }
             throw error(

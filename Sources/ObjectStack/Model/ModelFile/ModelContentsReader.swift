@@ -102,7 +102,9 @@ struct ModelContentsReader {
     private static let entityHonoured: Set<String> = [
         "name", "representedClassName", "parentEntity", "isAbstract", "elementID", "renamingID", "versionHashModifier",
     ]
-    private static let entityKept: Set<String> = ["codeGenerationType", "syncable"]
+    private static let entityKept: Set<String> = [
+        "codeGenerationType", "syncable", "coreSpotlightDisplayNameExpression",
+    ]
 
     private mutating func readEntity(_ element: ModelXMLElement) throws -> EntityDescription {
         let metadata = try keep(element, honoured: Self.entityHonoured, kept: Self.entityKept)
@@ -118,6 +120,7 @@ struct ModelContentsReader {
         if parent != nil { counts.subentities += 1 }
 
         var attributes: [AttributeDescription] = []
+        var composites: [CompositeAttributeDescription] = []
         var relationships: [RelationshipDescription] = []
         var fetchedProperties: [FetchedPropertyDescription] = []
         var indexes: [IndexDescription] = []
@@ -128,7 +131,11 @@ struct ModelContentsReader {
             case "attribute":
                 declarations[key] = (child.line, child.label)
                 counts.attributes += 1
-                if let attribute = try readAttribute(child, entity: name) { attributes.append(attribute) }
+                if child.attributes["attributeType"] == "Composite" {
+                    composites.append(try readCompositeAttribute(child, entity: name))
+                } else if let attribute = try readAttribute(child, entity: name) {
+                    attributes.append(attribute)
+                }
             case "relationship":
                 declarations[key] = (child.line, child.label)
                 relationships.append(try readRelationship(child, entity: name))
@@ -157,6 +164,7 @@ struct ModelContentsReader {
             parent: parent,
             isAbstract: isAbstract,
             attributes: attributes,
+            compositeAttributes: composites,
             relationships: relationships,
             uniquenessConstraints: constraints,
             indexes: indexes,
@@ -189,8 +197,51 @@ struct ModelContentsReader {
         return (name, members, metadata)
     }
 
-    /// A `<composite>`: the attributes a composite attribute groups. Checked for the vocabulary only: an entity's
-    /// composite attribute is not loaded (see `readAttribute`).
+    /// An entity's attribute of type `Composite`: the `<composite>` it names, its elements read as attributes (an
+    /// element of type `Composite` as a nested composite).
+    mutating func readCompositeAttribute(_ element: ModelXMLElement, entity: String, depth: Int = 0) throws
+        -> CompositeAttributeDescription
+    {
+        let metadata = try keep(element, honoured: Self.compositeHonoured, kept: Self.compositeKept)
+        let name = try required(element, "name")
+        let owner = "\(entity).\(name)"
+        guard let compositeName = element.attributes["composite"], !compositeName.isEmpty else {
+            throw error(element, "composite attribute \(owner) names no composite (composite=\"…\")")
+        }
+        guard let definition = compositeElements[compositeName] else {
+            throw error(
+                element,
+                "composite attribute \(owner) names composite \(compositeName), which the model does not declare")
+        }
+        guard depth < 16 else {
+            throw error(
+                element,
+                "composite attribute \(owner) nests composites more than 16 deep (a composite that contains itself?)")
+        }
+        var elements: [AttributeDescription] = []
+        var nested: [CompositeAttributeDescription] = []
+        for child in definition.children where child.name == "attribute" {
+            if child.attributes["attributeType"] == "Composite" {
+                nested.append(try readCompositeAttribute(child, entity: owner, depth: depth + 1))
+            } else if let attribute = try readAttribute(child, entity: owner) {
+                elements.append(attribute)
+            }
+        }
+        let composite = CompositeAttributeDescription(
+            name: name, elements: elements, composites: nested, isOptional: try bool(element, "optional"),
+            isTransient: try bool(element, "transient"), renamingIdentifier: renamingIdentifier(element),
+            versionHashModifier: element.attributes["versionHashModifier"])
+        composite.modelFileMetadata = metadata
+        return composite
+    }
+
+    private static let compositeHonoured: Set<String> = [
+        "name", "attributeType", "composite", "optional", "transient", "elementID", "renamingID", "versionHashModifier",
+    ]
+    private static let compositeKept: Set<String> = ["syncable", "usesScalarValueType", "spotlightIndexingEnabled"]
+
+    /// A `<composite>`: the attributes a composite attribute groups. Checked for the vocabulary here; its elements
+    /// are read with each attribute that names it (`readCompositeAttribute`).
     private mutating func readComposite(_ element: ModelXMLElement) throws {
         try check(element, known: ["name"])
         for child in element.children where child.name != "attribute" && child.name != "userInfo" {
