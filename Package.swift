@@ -39,6 +39,13 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // SHA-256 and SHA-512 (OpenSSL's libcrypto): the digest and checksum Core Data keeps beside a store's version
+        // hashes.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .systemLibrary(
             name: "CLMDB",
             pkgConfig: "lmdb",
@@ -48,7 +55,7 @@ let package = Package(
             name: "ObjectStack",
             dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")]
         ),
-        .target(name: "ObjectStackSQLite", dependencies: ["ObjectStack", "CSQLite", "CZlib"]),
+        .target(name: "ObjectStackSQLite", dependencies: ["ObjectStack", "CSQLite", "CZlib", "CCrypto"]),
         .target(name: "ObjectStackLMDB", dependencies: ["ObjectStack", "CLMDB"]),
         // The lab core, the engine alone: scenarios, metrics, the runner, compare, output, reports. It knows
         // workloads, stores and strategies only through their declarations, imports no ObjectStack and serves nothing.

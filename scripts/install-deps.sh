@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Usage: scripts/install-deps.sh
-# Installs the C libraries StackLab links (libsqlite3-dev, liblmdb-dev, zlib1g-dev) when they are missing.
+# Installs the C libraries StackLab links (libsqlite3-dev, liblmdb-dev, zlib1g-dev, libssl-dev) when they are missing.
 # Runs apt-get as root, or through sudo when not root. Does nothing when both are present.
 set -euo pipefail
 missing=()
-for package in libsqlite3-dev liblmdb-dev zlib1g-dev pkg-config; do
+for package in libsqlite3-dev liblmdb-dev zlib1g-dev libssl-dev pkg-config; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
 if [ ${#missing[@]} -eq 0 ]; then

@@ -27,8 +27,13 @@ public struct CoreDataStoreFile: Sendable {
     public let cachedModel: ManagedObjectModel?
     /// The framework version that wrote the store (`NSPersistenceFrameworkVersion`); nil for ObjectStack's.
     public let frameworkVersion: Int?
-    /// Whether ObjectStack created the store (its hashes are ObjectStack's).
+    /// Whether ObjectStack wrote the store's version hashes (its own, not Core Data's).
     public let isWrittenByObjectStack: Bool
+    /// Whether the store carries ObjectStack's hashes of its model (a store ObjectStack created or migrated, with or
+    /// without Core Data's hashes beside them).
+    public let hasObjectStackHashes: Bool
+    /// `NSStoreModelVersionHashes` as stored, by entity name: Core Data's hashes, unless ObjectStack wrote them.
+    public let coreDataVersionHashes: [String: Data]
     /// Whether the store has Core Data's persistent-history tables (it then opens read-only).
     public let hasPersistentHistory: Bool
     /// The entity codes (`Z_ENT`) of `Z_PRIMARYKEY`, by entity name (history's own entities left out).
@@ -71,6 +76,8 @@ public struct CoreDataStoreFile: Sendable {
         cachedModel = try file.cachedModel()
         frameworkVersion = plist.isWrittenByObjectStack ? nil : plist.frameworkVersion
         isWrittenByObjectStack = plist.isWrittenByObjectStack
+        hasObjectStackHashes = plist.objectStackHashes != nil
+        coreDataVersionHashes = plist.storedHashes
         hasPersistentHistory = file.hasCoreDataHistory
         entityCodes = file.entityRows.values.filter { $0.code < SQLiteStoreFile.firstHistoryEntityCode }.reduce(
             into: [:]) { $0[$1.name] = $1.code }
@@ -102,7 +109,7 @@ public struct CoreDataStoreFile: Sendable {
                 closest = (version.name, differences[0], differences.count)
             }
         }
-        let source = isWrittenByObjectStack ? "the store's version hashes" : "the store's tables and columns"
+        let source = hasObjectStackHashes ? "the store's version hashes" : "the store's tables and columns"
         return try ModelVersionMatch(
             equalVersions: equal, source: source, compared: versions.count, preferring: preferring,
             closest: closest.map { "\($0.name): \($0.difference)" })
@@ -111,7 +118,7 @@ public struct CoreDataStoreFile: Sendable {
     /// How the file differs from what a model needs, one phrase each (empty when it is a store of the model): the
     /// entities of `Z_PRIMARYKEY`, then tables and columns (for a store ObjectStack wrote, its hashes).
     func layoutDifferences(for model: ManagedObjectModel) -> [String] {
-        if isWrittenByObjectStack {
+        if hasObjectStackHashes {
             return metadata.entitiesDiffering(from: model, configuration: nil).map { "entity \($0) differs" }
         }
         // An entity renamed by a migration keeps its old name in Z_PRIMARYKEY: its renaming identifier's.

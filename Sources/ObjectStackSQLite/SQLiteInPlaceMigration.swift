@@ -68,15 +68,25 @@ struct SQLiteInPlaceMigration {
         return true
     }
 
-    /// The store's metadata for the new model: ObjectStack's hashes of it (Core Data's own cannot be computed
-    /// here), the app's keys kept; the model cache, which describes the old model, is removed.
+    /// The store's metadata for the new model: ObjectStack's hashes of it, and Core Data's when the migration was
+    /// given them (`SQLiteStore.coreDataVersionHashesOption`); the app's keys kept. The model cache, which describes
+    /// the old model, is removed.
     private func writeMetadata(for entities: [EntityDescription], file: SQLiteStoreFile, _ db: SQLiteConnection) throws
     {
-        var values = (try? file.plist().values) ?? [:]
-        let fresh = StoreMetadataPlist.data(for: entities, versionIdentifiers: [])
-        for (key, value) in (try StoreMetadataPlist(data: fresh, url: migration.url)).values { values[key] = value }
-        for key in ["NSStoreModelVersionHashesDigest", "NSStoreModelVersionChecksumKey"] { values[key] = nil }
-        let data = try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+        var coreDataHashes: CoreDataVersionHashes?
+        if let text = migration.options[SQLiteStore.coreDataVersionHashesOption] {
+            guard let hashes = CoreDataVersionHashes(optionValue: text),
+                Set(hashes.hashes.keys) == Set(entities.map(\.name))
+            else {
+                throw StoreError(
+                    code: .invalidOption, message: "Core Data's hashes given are not for the new model's entities",
+                    url: migration.url)
+            }
+            coreDataHashes = hashes
+        }
+        let kept = (try? file.plist().values) ?? [:]
+        let data = StoreMetadataPlist.data(
+            for: entities, versionIdentifiers: [], coreDataHashes: coreDataHashes, keeping: kept)
         let statement = try db.statement("UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = 1")
         statement.bindBlob(data, at: 1)
         try statement.run()

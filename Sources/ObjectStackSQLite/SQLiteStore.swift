@@ -54,6 +54,11 @@ public final class SQLiteStore: PersistentStore {
 
     /// How long a connection waits for another's write lock before a save fails with `.locked`.
     static let busyTimeoutMilliseconds: Int32 = 10_000
+    /// The store option that gives a store Core Data's own version hashes of its model (`CoreDataVersionHashes`'s
+    /// `optionValue`): a store created or migrated with it records them, with their digest and checksum, so Core
+    /// Data opens it as current.
+    public static let coreDataVersionHashesOption = "coreDataVersionHashes"
+
     /// The file layout this code reads and writes, reported as the metadata's `schemaVersion`: 2 is Core Data's
     /// (1 was ObjectStack's own, before).
     static let schemaVersion = "2"

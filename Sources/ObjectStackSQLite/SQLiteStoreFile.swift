@@ -144,11 +144,10 @@ struct SQLiteStoreFile {
         }
         var userInfo = plist.appEntries
         userInfo["schemaVersion"] = SQLiteStore.schemaVersion
-        if plist.isWrittenByObjectStack {
-            userInfo["writer"] = "ObjectStack"
+        if let ours = plist.objectStackHashes {
+            userInfo["writer"] = plist.isWrittenByObjectStack ? "ObjectStack" : "ObjectStack, with Core Data's hashes"
             return StoreMetadata(
-                identifier: identifier, storeType: StoreType.sqlite.name, entityVersionHashes: plist.versionHashes,
-                userInfo: userInfo)
+                identifier: identifier, storeType: StoreType.sqlite.name, entityVersionHashes: ours, userInfo: userInfo)
         }
         userInfo["writer"] = "Core Data" + (plist.frameworkVersion.map { " \($0)" } ?? "")
         var metadata = StoreMetadata(

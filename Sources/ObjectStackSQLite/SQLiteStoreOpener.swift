@@ -236,7 +236,7 @@ struct SQLiteStoreOpener {
         }
         guard file.layout == .coreData else { return }
         let plist = try file.plist()
-        if plist.isWrittenByObjectStack {
+        if plist.objectStackHashes != nil {
             let differing = try file.metadata().entitiesDiffering(
                 from: request.model, configuration: request.configurationName)
             guard differing.isEmpty else {
@@ -266,7 +266,7 @@ struct SQLiteStoreOpener {
     ///   for a store Core Data wrote that lacks what the model needs.
     func verify(_ schema: SQLiteSchema, against file: SQLiteStoreFile) throws {
         guard file.layout == .coreData else { return }
-        let written = try file.plist().isWrittenByObjectStack
+        let written = try file.plist().objectStackHashes != nil
         let differences = schema.differences(in: file, strict: written)
         guard !differences.isEmpty else { return }
         if written {
@@ -328,6 +328,24 @@ struct SQLiteStoreOpener {
 
     // MARK: - Creating
 
+    /// Core Data's hashes of the model, when the store is created with them (`SQLiteStore.coreDataVersionHashesOption`).
+    /// - Throws: `StoreError` `.invalidOption` for a value that is not one, or hashes of other entities.
+    func coreDataHashesOption() throws -> CoreDataVersionHashes? {
+        guard let text = request.options[SQLiteStore.coreDataVersionHashesOption] else { return nil }
+        guard let hashes = CoreDataVersionHashes(optionValue: text) else {
+            throw StoreError(code: .invalidOption, message: "option coreDataVersionHashes does not read", url: url)
+        }
+        let names = Set(request.entities.map(\.name))
+        guard Set(hashes.hashes.keys) == names else {
+            throw StoreError(
+                code: .invalidOption,
+                message: "Core Data's hashes given are for entities "
+                    + hashes.hashes.keys.sorted().joined(separator: ", ") + ", the model's are "
+                    + names.sorted().joined(separator: ", "), url: url)
+        }
+        return hashes
+    }
+
     /// Creates a new store's tables, its `Z_PRIMARYKEY` rows and its metadata row.
     private func create(_ db: SQLiteConnection) throws {
         let schema = SQLiteSchema(entities: request.entities)
@@ -337,8 +355,8 @@ struct SQLiteStoreOpener {
         defer { statement.reset() }
         statement.bindText(identifier, at: 1)
         statement.bindBlob(
-            StoreMetadataPlist.data(for: request.entities, versionIdentifiers: []),
-            at: 2)
+            StoreMetadataPlist.data(
+                for: request.entities, versionIdentifiers: [], coreDataHashes: try coreDataHashesOption()), at: 2)
         try statement.run()
     }
 }

@@ -453,3 +453,82 @@ struct MismatchedStoreTests {
         #expect(throws: ObjectStackError.self) { try file.matchVersion(in: pair, preferring: "Moody 9") }
     }
 }
+
+/// Core Data's version hashes: read from stores Core Data wrote, their digest and checksum reproduced, and written
+/// into a store ObjectStack creates so that it carries exactly those.
+@Suite("Core Data's version hashes", .enabled(if: CoreDataStoreCorpus.shared != nil, "no corpus"))
+struct CoreDataVersionHashesTests {
+    @Test("the digest and checksum of every store's hashes are the ones Core Data wrote beside them")
+    func digestAndChecksum() throws {
+        var digests = 0
+        var checksums = 0
+        for store in CoreDataStoreFileTests.stores {
+            let url = try store.copy()
+            let hashes = try CoreDataVersionHashes(storeAt: url)
+            let plist = try #require(try SQLiteFile(url).blobs("SELECT Z_PLIST FROM Z_METADATA").first ?? nil)
+            let values = try #require(
+                try PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any])
+            #expect(hashes.hashes.values.allSatisfy { $0.count == 32 }, "\(store)")
+            if let digest = values["NSStoreModelVersionHashesDigest"] as? String {
+                #expect(hashes.digest == digest, "\(store)")
+                digests += 1
+            }
+            if let checksum = values["NSStoreModelVersionChecksumKey"] as? String {
+                #expect(hashes.checksum == checksum, "\(store)")
+                checksums += 1
+            }
+        }
+        #expect(digests == 16 && checksums == 5)
+    }
+
+    @Test("a store created with Core Data's hashes carries exactly them, their digest and checksum, and still opens")
+    func writtenIntoANewStore() throws {
+        let source = try #require(
+            CoreDataStoreFileTests.stores.first { $0.url.lastPathComponent == "Bookmarks_V4.sqlite" })
+        let sourceURL = try source.copy()
+        let hashes = try CoreDataVersionHashes(storeAt: sourceURL)
+        let model = try #require(try CoreDataStoreFile(url: sourceURL).cachedModel)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("hashes-\(UUID().uuidString).sqlite")
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        let store = try coordinator.addPersistentStore(
+            type: .sqlite, at: url, options: [SQLiteStore.coreDataVersionHashesOption: hashes.optionValue])
+        try coordinator.remove(store)
+        let created = try CoreDataStoreFile(url: url)
+        #expect(created.coreDataVersionHashes == hashes.hashes)
+        #expect(!created.isWrittenByObjectStack && created.hasObjectStackHashes)
+        let plist = try #require(try SQLiteFile(url).blobs("SELECT Z_PLIST FROM Z_METADATA").first ?? nil)
+        let values = try #require(
+            try PropertyListSerialization.propertyList(from: plist, format: nil) as? [String: Any])
+        #expect(values["NSStoreModelVersionHashesDigest"] as? String == hashes.digest)
+        #expect(values["NSStoreModelVersionChecksumKey"] as? String == hashes.checksum)
+        #expect(values["ObjectStackWriter"] == nil)
+        // ObjectStack still knows which model wrote it, by its own hashes beside Core Data's.
+        let reopened = PersistentStoreCoordinator(managedObjectModel: model)
+        try reopened.addPersistentStore(type: .sqlite, at: url)
+        // Hashes of other entities are refused before anything is written.
+        let other = FileManager.default.temporaryDirectory.appendingPathComponent("hashes-\(UUID().uuidString).sqlite")
+        let wrong = CoreDataVersionHashes(hashes: ["Nope": Data(count: 32)])
+        #expect(throws: StoreError.self) {
+            try PersistentStoreCoordinator(managedObjectModel: model).addPersistentStore(
+                type: .sqlite, at: other, options: [SQLiteStore.coreDataVersionHashesOption: wrong.optionValue])
+        }
+        #expect(!FileManager.default.fileExists(atPath: other.path))
+    }
+
+    @Test("a compiled model's VersionInfo.plist gives one version's hashes; a version it lacks is named")
+    func versionInfo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("Model-\(UUID().uuidString).momd")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let hashes: [String: Any] = [
+            "NSManagedObjectModel_VersionHashes": ["Model 2": ["Item": Data(repeating: 7, count: 32)]]
+        ]
+        try PropertyListSerialization.data(fromPropertyList: hashes, format: .xml, options: 0).write(
+            to: folder.appendingPathComponent("VersionInfo.plist"))
+        let read = try CoreDataVersionHashes(versionInfoAt: folder, version: "Model 2")
+        #expect(read.hashes == ["Item": Data(repeating: 7, count: 32)])
+        let error = try #require(throws: StoreError.self) {
+            try CoreDataVersionHashes(versionInfoAt: folder, version: "Model 3")
+        }
+        #expect(error.message.contains("Model 2"))
+    }
+}
