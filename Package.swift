@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(name: "LabEnginesTests", dependencies: ["LabEngines", "LabWorkloads", "TestSupport"]),
         .testTarget(
             name: "LabReliabilityTests",
-            dependencies: ["LabReliability", "LabWorkloads", "ObjectStack", "TestSupport"],
+            dependencies: ["LabReliability", "LabWorkloads", "ObjectStack", "ObjectStackSQLite", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         // The command line through the built executables: golden output, exit statuses, the committed results.

@@ -53,8 +53,7 @@ public struct StoreFileReport: Sendable {
                 message: "the store has no model cache (Z_MODELCACHE): give the model bundle that wrote it (--model)",
                 url: store)
         }
-        writer =
-            file.isWrittenByObjectStack ? "ObjectStack" : "Core Data" + (file.frameworkVersion.map { " \($0)" } ?? "")
+        writer = file.metadata.userInfo["writer"] ?? "Core Data"
         hasPersistentHistory = file.hasPersistentHistory
         contents = try file.contents(model: modelToRead)
         entityCodes = contents.entityCodes
