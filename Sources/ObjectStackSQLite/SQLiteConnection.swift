@@ -20,8 +20,10 @@ final class SQLiteConnection {
     private(set) var cacheHits = 0
 
     /// Opens a connection.
-    /// - Parameter readOnly: open without the right to write (and without creating the file).
+    /// - Parameter readOnly: open without the right to write (and without creating the file); the connection
+    ///   neither checkpoints nor deletes the file's WAL when it closes, so reading a file leaves it as it was.
     init(url: URL, readOnly: Bool) throws {
+        if readOnly { try Self.recoverHotJournal(url) }
         var pointer: OpaquePointer?
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE))
@@ -37,7 +39,23 @@ final class SQLiteConnection {
         handle = pointer
         self.url = url
         sqlite3_extended_result_codes(handle, 1)
+        if readOnly { _ = objectstack_no_checkpoint_on_close(handle) }
         try SQLiteFunctions.register(on: handle)
+    }
+
+    /// Rolls back the transaction a killed writer left in a rollback journal (a file not in WAL mode, such as a
+    /// store whose migration was cut short while it was self-contained): a read-only connection cannot, and would
+    /// fail every read (`SQLITE_READONLY_ROLLBACK`). Opening the file for writing and reading it is what any SQLite
+    /// reader with the right to write does: it puts back the pages the transaction had changed.
+    static func recoverHotJournal(_ url: URL) throws {
+        let journal = url.path + "-journal"
+        guard let size = try? FileManager.default.attributesOfItem(atPath: journal)[.size] as? NSNumber,
+            size.intValue > 0, access(url.path, W_OK) == 0
+        else { return }
+        let writer = try SQLiteConnection(url: url, readOnly: false)
+        defer { writer.close() }
+        sqlite3_busy_timeout(writer.handle, SQLiteStore.busyTimeoutMilliseconds)
+        _ = try writer.scalarText("SELECT COUNT(*) FROM sqlite_master")
     }
 
     /// Finalizes every statement and closes the connection.
