@@ -24,7 +24,7 @@ struct MappingModelCorpusTests {
     }
 
     static func load(_ entry: CoreDataStoreCorpus.MappingModel) throws -> Case {
-        let mapping = try MappingModel(contentsOf: entry.url)
+        let mapping = try entry.read()
         for bundle in entry.bundles {
             guard let (source, destination) = try? mapping.versions(in: ManagedObjectModel.versions(contentsOf: bundle))
             else { continue }

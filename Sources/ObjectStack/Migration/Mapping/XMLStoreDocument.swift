@@ -71,6 +71,10 @@ struct XMLStoreDocument {
         parser.shouldResolveExternalEntities = false
         let succeeded = parser.parse()
         if let failure = builder.failure { throw failure }
+        // FoundationXML on Linux can report success for a document that stops inside an element.
+        if let open = builder.open.last {
+            throw Failure(line: max(parser.lineNumber, 1), reason: "malformed XML: the file ends inside <\(open)>")
+        }
         guard succeeded, builder.sawDatabase else {
             let reason =
                 parser.parserError.map { "malformed XML: \($0.localizedDescription)" } ?? "no <database> element"
@@ -98,6 +102,8 @@ struct XMLStoreDocument {
         var objects: [Object] = []
         var sawDatabase = false
         var failure: Failure?
+        /// The elements started and not yet ended, outermost first.
+        var open: [String] = []
         private var current: Object?
         private var attribute: String?
         private var text = ""
@@ -106,6 +112,7 @@ struct XMLStoreDocument {
             _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
             attributes: [String: String] = [:]
         ) {
+            open.append(name)
             switch name {
             case "database":
                 sawDatabase = true
@@ -133,6 +140,7 @@ struct XMLStoreDocument {
         func parser(
             _ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?
         ) {
+            if open.last == name { open.removeLast() }
             switch name {
             case "attribute":
                 if let key = attribute {
