@@ -23,8 +23,13 @@ extension MigrationManager {
     /// the store until the new one is in place, and refuses (`StoreError.locked`) while a store of this or another
     /// process has it open.
     /// - Parameters:
+    ///   - url: the store file.
     ///   - type: a file store's type (`.sqlite`, `.lmdb`); an in-memory store migrates into another with
     ///     `migrateStore(from:type:options:mapping:to:type:options:progress:)`.
+    ///   - sourceModel: the model the store was written with.
+    ///   - destinationModel: the model the store must hold.
+    ///   - mapping: the mapping model from `sourceModel` to `destinationModel`.
+    ///   - policies: the Swift policies for the classes the mapping model names.
     ///   - options: store options for opening both stores.
     ///   - progress: called on this thread: `.preparing`, `.copying` through the mapping's three stages,
     ///     `.replacing` once the new store is complete, `.finished` once it is in place.

@@ -21,6 +21,12 @@ extension MigrationManager {
     /// `migrateStore(at:type:from:to:mapping:policies:options:progress:)`, which does so atomically.
     /// - Parameters:
     ///   - sourceURL: the store to migrate, written with `sourceModel`.
+    ///   - sourceType: its type.
+    ///   - sourceOptions: store options for opening it.
+    ///   - mapping: the mapping model from `sourceModel` to `destinationModel`.
+    ///   - destinationURL: the store the migrated objects are saved into, created when there is none.
+    ///   - destinationType: its type.
+    ///   - destinationOptions: store options for opening it.
     ///   - progress: called on this thread: `.preparing`, then `.copying` through the three stages
     ///     (`MigrationProgress.mappingStage`), then `.finished`.
     /// - Throws: before anything is written, `ObjectStackError` (`.invalidMappingModel`, `.migrationPolicyMissing`)
