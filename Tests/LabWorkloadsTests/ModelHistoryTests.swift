@@ -138,11 +138,11 @@ struct ModelHistoryTests {
     }
 
     @Test(
-        "stacklab model --history says which steps go through the bundle's mapping models",
+        "stacklab model history says which steps go through the bundle's mapping models",
         .enabled(if: corpusMoody != nil, "no shared/coredata-stores"))
     func commandWithMappingModels() throws {
         let (status, output) = try StackLabBinary.run([
-            "model", try #require(Self.corpusMoody).path, "--history", "--populate", "3", "--from", "Moody 3",
+            "model", "history", try #require(Self.corpusMoody).path, "--objects", "3", "--from", "Moody 3",
             "--version", "Moody 5",
         ])
         #expect(status == 0, "\(output)")

@@ -17,12 +17,17 @@ struct MappingMigrationTests {
         return (stack.location, nil)
     }
 
-    private func manager(_ log: LockedValue<[String]> = LockedValue([])) throws -> MigrationManager {
+    /// `MemberPolicy`, registered without the module its mapping names (`App.MemberPolicy`).
+    private func policies(_ log: LockedValue<[String]> = LockedValue([])) -> EntityMigrationPolicies {
         var policies = EntityMigrationPolicies()
         policies.register("MemberPolicy") { MemberPolicy(log: log) }
-        return MigrationManager(
+        return policies
+    }
+
+    private func manager(_ log: LockedValue<[String]> = LockedValue([])) throws -> MigrationManager {
+        MigrationManager(
             sourceModel: try MappingModels.version1(), destinationModel: try MappingModels.version2(),
-            policies: policies)
+            policies: policies(log))
     }
 
     /// Migrates a version-1 store into a new store of the same kind; returns a stack open on it.
@@ -91,8 +96,7 @@ struct MappingMigrationTests {
         let (url, _) = try versionOneStore(kind)
         let identifier = try #require(try kind.metadataForStore(at: url)).identifier
         let reports = LockedValue<[MigrationProgress]>([])
-        var policies = EntityMigrationPolicies()
-        policies.register("MemberPolicy") { MemberPolicy(log: LockedValue([])) }
+        let policies = policies()
         let migrated = try MigrationManager.migrateStore(
             at: url, type: kind, from: try MappingModels.version1(), to: try MappingModels.version2(),
             mapping: try MappingModels.mapping(), policies: policies
@@ -187,8 +191,7 @@ struct MappingMigrationTests {
         // A nickname for the required name: every other person has none, which the save refuses.
         mapping.entityMappings[0].attributeMappings[0].valueExpression = try PropertyExpression(
             format: "$source.nickname")
-        var policies = EntityMigrationPolicies()
-        policies.register("MemberPolicy") { MemberPolicy(log: LockedValue([])) }
+        let policies = policies()
         let error = try #require(throws: StoreError.self) {
             try MigrationManager.migrateStore(
                 at: url, type: kind, from: try MappingModels.version1(), to: try MappingModels.version2(),
@@ -204,8 +207,7 @@ struct MappingMigrationTests {
     func wrongSourceStore(kind: StoreType) throws {
         let stack = try TestStack(kind, model: try MigrationModels.base())
         try stack.coordinator.remove(stack.store)
-        var policies = EntityMigrationPolicies()
-        policies.register("MemberPolicy") { MemberPolicy(log: LockedValue([])) }
+        let policies = policies()
         let error = try #require(throws: StoreError.self) {
             try MigrationManager.migrateStore(
                 at: stack.location, type: kind, from: try MappingModels.version1(), to: try MappingModels.version2(),

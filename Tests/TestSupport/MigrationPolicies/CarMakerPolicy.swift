@@ -12,21 +12,9 @@ public final class CarMakerPolicy: EntityMigrationPolicy {
     public func createDestinationInstances(
         forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
-        try defaultCreateDestinationInstances(forSource: source, in: mapping, manager: manager)
+        let car = try defaultInstance(forSource: source, in: mapping, manager: manager)
         guard let name = source.value(forKey: "maker") as? String else { return }
-        guard
-            let car = manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first
-        else { throw PolicyFailure("\(mapping.name) made no car for \(source.objectID)") }
-        let context = manager.destinationContext
-        let maker =
-            try context.registeredObjects.first {
-                $0.entity.name == "Maker" && ($0.value(forKey: "name") as? String) == name
-            }
-            ?? {
-                let made = try context.insertNewObject(forEntityName: "Maker")
-                try made.setValue(name, forKey: "name")
-                return made
-            }()
+        let maker = try manager.destinationContext.registeredOrInserted("Maker", where: "name", is: name)
         maker.addObject(car, toRelationship: "cars")
     }
 }

@@ -11,22 +11,10 @@ public final class CountryContinentPolicy: EntityMigrationPolicy {
     public func createDestinationInstances(
         forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
-        try defaultCreateDestinationInstances(forSource: source, in: mapping, manager: manager)
+        let country = try defaultInstance(forSource: source, in: mapping, manager: manager)
         guard let code = source.value(forKey: "isoContinent") as? NSNumber else { return }
-        guard
-            let country = manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source])
-                .first
-        else { throw PolicyFailure("\(mapping.name) made no country for \(source.objectID)") }
-        let context = manager.destinationContext
-        let continent =
-            try context.registeredObjects.first {
-                $0.entity.name == "Continent" && ($0.value(forKey: "numericISO3166Code") as? NSNumber) == code
-            }
-            ?? {
-                let made = try context.insertNewObject(forEntityName: "Continent")
-                try made.setValue(code, forKey: "numericISO3166Code")
-                return made
-            }()
+        let continent = try manager.destinationContext.registeredOrInserted(
+            "Continent", where: "numericISO3166Code", is: code)
         try country.setValue(continent, forKey: "continent")
     }
 }

@@ -12,10 +12,7 @@ public final class PostColorPolicy: EntityMigrationPolicy {
     public func createDestinationInstances(
         forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
-        try defaultCreateDestinationInstances(forSource: source, in: mapping, manager: manager)
-        guard
-            let post = manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first
-        else { throw PolicyFailure("\(mapping.name) made no post for \(source.objectID)") }
+        let post = try defaultInstance(forSource: source, in: mapping, manager: manager)
         let color = try manager.destinationContext.insertNewObject(forEntityName: "Color")
         try color.setValue(UUID().uuidString, forKey: "colorID")
         try color.setValue(source.value(forKey: "hexColor"), forKey: "hex")

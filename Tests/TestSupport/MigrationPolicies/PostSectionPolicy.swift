@@ -12,10 +12,7 @@ public final class PostSectionPolicy: EntityMigrationPolicy {
     public func createDestinationInstances(
         forSource source: ManagedObject, in mapping: EntityMapping, manager: MigrationManager
     ) throws {
-        try defaultCreateDestinationInstances(forSource: source, in: mapping, manager: manager)
-        guard
-            let post = manager.destinationInstances(forEntityMappingName: mapping.name, sourceInstances: [source]).first
-        else { throw PolicyFailure("\(mapping.name) made no post for \(source.objectID)") }
+        let post = try defaultInstance(forSource: source, in: mapping, manager: manager)
         let body = source.value(forKey: "content") as? String
         let section = try manager.destinationContext.insertNewObject(forEntityName: "Section")
         try section.setValue(body.map { String($0.prefix(4)) + "..." }, forKey: "title")

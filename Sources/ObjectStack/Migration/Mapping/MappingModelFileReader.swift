@@ -169,21 +169,23 @@ struct MappingModelFileReader {
             sourceEntityName: source, destinationEntityName: destination, entityMigrationPolicyClassName: policy,
             userInfo: try userInfo(record, owner: "the entity mapping \(name)"))
         mapping.filterPredicate = try filterPredicate(record, name: name)
-        for id in record.relationships["attributemappings"] ?? [] {
-            guard let property = document.object(id), property.type == Self.attributeMappingType else {
-                throw failure(
-                    "the entity mapping \(name) lists \(id) among its attribute mappings, which is none",
-                    at: record.line)
+        for (key, type, label) in [
+            ("attributemappings", Self.attributeMappingType, "attribute"),
+            ("relationshipmappings", Self.relationshipMappingType, "relationship"),
+        ] {
+            for id in record.relationships[key] ?? [] {
+                guard let property = document.object(id), property.type == type else {
+                    throw failure(
+                        "the entity mapping \(name) lists \(id) among its \(label) mappings, which is none",
+                        at: record.line)
+                }
+                if type == Self.attributeMappingType {
+                    mapping.attributeMappings.append(try attributeMapping(property, of: mapping, context: context))
+                } else {
+                    mapping.relationshipMappings.append(
+                        try relationshipMapping(property, of: mapping, context: context))
+                }
             }
-            mapping.attributeMappings.append(try attributeMapping(property, of: mapping, context: context))
-        }
-        for id in record.relationships["relationshipmappings"] ?? [] {
-            guard let property = document.object(id), property.type == Self.relationshipMappingType else {
-                throw failure(
-                    "the entity mapping \(name) lists \(id) among its relationship mappings, which is none",
-                    at: record.line)
-            }
-            mapping.relationshipMappings.append(try relationshipMapping(property, of: mapping, context: context))
         }
         mapping.attributeMappings.sort { $0.name < $1.name }
         mapping.relationshipMappings.sort { $0.name < $1.name }

@@ -111,7 +111,7 @@ extension MigrationManager {
                     "\(label).\(property.name): the value expression '\(expression)' is a collection, which "
                         + "the attribute cannot hold; reduce it with @count or an aggregate")
             }
-            guard type.fits(attribute.type) || (type == .number(nil) && attribute.type.isNumeric) else {
+            guard type.fits(attribute.type) else {
                 throw invalid(
                     mapping,
                     "\(label).\(property.name): the value expression '\(expression)' gives \(type.name), "

@@ -36,7 +36,7 @@ final class MigrationRun {
     let policies: [String: any EntityMigrationPolicy]
     /// The date `now()` gives in every value expression of the migration.
     let now = Date()
-    let resolver: MigrationResolver
+    let resolver: ContextResolver
     var associations: [String: Associations] = [:]
     var currentMapping: EntityMapping?
     var fractionCompleted = 0.0
@@ -50,8 +50,7 @@ final class MigrationRun {
         self.destinationContext = destinationContext
         self.bound = bound
         self.policies = policies
-        self.resolver = MigrationResolver(
-            source: sourceContext, destination: destinationContext, destinationModel: destinationModel)
+        self.resolver = ContextResolver(context: sourceContext, other: destinationContext, for: destinationModel)
     }
 
     /// The bound form of the entity mapping named `name`.

@@ -56,19 +56,14 @@ struct XMLStoreDocument {
     /// Reads the document.
     /// - Throws: `XMLStoreDocument.Failure` with the line where the XML or the format is wrong.
     init(data: Data) throws {
-        // The checks the model-file reader makes before libxml2 sees the bytes, which it may crash on otherwise.
-        let bytes = [UInt8](data)
-        if let problem = ModelXMLElement.encodingProblem(in: bytes) {
-            throw Failure(line: problem.line, reason: "malformed XML: " + problem.reason)
-        }
-        if let line = ModelXMLElement.processingInstructionLine(in: bytes) {
-            throw Failure(line: line, reason: "malformed XML: a processing instruction other than the XML declaration")
-        }
         let builder = Builder()
-        let parser = XMLParser(data: data)
-        parser.delegate = builder
-        parser.shouldProcessNamespaces = false
-        parser.shouldResolveExternalEntities = false
+        let parser: XMLParser
+        do {
+            // The checks the model-file reader makes before libxml2 sees the bytes, which it may crash on otherwise.
+            parser = try ModelXMLElement.checkedParser(data, delegate: builder)
+        } catch {
+            throw Failure(line: error.line, reason: error.reason)
+        }
         let succeeded = parser.parse()
         if let failure = builder.failure { throw failure }
         // FoundationXML on Linux can report success for a document that stops inside an element.
