@@ -85,7 +85,8 @@ enum MappingModels {
             EntityMapping(
                 name: "PersonToMember", kind: .custom, sourceEntityName: "Person", destinationEntityName: "Member",
                 attributeMappings: [
-                    PropertyMapping(name: "name", valueExpression: try expression("$source.name")),
+                    // No expression: the same-named source attribute.
+                    PropertyMapping(name: "name"),
                     PropertyMapping(
                         name: "shout", valueExpression: try expression("FUNCTION($source.name, 'uppercaseString')")),
                     PropertyMapping(

@@ -5,8 +5,7 @@ extension MigrationManager {
 
     /// The bound form of `mapping`: the one prepared for the migration, or `mapping` bound afresh when a policy
     /// passes one it changed.
-    private func bound(_ mapping: EntityMapping, policy: any EntityMigrationPolicy) throws -> MigrationRun.BoundMapping
-    {
+    private func bound(_ mapping: EntityMapping) throws -> MigrationRun.BoundMapping {
         guard let run else { preconditionFailure("MigrationManager: no migration is running (use it from a policy)") }
         if let prepared = run.bound(named: mapping.name), prepared.mapping == mapping { return prepared }
         var model = run.mapping
@@ -21,7 +20,7 @@ extension MigrationManager {
     func createDestinationInstanceByDefault(
         forSource source: ManagedObject, in mapping: EntityMapping, policy: any EntityMigrationPolicy
     ) throws {
-        let bound = try bound(mapping, policy: policy)
+        let bound = try bound(mapping)
         guard let run, let entity = bound.destination else { return }
         // Core Data migrates plain NSManagedObjects: the app's classes play no part.
         let destination = ManagedObject(entity: entity, insertInto: run.destinationContext)
@@ -46,7 +45,7 @@ extension MigrationManager {
     func createRelationshipsByDefault(
         forDestination destination: ManagedObject, in mapping: EntityMapping, policy: any EntityMigrationPolicy
     ) throws {
-        let bound = try bound(mapping, policy: policy)
+        let bound = try bound(mapping)
         guard let run else { return }
         let source = sourceInstances(forEntityMappingName: mapping.name, destinationInstances: [destination]).first
         let destinationEntities = Set(destinationModel.entities.map(ObjectIdentifier.init))

@@ -96,7 +96,14 @@ extension MigrationManager {
                     "\(label).\(property.name): \(destination.name) has no attribute \(property.name) in the "
                         + "destination model")
             }
-            guard let expression = property.valueExpression else { continue }
+            // An attribute mapping without an expression reads the same-named source attribute, as Xcode
+            // compiles one; with no such attribute it leaves the attribute unset.
+            guard
+                let expression = property.valueExpression
+                    ?? source.flatMap({ $0.attributesByName[property.name] }).map({ _ in
+                        PropertyExpression(node: .variable("source", [property.name]))
+                    })
+            else { continue }
             guard attribute.derivationExpression == nil else {
                 throw invalid(
                     mapping,

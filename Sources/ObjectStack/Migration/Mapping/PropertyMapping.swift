@@ -14,9 +14,11 @@ import Foundation
 /// ```
 /// The value expression is evaluated by the one expression engine (``PropertyExpression``) with the migration's
 /// variables: `$source` (the source object), `$destination` (while relationships are made), `$manager`,
-/// `$entityMapping` and `$entityPolicy`. A mapping without an expression leaves its property as the entity
-/// mapping's policy set it (nil, or empty). Reading an Xcode mapping model fills in the expressions Xcode leaves
-/// implicit, as its compiled form holds them (see ``MappingModel``).
+/// `$entityMapping` and `$entityPolicy`. An attribute mapping without an expression reads the same-named attribute
+/// of the source entity, when it has one (`$source.name`); a relationship mapping without one, or an attribute the
+/// source does not have, leaves its property as the entity mapping's policy set it (nil, or empty). Reading an Xcode
+/// mapping model fills in the expressions Xcode leaves implicit, as its compiled form holds them (see
+/// ``MappingModel``).
 public struct PropertyMapping: Sendable, Hashable {
     /// The destination property's name.
     public var name: String
