@@ -38,7 +38,7 @@ struct MigrationCrashTests {
 
     private static let objects = 20_000
     /// A mapping model's migration makes a managed object per pod (Core Data's does too): fewer pods keep it quick.
-    private static let mappingObjects = 4_000
+    private static let mappingObjects = 2_000
 
     /// Every pod of a store as text, in key order (with the stars the pod mapping model computes, when asked).
     private func rows(_ store: StoreKind, _ url: URL, version: Int, stars: Bool = false) throws -> [String] {
