@@ -97,4 +97,57 @@ struct ModelHistoryTests {
         #expect(memory.status == 2)
         #expect(memory.output.contains("--store must be a file store"))
     }
+
+    // MARK: - Mapping models
+
+    /// objc.io's Moody bundle as its repository ships it, with its four mapping models beside it.
+    static var corpusMoody: URL? {
+        CoreDataStoreCorpus.shared?.mappingModels.first { $0.folder == "objcio+core-data" }?.bundles.first
+    }
+
+    @Test(
+        "a step the bundle ships a mapping model for migrates through it; one naming a policy nobody registered fails naming it",
+        .enabled(if: corpusMoody != nil, "no shared/coredata-stores"), arguments: [StoreKind.sqlite, .lmdb])
+    func mappingModels(kind: StoreKind) throws {
+        let bundle = try #require(Self.corpusMoody)
+        let versions = try ManagedObjectModel.versions(contentsOf: bundle)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mapped: [ModelHistory.Verdict] = [
+            .lightweight, .mappingModel("Moody 2-Moody 3"), .mappingModel("Moody 3-Moody 4"),
+            .mappingModel("Moody 4-Moody 5"), .mappingModel("Moody 5-Moody 6"),
+        ]
+        let history = try ModelHistory.run(
+            versions: versions, from: 0, to: versions.count - 1, spec: PopulationSpec(rootCount: 5), seed: 3,
+            store: kind, directory: directory,
+            policies: CorpusMigrationPolicies.policies(forFolder: "objcio+core-data"))
+        #expect(history.steps.map(\.verdict) == mapped)
+        #expect(history.steps.allSatisfy { $0.duration != nil && $0.reseeded == nil })
+        #expect(history.launchDuration != nil)
+        #expect(history.text.contains("Moody 2 -> Moody 3: mapping model Moody 2-Moody 3"))
+        // Without the app's policy, the last step names the class it needs and the trip cannot launch.
+        let unregistered = try ModelHistory.run(
+            versions: versions, from: 3, to: versions.count - 1, spec: PopulationSpec(rootCount: 5), seed: 3,
+            store: kind, directory: directory.appendingPathComponent("unregistered"))
+        guard case .failed(let message)? = unregistered.steps.last?.verdict else {
+            Issue.record("the step without its policy did not fail: \(unregistered.steps.map(\.verdict))")
+            return
+        }
+        #expect(message.contains("Country5ToCountry6Policy") && message.contains("CountryToCountry"), "\(message)")
+        #expect(unregistered.launchDuration == nil)
+    }
+
+    @Test(
+        "stacklab model history says which steps go through the bundle's mapping models",
+        .enabled(if: corpusMoody != nil, "no shared/coredata-stores"))
+    func commandWithMappingModels() throws {
+        let (status, output) = try StackLabBinary.run([
+            "model", "history", try #require(Self.corpusMoody).path, "--objects", "3", "--from", "Moody 3",
+            "--version", "Moody 5",
+        ])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("Moody 3 -> Moody 4: mapping model Moody 3-Moody 4"), "\(output)")
+        #expect(output.contains("Moody 4 -> Moody 5: mapping model Moody 4-Moody 5"), "\(output)")
+        #expect(output.contains("step by step, through the mapping models"), "\(output)")
+    }
 }

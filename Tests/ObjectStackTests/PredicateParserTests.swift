@@ -64,6 +64,9 @@ private func booleansAsIntegers(_ expression: SyntaxExpression) -> SyntaxExpress
     case .arithmetic(let op, let lhs, let rhs): return .arithmetic(op, booleansAsIntegers(lhs), booleansAsIntegers(rhs))
     case .negate(let operand): return .negate(booleansAsIntegers(operand))
     case .function(let name, let arguments): return .function(name, arguments.map(booleansAsIntegers))
+    case .call(let receiver, let selector, let arguments):
+        return .call(
+            receiver: booleansAsIntegers(receiver), selector: selector, arguments: arguments.map(booleansAsIntegers))
     }
 }
 

@@ -12,7 +12,10 @@ import ObjectStack
 ///     spec: PopulationSpec(rootCount: 1_000), seed: 1, store: .sqlite, directory: folder)
 /// print(history.text)
 /// ```
-/// Each step follows `ModelDifference`'s verdict, the one `StoreMigrator` migrates by: a lightweight step is
+/// A step the bundle ships a mapping model for (an `.xcmappingmodel` near it that fits the two versions) migrates
+/// through it (`MigrationManager`), as Core Data does, and its verdict names it; one whose mapping model names a policy
+/// class no Swift policy is registered for fails, naming the class. Other steps follow `ModelDifference`'s verdict,
+/// the one `StoreMigrator` migrates by: a lightweight step is
 /// migrated and timed; a step no lightweight migration covers (Core Data would need a mapping model or a custom
 /// stage) is reported with its reasons, and the trip goes on from a store seeded afresh at that step's
 /// destination version, so the later steps are still measured. A step whose data breaks the new model (a new
@@ -32,8 +35,11 @@ public struct ModelHistory: Sendable {
         case failed(String)
         /// Not tried: one of the two versions is skipped by the reader (the text says which and why).
         case unavailable(String)
+        /// Migrated through the bundle's mapping model of this name (`MigrationManager`), as Core Data migrates a
+        /// step its app ships a mapping model for.
+        case mappingModel(String)
 
-        /// `unchanged`, `lightweight`, `not lightweight`, `failed` or `unavailable`.
+        /// `unchanged`, `lightweight`, `not lightweight`, `failed`, `unavailable` or `mapping model`.
         public var name: String {
             switch self {
             case .unchanged: return "unchanged"
@@ -41,6 +47,15 @@ public struct ModelHistory: Sendable {
             case .notLightweight: return "not lightweight"
             case .failed: return "failed"
             case .unavailable: return "unavailable"
+            case .mappingModel: return "mapping model"
+            }
+        }
+
+        /// Whether the step migrated the store (lightweight, or through a mapping model).
+        public var migrated: Bool {
+            switch self {
+            case .lightweight, .mappingModel: return true
+            default: return false
             }
         }
     }
@@ -73,8 +88,9 @@ public struct ModelHistory: Sendable {
     public let steps: [Step]
     /// Opening the migrated store at the last version.
     public let openDuration: Duration
-    /// One staged migration from the first version to the last, as a launch takes it: nil when a step is not
-    /// lightweight or failed (a launch could not take the trip without the app's own migration code).
+    /// One staged migration from the first version to the last, as a launch takes it (step by step when mapping
+    /// models take part): nil when a step is not lightweight, has no mapping model, or failed (a launch could not take
+    /// the trip without the app's own migration code).
     public let launchDuration: Duration?
 
     /// The time of the migrated steps, added up.
@@ -88,21 +104,27 @@ public struct ModelHistory: Sendable {
     ///   `PopulationRefusal` when a version cannot be populated; the stores' errors.
     public static func run(
         versions: [ModelVersion], from: Int, to: Int, spec: PopulationSpec, seed: UInt64, store: StoreKind,
-        directory: URL
+        directory: URL, mappingModels: [MappingModel]? = nil,
+        policies: EntityMigrationPolicies = EntityMigrationPolicies()
     ) throws -> ModelHistory {
         try run(
             entries: versions.map(ModelVersionList.Entry.loaded), from: from, to: to, spec: spec, seed: seed,
-            store: store, directory: directory)
+            store: store, directory: directory, mappingModels: mappingModels, policies: policies)
     }
 
     /// `run(versions:…)` over every version of a model file, the skipped ones included (`ModelVersionList.entries`):
     /// the store is seeded at the first readable version from `from`; a step to or from a skipped version is
     /// `unavailable`, and the trip goes on from a store seeded afresh at the next readable version.
+    ///
+    /// A step the bundle has a mapping model for (`mappingModels`, or when nil those `MappingModelSearch` finds near
+    /// the bundle) migrates through it, with `policies` for the classes it names, as Core Data prefers a mapping model
+    /// it finds to an inferred one; the step's verdict names it.
     /// - Throws: as `run(versions:…)`, and `LabError.unsupported` when `entries[to]` is skipped or no version from
     ///   `from` to `to` is readable.
     public static func run(
         entries: [ModelVersionList.Entry], from: Int, to: Int, spec: PopulationSpec, seed: UInt64, store: StoreKind,
-        directory: URL
+        directory: URL, mappingModels: [MappingModel]? = nil,
+        policies: EntityMigrationPolicies = EntityMigrationPolicies()
     ) throws -> ModelHistory {
         guard store.isFile else {
             throw LabError(
@@ -137,12 +159,35 @@ public struct ModelHistory: Sendable {
             return (clock.now - started, result.objects)
         }
 
+        let mappings =
+            mappingModels ?? entries.lazy.compactMap(\.version).first.map {
+                MappingModelSearch.mappingModels(near: $0.url.deletingLastPathComponent()).models
+            } ?? []
+        /// The mapping model for a step, if the bundle has one.
+        func mapping(_ source: ModelVersion, _ destination: ModelVersion) -> MappingModel? {
+            mappings.first { $0.maps(from: source, to: destination) }
+        }
+        /// Migrates the store one step: through the step's mapping model, or by a lightweight migration.
+        func migrate(_ source: ModelVersion, _ destination: ModelVersion, through mapping: MappingModel?) throws {
+            if let mapping {
+                try MigrationManager.migrateStore(
+                    at: url, type: store.storeType, from: source.model, to: destination.model, mapping: mapping,
+                    policies: policies)
+            } else {
+                try StoreMigrator(
+                    type: store.storeType, url: url, destinationModel: destination.model, sourceModels: [source.model]
+                ).migrateIfNeeded()
+            }
+        }
+
         let (seedDuration, objects) = try seedStore(first)
         var steps: [Step] = []
         var allLightweight = firstLoaded == from
+        var allMigrate = firstLoaded == from
         for index in from..<to {
             guard let source = entries[index].version, let destination = entries[index + 1].version else {
                 allLightweight = false
+                allMigrate = false
                 let skipped = entries[index].version == nil ? entries[index] : entries[index + 1]
                 var reseed: Duration?
                 if let destination = entries[index + 1].version, index + 1 > firstLoaded {
@@ -164,8 +209,30 @@ public struct ModelHistory: Sendable {
                         reseeded: nil))
                 continue
             }
+            if let mapping = mapping(source, destination) {
+                allLightweight = false
+                let started = clock.now
+                do {
+                    try migrate(source, destination, through: mapping)
+                    steps.append(
+                        Step(
+                            from: source.name, to: destination.name, verdict: .mappingModel(mapping.name),
+                            duration: clock.now - started, changes: changes, reseeded: nil))
+                } catch {
+                    allMigrate = false
+                    let (reseed, _) = try seedStore(destination)
+                    steps.append(
+                        Step(
+                            from: source.name, to: destination.name,
+                            verdict: .failed("mapping model \(mapping.name): \(error)"), duration: nil,
+                            changes: changes,
+                            reseeded: reseed))
+                }
+                continue
+            }
             guard difference.isLightweightMigratable else {
                 allLightweight = false
+                allMigrate = false
                 let (reseed, _) = try seedStore(destination)
                 steps.append(
                     Step(
@@ -187,6 +254,7 @@ public struct ModelHistory: Sendable {
                         duration: clock.now - started, changes: changes, reseeded: nil))
             } catch {
                 allLightweight = false
+                allMigrate = false
                 let (reseed, _) = try seedStore(destination)
                 steps.append(
                     Step(
@@ -214,6 +282,21 @@ public struct ModelHistory: Sendable {
             let store = try launch.addPersistentStore(type: store.storeType, at: url)
             launchDuration = clock.now - started
             try launch.remove(store)
+        } else if allMigrate, to > from {
+            // A launch with mapping models takes the steps one by one, as Core Data migrates through each
+            // mapping model it finds.
+            _ = try seedStore(first)
+            let started = clock.now
+            for index in from..<to {
+                guard let source = entries[index].version, let destination = entries[index + 1].version,
+                    ModelDifference(from: source.model, to: destination.model).differingEntityNames.isEmpty == false
+                else { continue }
+                try migrate(source, destination, through: mapping(source, destination))
+            }
+            let launch = PersistentStoreCoordinator(managedObjectModel: last.model)
+            let opened = try launch.addPersistentStore(type: store.storeType, at: url)
+            launchDuration = clock.now - started
+            try launch.remove(opened)
         }
         try? store.storeType.destroyStore(at: url)
         return ModelHistory(
@@ -231,6 +314,8 @@ public struct ModelHistory: Sendable {
         for step in steps {
             lines.append("  \(step.from) -> \(step.to): \(step.verdict.name), \(ms(step.duration))")
             switch step.verdict {
+            case .mappingModel(let name):
+                lines[lines.count - 1] = "  \(step.from) -> \(step.to): mapping model \(name), \(ms(step.duration))"
             case .notLightweight(let reasons): lines += reasons.map { "      - \($0)" }
             case .failed(let message), .unavailable(let message): lines.append("      - \(message)")
             default: break
@@ -240,8 +325,12 @@ public struct ModelHistory: Sendable {
             }
         }
         lines.append("  steps total: \(ms(stepsTotal)); open at \(versionNames.last ?? "?"): \(ms(openDuration))")
+        let mapped = steps.contains { $0.verdict.name == "mapping model" }
+        let trip = "\(versionNames.first ?? "?") -> \(versionNames.last ?? "?")"
         lines.append(
-            "  launch (one staged migration \(versionNames.first ?? "?") -> \(versionNames.last ?? "?"), then open): "
+            "  launch ("
+                + (mapped ? "\(trip) step by step, through the mapping models" : "one staged migration \(trip)")
+                + ", then open): "
                 + (launchDuration.map { ms($0) } ?? "not possible without the app's own migration code"))
         return lines.joined(separator: "\n")
     }

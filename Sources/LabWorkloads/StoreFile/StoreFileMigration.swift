@@ -83,6 +83,8 @@ public struct StoreFileMigration: Sendable {
 
     /// Plans the walk of the store at `store` through the versions of `bundle`.
     /// - Parameters:
+    ///   - store: the store file, migrated in place.
+    ///   - bundle: the model bundle (`.xcdatamodeld`) whose versions the store walks.
     ///   - from: the version the store is at; nil to match it from the store (its model cache, else its tables).
     ///   - to: the version to reach; nil for the newest in version order (which `.xccurrentversion` does not always
     ///     name).

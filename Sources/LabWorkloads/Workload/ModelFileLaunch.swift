@@ -63,7 +63,7 @@ struct ModelFileLaunch {
                 steps?.set(duration.milliseconds, for: .migrationStep(from: from, to: from + 1))
             }
             metrics[.wallMilliseconds] = history.stepsTotal.milliseconds
-            metrics[.migrated] = history.steps.contains { $0.verdict == .lightweight } ? 1 : 0
+            metrics[.migrated] = history.steps.contains { $0.verdict.migrated } ? 1 : 0
             // The launch's staged migration includes its open; the open below is then the same store's, again.
             migration = launch.milliseconds - history.openDuration.milliseconds
         }

@@ -110,10 +110,12 @@ enum ArchivedExpression {
     /// A constant expression's value in the format language.
     private static func constant(_ object: KeyedArchive.Object, key: String) throws -> String {
         guard let value = object[key] else { return "nil" }
-        if let inner = object.archive.object(value) {
+        // A string or number the archive keeps once and refers to is a plain value, not an object.
+        let plain = object.archive.resolved(value)
+        if case .reference = plain, let inner = object.archive.object(value) {
             return try objectLiteral(inner)
         }
-        return try literal(object.archive.resolved(value), archive: object.archive)
+        return try literal(plain, archive: object.archive)
     }
 
     private static func objectLiteral(_ object: KeyedArchive.Object) throws -> String {

@@ -40,6 +40,8 @@ public struct ExpressionFunction: Sendable, Hashable, CustomStringConvertible {
         case noindex = "noindex:"
         case sum = "sum:", count = "count:", min = "min:", max = "max:", average = "average:"
         case median = "median:", mode = "mode:", stddev = "stddev:"
+        /// `FUNCTION(receiver, 'selector', …)`: a method of a mapping model's value expression (see `method`).
+        case method = "FUNCTION"
     }
 
     /// What kind of value a function yields, for a store that compiles it.
@@ -55,24 +57,36 @@ public struct ExpressionFunction: Sendable, Hashable, CustomStringConvertible {
     }
 
     let kind: Name
+    /// For `FUNCTION(…)`: the method called and what it is called on.
+    let method: ExpressionMethod?
 
     init(_ kind: Name) {
         self.kind = kind
+        self.method = nil
+    }
+
+    /// A `FUNCTION(…)` call of a mapping model's value expression.
+    init(method: ExpressionMethod) {
+        self.kind = .method
+        self.method = method
     }
 
     /// The function NSExpression names `name` (`"lowercase:"`, `"now"`), nil for a name it does not know.
     public init?(name: String) {
-        guard let kind = Name(rawValue: name) else { return nil }
+        guard let kind = Name(rawValue: name), kind != .method else { return nil }
         self.kind = kind
+        self.method = nil
     }
 
-    /// The function's name as NSExpression spells it: `lowercase:`, `add:to:`, `now`.
-    public var name: String { kind.rawValue }
+    /// The function's name as NSExpression spells it: `lowercase:`, `add:to:`, `now`; a method call's selector.
+    public var name: String { method?.selector ?? kind.rawValue }
 
-    public var description: String { name }
+    public var description: String { method?.description ?? name }
 
     /// The names of every function, for error messages.
-    static var allNames: String { Name.allCases.map(\.rawValue).joined(separator: ", ") }
+    static var allNames: String {
+        Name.allCases.filter { $0 != .method }.map(\.rawValue).joined(separator: ", ")
+    }
 
     /// How many arguments the function takes.
     var arity: ClosedRange<Int> {
@@ -96,6 +110,14 @@ public struct ExpressionFunction: Sendable, Hashable, CustomStringConvertible {
 
     /// What the function yields.
     public var resultKind: ResultKind {
+        if let method {
+            switch method.resultType {
+            case .string: return .string
+            case .date: return .date
+            case .number: return .number
+            default: return .argument
+            }
+        }
         switch kind {
         case .lowercase, .uppercase, .canonical: return .string
         case .now: return .date

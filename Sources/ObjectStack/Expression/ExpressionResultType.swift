@@ -48,6 +48,7 @@ enum ExpressionResultType: Equatable {
         case .operand(let operand): return of(operand)
         case .arithmetic: return .number(nil)
         case .function(let function, let arguments):
+            if let method = function.method { return method.resultType }
             switch function.resultKind {
             case .string: return .string
             case .date: return .date

@@ -5,15 +5,41 @@ import Foundation
 /// given the number and kinds of arguments it takes. Every error names the function or operand at fault.
 struct PropertyExpressionBinder {
     let entity: EntityDescription
+    /// For a mapping model's value expression: its variables and what its `FUNCTION(…)` calls may reach; nil for a
+    /// batch update's or a derived attribute's, which refuse both.
+    let mapping: MappingExpressionScope?
+
+    init(entity: EntityDescription) {
+        self.entity = entity
+        self.mapping = nil
+    }
+
+    /// A binder for a mapping model's value expressions: key paths start from `scope`'s variables (`$source`),
+    /// `FUNCTION(…)` calls what `scope` allows, and `entity` names the mapping's entity in errors.
+    init(entity: EntityDescription, mapping scope: MappingExpressionScope) {
+        self.entity = entity
+        self.mapping = scope
+    }
+
+    private var operandBinder: PredicateBinder {
+        guard let mapping else { return PredicateBinder(entity: entity) }
+        return PredicateBinder(
+            entity: entity, variables: mapping.entityVariables,
+            selfUnavailable: "a mapping's value expression reads objects through its variables, as in $source.name")
+    }
 
     /// Binds an expression.
     func bind(_ node: PredicateExpression) throws -> BoundPropertyExpression {
+        if let mapping { try mapping.checkVariables(in: node) }
+        let node = mapping?.replacingConstants(in: node) ?? node
         guard Self.containsFunction(node) else {
-            return .operand(try PredicateBinder(entity: entity).bindExpression(node))
+            return .operand(try operandBinder.bindExpression(node))
         }
         switch node {
         case .function(let name, let arguments):
             return try bindFunction(name, arguments, in: node)
+        case .call(let receiver, let selector, let arguments):
+            return try bindCall(receiver, selector, arguments, in: node)
         case .arithmetic(let op, let lhs, let rhs):
             let operands = (try bind(lhs), try bind(rhs))
             for (source, operand) in [(lhs, operands.0), (rhs, operands.1)] {
@@ -117,7 +143,7 @@ struct PropertyExpressionBinder {
     /// Whether a function is called anywhere in the expression.
     static func containsFunction(_ node: PredicateExpression) -> Bool {
         switch node {
-        case .function: return true
+        case .function, .call: return true
         case .constant, .keyPath, .variable, .subquery: return false
         case .list(let items): return items.contains(where: containsFunction)
         case .arithmetic(_, let lhs, let rhs): return containsFunction(lhs) || containsFunction(rhs)

@@ -405,6 +405,9 @@ private struct ColumnNames {
             return .negate(try rewrite(operand))
         case .function(let name, let arguments):
             return .function(name, try arguments.map(rewrite))
+        case .call:
+            // A predicate never holds FUNCTION(…) (the parser reads it in expressions only); the binder names it.
+            return expression
         }
     }
 

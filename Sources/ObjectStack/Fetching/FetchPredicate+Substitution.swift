@@ -48,6 +48,10 @@ extension FetchPredicate {
         case .negate(let operand): return .negate(try substitute(operand, variables, bound: bound))
         case .function(let name, let arguments):
             return .function(name, try arguments.map { try substitute($0, variables, bound: bound) })
+        case .call(let receiver, let selector, let arguments):
+            return .call(
+                receiver: try substitute(receiver, variables, bound: bound), selector: selector,
+                arguments: try arguments.map { try substitute($0, variables, bound: bound) })
         case .subquery(let collection, let variable, let predicate, let path):
             return .subquery(
                 collection: try substitute(collection, variables, bound: bound), variable: variable,

@@ -31,6 +31,19 @@ public struct MigrationProgress: Sendable, Hashable {
     public var totalRows: Int
     /// The entity (of the new model) whose rows are being copied, if any.
     public var entityName: String?
+    /// For a migration with a mapping model, which of Core Data's three stages is running (the phase is
+    /// `.copying` through all three); nil otherwise.
+    public var mappingStage: MappingStage?
+
+    /// The stages of a migration with a mapping model.
+    public enum MappingStage: String, Sendable, Hashable {
+        /// Destination instances are created from the source instances.
+        case createDestinationInstances
+        /// The destination instances' relationships are made.
+        case createRelationships
+        /// The policies validate, and the destination objects are validated and saved.
+        case validate
+    }
 
     /// Creates a progress report.
     public init(phase: Phase, fractionCompleted: Double, completedRows: Int, totalRows: Int, entityName: String? = nil)

@@ -115,6 +115,9 @@ public struct BoundKeyPath: Sendable, CustomStringConvertible {
     public let variable: String?
     /// The steps; empty for `SELF` or a bare variable.
     public let steps: [Step]
+    /// Whether a collection's repeated values are dropped (`@distinctUnionOfSets` in a mapping model's value
+    /// expression; a key path through to-many relationships otherwise yields each member's value once per path).
+    var distinctValues = false
 
     /// Whether the path crosses a to-many relationship (and so yields a collection).
     public var isCollection: Bool {

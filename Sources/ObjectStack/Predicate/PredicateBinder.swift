@@ -8,9 +8,25 @@ import Foundation
 struct PredicateBinder {
     let entity: EntityDescription
     private var variables: [String: EntityDescription] = [:]
+    /// Whether key paths may hold the union operators (`@distinctUnionOfSets`…): in a mapping model's value
+    /// expressions, which Core Data evaluates with key-value coding, not in predicates or batch updates.
+    private var allowsUnionOperators = false
+    /// Why a key path may not start from the evaluated object, when it may not: a mapping model's value expression
+    /// has none, and reads through `$source`.
+    private var selfUnavailable: String?
 
     init(entity: EntityDescription) {
         self.entity = entity
+    }
+
+    /// A binder whose expressions may read the objects of `variables` (`$source` in a mapping model's value
+    /// expression) and use the union collection operators; a key path from the evaluated object itself is refused
+    /// with `selfUnavailable` as the reason, when given.
+    init(entity: EntityDescription, variables: [String: EntityDescription], selfUnavailable: String?) {
+        self.entity = entity
+        self.variables = variables
+        self.allowsUnionOperators = true
+        self.selfUnavailable = selfUnavailable
     }
 
     /// Binds a whole predicate.
@@ -185,6 +201,10 @@ struct PredicateBinder {
                     return value
                 })
         case .keyPath(let components):
+            if let selfUnavailable {
+                throw ObjectStackError.unknownKeyPath(
+                    expression.predicateFormat, entity: entity.name, detail: selfUnavailable)
+            }
             return try bindPath(variable: nil, start: entity, components: components)
         case .variable(let name, let components):
             guard let start = variables[name] else {
@@ -237,18 +257,42 @@ struct PredicateBinder {
             throw ObjectStackError.typeMismatch(
                 "the function '\(name)' in '\(expression.predicateFormat)' is for expressions (PropertyExpression: "
                     + "batch updates, derived attributes), not predicates (entity \(entity.name))")
+        case .call(_, let selector, _):
+            throw ObjectStackError.typeMismatch(
+                "FUNCTION(…, '\(selector)') in '\(expression.predicateFormat)' is for a mapping model's value "
+                    + "expressions, not predicates, batch updates or derived attributes (entity \(entity.name))")
         }
     }
 
     private func bindPath(variable: String?, start: EntityDescription, components: [String]) throws -> BoundExpression {
         var steps: [BoundKeyPath.Step] = []
         var current: EntityDescription? = start
+        var distinct = false
         let fullText = ((variable.map { ["$" + $0] } ?? []) + components).joined(separator: ".")
         // Components a composite attribute's element path took (`location.x` is one attribute).
         var consumed = 0
         for (position, component) in components.enumerated() {
             if consumed > 0 {
                 consumed -= 1
+                continue
+            }
+            if let union = Self.unionOperators[component] {
+                guard allowsUnionOperators else {
+                    throw ObjectStackError.unknownKeyPath(
+                        fullText, entity: start.name,
+                        detail: "\(component) is a collection operator of a mapping model's value expressions; a "
+                            + "predicate reaches the members of a to-many key path with ANY, ALL or SUBQUERY")
+                }
+                guard BoundKeyPath(variable: variable, steps: steps).isCollection,
+                    position < components.count - 1
+                else {
+                    throw ObjectStackError.unknownKeyPath(
+                        fullText, entity: start.name,
+                        detail: "\(component) needs a to-many relationship before it and a key after it")
+                }
+                // A key path through to-many relationships already yields every member's values, flattened:
+                // the union operators only decide whether repeats stay.
+                distinct = distinct || union
                 continue
             }
             if let subscriptValue = PredicateSubscript(component: component) {
@@ -264,7 +308,8 @@ struct PredicateBinder {
                         throw ObjectStackError.unknownKeyPath(
                             fullText, entity: start.name, detail: "nothing may follow [SIZE]")
                     }
-                    return .aggregate(.count, .keyPath(BoundKeyPath(variable: variable, steps: steps)))
+                    return .aggregate(
+                        .count, .keyPath(BoundKeyPath(variable: variable, steps: steps, distinctValues: distinct)))
                 case .first: member = .first
                 case .last: member = .last
                 case .index(let index): member = .index(index)
@@ -277,7 +322,7 @@ struct PredicateBinder {
                     throw ObjectStackError.unknownKeyPath(
                         fullText, entity: start.name, detail: "unknown collection operator \(component)")
                 }
-                let operand = BoundKeyPath(variable: variable, steps: steps)
+                let operand = BoundKeyPath(variable: variable, steps: steps, distinctValues: distinct)
                 let rest = Array(components[(position + 1)...])
                 if function == .count {
                     guard rest.isEmpty else {
@@ -298,7 +343,9 @@ struct PredicateBinder {
                         fullText, entity: start.name,
                         detail: "\(component) needs a to-many relationship followed by an attribute")
                 }
-                return .aggregate(function, .keyPath(BoundKeyPath(variable: variable, steps: steps + tail.steps)))
+                return .aggregate(
+                    function,
+                    .keyPath(BoundKeyPath(variable: variable, steps: steps + tail.steps, distinctValues: distinct)))
             }
             guard let entity = current else {
                 throw ObjectStackError.unknownKeyPath(
@@ -338,6 +385,12 @@ struct PredicateBinder {
                     detail: "\(entity.name) has no property '\(component)'")
             }
         }
-        return .keyPath(BoundKeyPath(variable: variable, steps: steps))
+        return .keyPath(BoundKeyPath(variable: variable, steps: steps, distinctValues: distinct))
     }
+
+    /// Key-value coding's union operators, each with whether it drops repeated values.
+    private static let unionOperators: [String: Bool] = [
+        "@distinctUnionOfSets": true, "@distinctUnionOfObjects": true, "@distinctUnionOfArrays": true,
+        "@unionOfSets": true, "@unionOfObjects": false, "@unionOfArrays": false,
+    ]
 }

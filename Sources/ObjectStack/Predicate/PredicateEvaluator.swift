@@ -20,6 +20,13 @@ public protocol PredicateResolver {
     func destinations(of relationship: RelationshipDescription, in row: Row) throws -> [ManagedObjectID]
 }
 
+/// What an operand of a predicate or expression evaluates to: one value, or a collection's values (a to-many key
+/// path, a list, what a mapping model's `$manager` function returns).
+enum OperandValue {
+    case single(StoreValue)
+    case collection([StoreValue])
+}
+
 /// Evaluates bound predicates, sort keys and key paths over a resolver's rows.
 ///
 /// Semantics are those of `ValueComparison`; `ANY` is false and `ALL` true on an empty collection.
@@ -34,12 +41,10 @@ public struct PredicateEvaluator<Resolver: PredicateResolver> {
     }
 
     /// The value of one operand: a single value or a collection.
-    private enum Operand {
-        case single(StoreValue)
-        case collection([StoreValue])
-    }
+    typealias Operand = OperandValue
 
-    private typealias Scope = [(name: String, row: Row)]
+    /// The rows variables stand for (a SUBQUERY's member, a mapping's `$source`), innermost last.
+    typealias Scope = [(name: String, row: Row)]
 
     /// Whether `row` matches the predicate.
     public func evaluate(_ predicate: BoundPredicate, on row: Row) throws -> Bool {
@@ -63,11 +68,16 @@ public struct PredicateEvaluator<Resolver: PredicateResolver> {
     }
 
     /// The values of an operand: a collection's each value, a single value alone (an aggregate function's input).
-    func values(of expression: BoundExpression, on row: Row) throws -> [StoreValue] {
-        switch try operand(of: expression, row, []) {
+    func values(of expression: BoundExpression, on row: Row, scope: Scope = []) throws -> [StoreValue] {
+        switch try operand(of: expression, row, scope) {
         case .single(let value): return [value]
         case .collection(let values): return values
         }
+    }
+
+    /// An operand's value with variables bound to rows: one value, or a collection's values.
+    func operand(of expression: BoundExpression, on row: Row, scope: Scope) throws -> Operand {
+        try operand(of: expression, row, scope)
     }
 
     /// Orders two rows by sort keys (`.orderedSame` when they tie on every key).
@@ -240,7 +250,10 @@ public struct PredicateEvaluator<Resolver: PredicateResolver> {
             }
             rows = next
         }
-        return path.isCollection ? .collection(values) : .single(values.first ?? .null)
+        guard path.isCollection else { return .single(values.first ?? .null) }
+        guard path.distinctValues else { return .collection(values) }
+        var seen = Set<StoreValue>()
+        return .collection(values.filter { seen.insert($0).inserted })
     }
 
     /// The one object a to-one step or a subscripted to-many step leads to, if any.

@@ -109,7 +109,10 @@ struct PredicateLexer {
     private var afterComparison = false
 
     /// The collection operators a key path may hold.
-    static let collectionOperators: Set<String> = ["@count", "@sum", "@avg", "@min", "@max"]
+    static let collectionOperators: Set<String> = [
+        "@count", "@sum", "@avg", "@min", "@max", "@distinctUnionOfSets", "@distinctUnionOfObjects",
+        "@distinctUnionOfArrays", "@unionOfSets", "@unionOfObjects", "@unionOfArrays",
+    ]
 
     /// Creates a lexer positioned at the start of `format`.
     init(_ format: String) {

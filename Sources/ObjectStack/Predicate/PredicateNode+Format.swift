@@ -79,6 +79,10 @@ extension PredicateExpression {
             return "-" + operand.arithmeticOperandFormat
         case .function(let name, let arguments):
             return name + "(" + arguments.map(\.predicateFormat).joined(separator: ", ") + ")"
+        case .call(let receiver, let selector, let arguments):
+            return "FUNCTION("
+                + ([receiver.predicateFormat, Self.quoted(selector)] + arguments.map(\.predicateFormat))
+                .joined(separator: ", ") + ")"
         }
     }
 

@@ -5,8 +5,9 @@ import Foundation
 /// Follows Apple's "Predicate Format String Syntax" for comparisons, compounds, quantifiers, aggregates,
 /// variables, `SUBQUERY`, `CAST(…, "NSDate")`, arithmetic (`+ - * / **`, unary minus, NSPredicate's
 /// precedence), subscripts on to-many key paths (`[FIRST]`, `[LAST]`, `[SIZE]`, `[n]`) and NSExpression's function
-/// calls (`now()`, `lowercase:(name)`: parsed here, bound only by `PropertyExpression`). `FUNCTION(…)` and
-/// assignments are rejected with an error naming the feature. Surplus format arguments are ignored, as
+/// calls (`now()`, `lowercase:(name)`: parsed here, bound only by `PropertyExpression`). `FUNCTION(…)` is read in
+/// an expression only (a mapping model's value expressions call methods); in a predicate it is rejected, as are
+/// assignments, with an error naming the feature. Surplus format arguments are ignored, as
 /// NSPredicate ignores them. Every error is a `PredicateSyntaxError` at a character offset.
 ///
 /// For example:
@@ -25,6 +26,9 @@ struct PredicateParser {
     private var previousEnd = 0
     private var argumentIndex = 0
     private var depth = 0
+    /// Whether `FUNCTION(receiver, 'selector', …)` is read: in an expression (a mapping model's value expression
+    /// calls methods), not in a predicate, where Core Data's SQL stores refuse it too.
+    private var allowsCalls = false
 
     /// Creates a parser for `format`, whose placeholders (`%@`, `%K`, `%d`, `%f`…) take `arguments` in order.
     init(format: String, arguments: [Any]) {
@@ -58,6 +62,8 @@ struct PredicateParser {
     /// Parses the whole format string as one expression, such as `books.@count` for a derived attribute.
     mutating func parseExpression() throws(PredicateSyntaxError) -> PredicateExpression {
         try start(ifEmpty: "empty expression")
+        allowsCalls = true
+        defer { allowsCalls = false }
         let expression = try parseSum()
         try finish(expected: "the end of the expression")
         return expression
@@ -260,6 +266,8 @@ struct PredicateParser {
             return try parseSubquery()
         case .keyword(.cast):
             return try parseCast()
+        case .keyword(.function) where allowsCalls:
+            return try parseCall()
         default:
             throw unexpected("an expression")
         }
@@ -384,6 +392,24 @@ struct PredicateParser {
             arguments.append(try parseSum())
         }
         return .function(name, arguments)
+    }
+
+    /// `FUNCTION(receiver, 'selector', arguments…)`: NSExpression's method call, whose selector is a string literal.
+    /// What the receiver may be and which selectors exist is for the binder to say.
+    private mutating func parseCall() throws(PredicateSyntaxError) -> PredicateExpression {
+        let open = try openCall("FUNCTION")
+        let receiver = try parseSum()
+        try expect(",", "',' after the FUNCTION receiver")
+        guard case .string(let selector) = token.kind, !selector.isEmpty else {
+            throw unexpected("the selector as a quoted string, such as 'uppercaseString', after the FUNCTION receiver")
+        }
+        try advance()
+        var arguments: [PredicateExpression] = []
+        while try skip(.punctuation(",")) {
+            arguments.append(try parseSum())
+        }
+        try close(open, expected: "',' or ')' in the FUNCTION arguments")
+        return .call(receiver: receiver, selector: selector, arguments: arguments)
     }
 
     /// `CAST(seconds, "NSDate")`, a date as seconds since the reference date; the only CAST supported.

@@ -106,6 +106,9 @@ indirect enum PredicateExpression: Sendable, Hashable {
     /// One of NSExpression's functions by its name, applied to its arguments: `now()`, `lowercase:(name)`,
     /// `add:to:(pages, 1)`. A `PropertyExpression` binds it; a predicate refuses it.
     case function(String, [PredicateExpression])
+    /// `FUNCTION(receiver, 'selector', arguments…)`: a method called on a value or on one of a mapping model's
+    /// objects (`$manager`, `$entityPolicy`). Only a mapping model's value expressions bind it.
+    case call(receiver: PredicateExpression, selector: String, arguments: [PredicateExpression])
 }
 
 /// The arithmetic operators of the format-string language: `**` binds tighter than `*` and `/`, which bind

@@ -18,7 +18,7 @@ public struct ObjectStackError: Error, Sendable, CustomStringConvertible {
             case invalidModel, validationFailed, mergeConflict, constraintConflict, malformedPredicate
             case unknownKeyPath, unknownEntity, unknownKey, typeMismatch, objectNotFound, invalidArgument
             case transformerMissing, storeFailed, modelMismatch, persistentHistoryTokenExpired
-            case queryGenerationUnavailable
+            case queryGenerationUnavailable, invalidMappingModel, migrationPolicyMissing
         }
         private let value: Value
         private init(_ value: Value) { self.value = value }
@@ -57,6 +57,11 @@ public struct ObjectStackError: Error, Sendable, CustomStringConvertible {
         public static let persistentHistoryTokenExpired = Code(.persistentHistoryTokenExpired)
         /// A query generation token whose generation no context holds any more (or whose store reader ended).
         public static let queryGenerationUnavailable = Code(.queryGenerationUnavailable)
+        /// A mapping model that cannot be read, fits no pair of model versions, or has a value expression that
+        /// does not bind (the message names the mapping, the property and the expression).
+        public static let invalidMappingModel = Code(.invalidMappingModel)
+        /// An entity mapping names a migration policy class no Swift policy is registered under.
+        public static let migrationPolicyMissing = Code(.migrationPolicyMissing)
     }
 
     /// What kind of failure this is.

@@ -23,22 +23,15 @@ struct ModelXMLElement: Sendable {
     /// Parses XML data into its root element.
     /// - Throws: `ModelFileError` with the line `XMLParser` stopped at.
     static func parse(_ data: Data, file: String) throws -> ModelXMLElement {
-        let bytes = [UInt8](data)
-        if let problem = encodingProblem(in: bytes) {
-            throw ModelFileError(
-                file: file, line: problem.line, element: nil, reason: "malformed XML: " + problem.reason)
-        }
-        if let line = processingInstructionLine(in: bytes) {
-            throw ModelFileError(
-                file: file, line: line, element: nil,
-                reason: "malformed XML: a processing instruction (<?…?>) other than the XML declaration; "
-                    + "a model file has none")
-        }
         let builder = ModelXMLTreeBuilder()
-        let parser = XMLParser(data: data)
-        parser.delegate = builder
-        parser.shouldProcessNamespaces = false
-        parser.shouldResolveExternalEntities = false
+        let parser: XMLParser
+        do {
+            parser = try checkedParser(data, delegate: builder)
+        } catch {
+            throw ModelFileError(
+                file: file, line: error.line, element: nil,
+                reason: error.reason + (error.isProcessingInstruction ? "; a model file has none" : ""))
+        }
         let succeeded = parser.parse()
         if let failure = builder.failure {
             throw ModelFileError(
@@ -60,6 +53,36 @@ struct ModelXMLElement: Sendable {
                 reason: reason, cause: error)
         }
         return root
+    }
+
+    /// Bytes refused before `XMLParser` sees them: where, and why.
+    struct PrecheckFailure: Error {
+        let line: Int
+        let reason: String
+        /// Whether the bytes hold a processing instruction (rather than text that is not UTF-8).
+        let isProcessingInstruction: Bool
+    }
+
+    /// A parser for the bytes with `delegate`, namespaces and external entities off, once they have passed the
+    /// checks libxml2 needs first (`encodingProblem(in:)`, `processingInstructionLine(in:)`): how Xcode's XML files,
+    /// model files and mapping models alike, are read.
+    static func checkedParser(_ data: Data, delegate: any XMLParserDelegate) throws(PrecheckFailure) -> XMLParser {
+        let bytes = [UInt8](data)
+        if let problem = encodingProblem(in: bytes) {
+            throw PrecheckFailure(
+                line: problem.line, reason: "malformed XML: " + problem.reason, isProcessingInstruction: false)
+        }
+        if let line = processingInstructionLine(in: bytes) {
+            throw PrecheckFailure(
+                line: line,
+                reason: "malformed XML: a processing instruction (<?…?>) other than the XML declaration",
+                isProcessingInstruction: true)
+        }
+        let parser = XMLParser(data: data)
+        parser.delegate = delegate
+        parser.shouldProcessNamespaces = false
+        parser.shouldResolveExternalEntities = false
+        return parser
     }
 
     /// Why the bytes are not the UTF-8 text Xcode writes model files in, and where; nil when they are.
