@@ -86,7 +86,7 @@ let package = Package(
         // Reliability tools: the fuzzer, the crash (kill) campaign and the child processes they and the tests start.
         .target(
             name: "LabReliability",
-            dependencies: ["LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]
+            dependencies: ["LabCore", "LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]
         ),
         // The lab's verbs, shared by both executables: each tool names its workloads, so a verb's code is written once.
         .target(
