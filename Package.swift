@@ -120,7 +120,12 @@ let package = Package(
             name: "LabWorkloadsTests",
             dependencies: ["LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "TestSupport"]
         ),
-        .testTarget(name: "LabEnginesTests", dependencies: ["LabEngines", "LabWorkloads", "TestSupport"]),
+        .testTarget(
+            name: "LabEnginesTests",
+            dependencies: [
+                "LabEngines", "LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "TestSupport",
+            ]
+        ),
         .testTarget(
             name: "LabReliabilityTests",
             dependencies: ["LabReliability", "LabWorkloads", "ObjectStack", "TestSupport"],
