@@ -50,8 +50,8 @@ public final class LabStack: @unchecked Sendable {
         var parts: [any AnyObject & Sendable] = []
     }
 
-    /// Builds the stack on a fresh store in `directory` (created if needed; the in-memory store ignores it).
-    /// - Parameter options: store options the run adds to the strategy's (`durability`).
+    /// Builds the stack on a fresh store in `directory` (created if needed; the in-memory store ignores it), every
+    /// store of it opened with the strategy's options and `options` (the run's, such as `durability`).
     /// - Throws: the store's error when it cannot be opened.
     public init(
         strategy: any StackStrategy, store: StoreKind, model: ManagedObjectModel, in directory: URL,
