@@ -8,7 +8,9 @@ import ObjectStack
 struct CrashTestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crash-test",
-        abstract: "SIGKILL save loops at random moments and check that no acknowledged save is lost or torn.",
+        abstract:
+            "SIGKILL save loops at random moments, or replay power cuts from their recorded I/O, and check that no "
+            + "acknowledged save is lost or torn.",
         discussion: "With --two-writers, two processes save and batch-insert into one store and both are killed each "
             + "round; the check adds that no primary key was handed out to both. With --history, a writer saves and "
             + "runs batch requests on a store with persistent history; after each kill the history must agree with "
@@ -21,7 +23,7 @@ struct CrashTestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A file store (repeatable; default both).", valueName: "sqlite|lmdb"))
     var store: [StoreKind] = StoreKind.fileStores
     @Option(help: "Kills per store.") var kills = 50
-    @Option(help: "Seed of the batch sizes.") var seed: UInt64 = 1
+    @Option(help: "Seed of the batch sizes (with --power-loss, of the crash states too).") var seed: UInt64 = 1
     @Option(help: "Longest run of a child before its kill, in ms.") var maxRunMs = 400
     @Flag(help: "Two writers on one store, saving and batch-inserting, both killed each round.") var twoWriters = false
     @Flag(help: "A writer with persistent history; the history must agree with the rows after each kill.")
@@ -32,8 +34,8 @@ struct CrashTestCommand: ParsableCommand {
     var durability: [Durability] = Durability.allCases
     @Option(help: "Power loss: saves the recorded loop makes.") var saves: Int64 = 200
     @Option(help: "Power loss: checker processes at once (default: one per core).") var jobs: Int?
-    @Option(help: ArgumentHelp("Power loss: keep the recordings in this folder.", valueName: "folder")) var keep:
-        String?
+    @Option(help: ArgumentHelp("Power loss: keep the recordings in this folder.", valueName: "folder"))
+    var keep: String?
     @Option(
         help: ArgumentHelp(
             "Power loss: check the recordings kept in this folder instead of recording.", valueName: "folder"))
@@ -42,6 +44,9 @@ struct CrashTestCommand: ParsableCommand {
 
     func validate() throws {
         for kind in store { try kind.requireFile() }
+        if powerLoss, twoWriters || history {
+            throw ValidationError("--power-loss, --two-writers and --history are separate tests; give one")
+        }
         if !powerLoss, keep != nil || replay != nil || out != nil {
             throw ValidationError("--keep, --replay and --out go with --power-loss")
         }

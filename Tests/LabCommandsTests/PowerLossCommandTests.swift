@@ -48,7 +48,7 @@ struct PowerLossCommandTests {
         #expect(try counts(again) == counts(csv), "the same recordings and seed give the same states and verdicts")
     }
 
-    @Test("a durability that is not one, or a power-loss option without --power-loss, is a usage error")
+    @Test("a durability that is not one, a power-loss option without --power-loss, or two modes, is a usage error")
     func usage() throws {
         let bad = try StackLabBinary.run(["crash-test", "--power-loss", "--durability", "sometimes"])
         #expect(bad.status == 2)
@@ -56,6 +56,9 @@ struct PowerLossCommandTests {
             bad.output.hasPrefix(
                 "Error: The value 'sometimes' is invalid for '--durability <durability>'. Please provide one of 'full', "
                     + "'normal' or 'off'."), "\(bad.output)")
+        let both = try StackLabBinary.run(["crash-test", "--power-loss", "--history"])
+        #expect(
+            both.status == 2 && both.output.hasPrefix("Error: --power-loss, --two-writers and --history are separate"))
         let stray = try StackLabBinary.run(["crash-test", "--out", "x.csv"])
         #expect(stray.status == 2 && stray.output.hasPrefix("Error: --keep, --replay and --out go with --power-loss"))
     }
