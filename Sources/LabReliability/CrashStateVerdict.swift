@@ -37,6 +37,8 @@ public struct CrashStateVerdict: Sendable, Codable, Equatable {
         if lostSaves > 0, let lastSave {
             parts.append("lost \(lostSaves) acknowledged save(s) (acknowledged \(acknowledged), store at \(lastSave))")
         }
-        return "\(state): " + (parts.isEmpty ? "clean" : parts.joined(separator: "; "))
+        // One line, whatever an engine's message holds.
+        let line = parts.joined(separator: "; ").split(whereSeparator: \.isNewline).joined(separator: " ")
+        return "\(state): " + (parts.isEmpty ? "clean" : line)
     }
 }

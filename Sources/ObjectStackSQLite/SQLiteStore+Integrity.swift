@@ -4,7 +4,7 @@ import ObjectStack
 
 extension SQLiteStore: StoreIntegrityChecking {
     /// The problems `PRAGMA integrity_check` reports (every page, index and row of the file, the write-ahead log's
-    /// frames included); empty when it says `ok`.
+    /// frames included), one a line; empty when it says `ok`.
     ///
     /// For example:
     /// ```swift
@@ -16,7 +16,11 @@ extension SQLiteStore: StoreIntegrityChecking {
     public func checkIntegrity() throws -> [String] {
         do {
             let rows = try withConnection { try $0.strings("PRAGMA integrity_check") }
-            return rows == ["ok"] ? [] : rows
+            guard rows != ["ok"] else { return [] }
+            // A row may hold several problems, one a line, under a `*** in database main ***` heading.
+            return rows.flatMap { $0.split(separator: "\n").map(String.init) }.filter {
+                !$0.hasPrefix("*** in database")
+            }
         } catch let error as StoreError where error.code == .corrupt {
             return ["the check stopped: \(error.message)"]
         }
