@@ -109,6 +109,11 @@ public struct PowerLossCampaign: Sendable {
         _ range: Range<Int>, of recording: PowerLossRecording, check: PowerLossCheck,
         _ record: (CrashStateVerdict) -> Void
     ) throws {
+        // The checkers build their states here: a checker that dies on a state leaves its files, removed with it.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "stacklab-power-loss-states-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
         var next = range.lowerBound
         while next < range.upperBound {
             let started = next
@@ -119,6 +124,7 @@ public struct PowerLossCampaign: Sendable {
             process.arguments = [
                 "child", "power-loss-check", "--recording", recording.folder.path, "--total", String(states),
                 "--seed", String(seed), "--first", String(next), "--count", String(range.upperBound - next),
+                "--scratch", scratch.path,
             ]
             let output = Pipe()
             let errors = Pipe()

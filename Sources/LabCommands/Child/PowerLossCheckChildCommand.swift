@@ -12,6 +12,7 @@ struct PowerLossCheckChildCommand: ParsableCommand {
     @Option(help: "The seed of the states' choices.") var seed: UInt64
     @Option(help: "The first state to check.") var first: Int
     @Option(help: "How many states to check.") var count: Int
+    @Option(help: "The folder to build the states in (default: the temporary folder).") var scratch: String?
 
     func run() throws {
         let check: PowerLossCheck
@@ -20,7 +21,7 @@ struct PowerLossCheckChildCommand: ParsableCommand {
         } catch {
             throw failure(verb: "child power-loss-check", "\(error)")
         }
-        let scratch = FileManager.default.temporaryDirectory
+        let scratch = self.scratch.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
         let encoder = JSONEncoder()
         func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
         for number in first..<min(first + count, total) {
