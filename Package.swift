@@ -14,6 +14,9 @@ let package = Package(
         .executable(name: "stacklab", targets: ["stacklab"]),
         // The engine comparison: the only product that links GRDB and the raw C engines.
         .executable(name: "stacklab-bench", targets: ["stacklab-bench"]),
+        // The I/O recorder `stacklab crash-test --power-loss` preloads into its save loops (LD_PRELOAD): a shared
+        // library, since SwiftPM links a plain C target into its users statically.
+        .library(name: "StackLabIOLog", type: .dynamic, targets: ["CIOLog"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -51,6 +54,8 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
+        // The I/O recorder's C (the StackLabIOLog product): logs a process's writes and syncs under one folder.
+        .target(name: "CIOLog"),
         .target(
             name: "ObjectStack",
             dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")]
@@ -88,7 +93,7 @@ let package = Package(
         // Reliability tools: the fuzzer, the crash (kill) campaign and the child processes they and the tests start.
         .target(
             name: "LabReliability",
-            dependencies: ["LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]
+            dependencies: ["LabCore", "LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB"]
         ),
         // The lab's verbs, shared by both executables: each tool names its workloads, so a verb's code is written once.
         .target(
@@ -122,7 +127,12 @@ let package = Package(
             name: "LabWorkloadsTests",
             dependencies: ["LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "TestSupport"]
         ),
-        .testTarget(name: "LabEnginesTests", dependencies: ["LabEngines", "LabWorkloads", "TestSupport"]),
+        .testTarget(
+            name: "LabEnginesTests",
+            dependencies: [
+                "LabEngines", "LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "TestSupport",
+            ]
+        ),
         .testTarget(
             name: "LabReliabilityTests",
             dependencies: ["LabReliability", "LabWorkloads", "ObjectStack", "ObjectStackSQLite", "TestSupport"],

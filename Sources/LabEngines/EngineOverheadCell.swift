@@ -1,5 +1,6 @@
 import Foundation
 import LabWorkloads
+import ObjectStack
 
 /// One cell of the engine comparison: what it works on (a store, an implementation, N pods in a folder of its own)
 /// and how it samples. Its operations, one function each, are in `EngineOverheadCell+Operations.swift`.
@@ -31,6 +32,9 @@ struct EngineOverheadCell {
     let batchSize: Int
     /// Whether ObjectStack's store keeps persistent history.
     let history: Bool
+    /// What a save promises across a power cut, for every implementation of the cell (the store's default when the
+    /// cell names none).
+    let durability: Durability
 
     /// The cell `parameters` name, working in `directory`; nil unless they name a store, an implementation and an
     /// operation that fit together (`EngineOverheadWorkload.accepts`).
@@ -51,6 +55,7 @@ struct EngineOverheadCell {
         changes = parameters["changes"]?.integerValue ?? 1_000
         batchSize = parameters["batch_size"]?.integerValue ?? 10_000
         history = EngineOverheadWorkload.historyIsOn(parameters)
+        durability = EngineOverheadWorkload.durability(parameters)
     }
 
     // MARK: - Data and engines
@@ -65,13 +70,14 @@ struct EngineOverheadCell {
             ? directory.appendingPathComponent("\(implementation.rawValue)-\(sample).\(store.name)")
             : store.location(in: directory)
         switch (implementation, store) {
-        case (.objectStack, _): return try StackPods(store: store, url: url, history: history)
+        case (.objectStack, _):
+            return try StackPods(store: store, url: url, history: history, durability: stackDurability)
         case (.raw, .memory): return SwiftPods()
-        case (.raw, .sqlite): return try RawSQLitePods(url: url)
-        case (.raw, .lmdb): return try RawLMDBPods(url: url)
-        case (.rawPerLookup, .sqlite): return try RawSQLitePods(url: url, perLookup: true)
-        case (.rawPerLookup, .lmdb): return try RawLMDBPods(url: url, perLookup: true)
-        case (.grdb, .sqlite): return try GRDBPods(url: url)
+        case (.raw, .sqlite): return try RawSQLitePods(url: url, durability: durability)
+        case (.raw, .lmdb): return try RawLMDBPods(url: url, durability: durability)
+        case (.rawPerLookup, .sqlite): return try RawSQLitePods(url: url, perLookup: true, durability: durability)
+        case (.rawPerLookup, .lmdb): return try RawLMDBPods(url: url, perLookup: true, durability: durability)
+        case (.grdb, .sqlite): return try GRDBPods(url: url, durability: durability)
         default:
             throw LabError(
                 .invalidScenario,
@@ -84,8 +90,12 @@ struct EngineOverheadCell {
     func stack() throws -> StackPods {
         let url =
             store.isFile ? directory.appendingPathComponent("objectstack.\(store.name)") : store.location(in: directory)
-        return try StackPods(store: store, url: url, history: history)
+        return try StackPods(store: store, url: url, history: history, durability: stackDurability)
     }
+
+    /// The durability option ObjectStack's store opens with: the cell's on a file store (the in-memory store has
+    /// nothing to sync).
+    private var stackDurability: Durability? { store.isFile ? durability : nil }
 
     /// An engine on a new file holding `rows` (inserted by the engine itself, untimed).
     func seeded(_ rows: [PodRow]) throws -> any PodEngine {

@@ -67,6 +67,13 @@ public struct EngineOverheadWorkload: Workload {
                 "batch_size", .integer(minimum: 1), default: .integer(10_000), quick: .integer(500),
                 help: "import: pods per save; the context is reset after each"),
             ParameterSpec(
+                "durability", .choice(Durability.allCases.map(\.rawValue)), default: nil,
+                help:
+                    "full, normal or off: what a save promises across a power cut, for every implementation (SQLite "
+                    + "synchronous FULL, NORMAL, OFF; LMDB a synced commit, MDB_NOMETASYNC, MDB_NOSYNC); unset, the "
+                    + "store's default (SQLite normal, LMDB full; the in-memory store, off). Other than the default "
+                    + "only on the file stores' writes: insert, batch-insert, update, import"),
+            ParameterSpec(
                 "history", .boolean, default: .boolean(false),
                 help:
                     "on (true): ObjectStack's store keeps persistent history, so each insert and update save also writes "
@@ -85,7 +92,8 @@ public struct EngineOverheadWorkload: Workload {
     public func finish(_ results: inout [RunResult]) { Self.addRatios(&results) }
 
     /// Whether a cell makes sense: GRDB is SQLite only; `merge`, `child-save` and `import` are ObjectStack's alone;
-    /// `batch-insert` is ObjectStack's against the raw engine's insert.
+    /// `batch-insert` is ObjectStack's against the raw engine's insert; a durability other than the store's own
+    /// only on the writes (`durable`), where it changes what is timed.
     static func accepts(_ parameters: [String: ScenarioValue]) -> Bool {
         let implementation = parameters["implementation"]?.description
         let operation = parameters["operation"]?.description
@@ -95,6 +103,11 @@ public struct EngineOverheadWorkload: Workload {
         if implementation == Implementation.rawPerLookup.rawValue {
             return operation == Operation.fetchByID.rawValue
                 && parameters["store"]?.description != StoreKind.memory.name
+        }
+        if !durabilityIsDefault(parameters),
+            !Self.durable.contains(operation ?? "") || parameters["store"]?.description == StoreKind.memory.name
+        {
+            return false
         }
         if historyIsOn(parameters),
             implementation != Implementation.objectStack.rawValue
@@ -111,6 +124,34 @@ public struct EngineOverheadWorkload: Workload {
             return implementation == Implementation.objectStack.rawValue
         }
         return true
+    }
+
+    /// The operations that commit to the disk while timed: the only ones a durability other than the store's
+    /// default changes.
+    static let durable: Set<String> = [
+        Operation.insert.rawValue, Operation.batchInsert.rawValue, Operation.update.rawValue,
+        Operation.import.rawValue,
+    ]
+
+    /// The durability a cell runs at: the one it names, or its store's default (SQLite normal, LMDB full, the
+    /// in-memory store off: nothing of it reaches a disk).
+    static func durability(_ parameters: [String: ScenarioValue]) -> Durability {
+        if let named = parameters["durability"].flatMap({ Durability(rawValue: $0.description) }) { return named }
+        return defaultDurability(of: parameters["store"]?.description)
+    }
+
+    /// A store's own durability.
+    static func defaultDurability(of store: String?) -> Durability {
+        switch store {
+        case StoreKind.lmdb.name: .full
+        case StoreKind.sqlite.name: .normal
+        default: .off
+        }
+    }
+
+    /// Whether a cell runs at its store's own durability (it names none, or that one).
+    static func durabilityIsDefault(_ parameters: [String: ScenarioValue]) -> Bool {
+        durability(parameters) == defaultDurability(of: parameters["store"]?.description)
     }
 
     /// Whether a cell's store keeps persistent history (`history: on`, which YAML reads as true).
@@ -149,6 +190,8 @@ public struct EngineOverheadWorkload: Workload {
                 parameters["operation"]?.description ?? "", parameters["objects"]?.description ?? "",
                 // The raw cell a history-on cell is judged against is the raw cell (which keeps no history).
                 implementation == nil && historyIsOn(parameters) ? "on" : "off",
+                // Both sides sync alike: a durability is judged against the raw engine at that durability.
+                durability(parameters).rawValue,
             ]
         }
         var medians: [[String]: [Double]] = [:]

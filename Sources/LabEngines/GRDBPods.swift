@@ -48,21 +48,24 @@ final class GRDBPods: PodEngine {
     }
 
     private let url: URL
+    private let durability: Durability
     private var queue: DatabaseQueue
     private var lookupKeys: [Int64] = []
     private var updating: [Record] = []
 
-    /// Opens (creating through the store) the file at `url`.
-    init(url: URL) throws {
+    /// Opens (creating through the store) the file at `url`, syncing as the store does at `durability`.
+    init(url: URL, durability: Durability = .normal) throws {
         self.url = url
+        self.durability = durability
         try RawSQLitePods.createSchema(url)
-        queue = try Self.open(url)
+        queue = try Self.open(url, durability)
     }
 
-    private static func open(_ url: URL) throws -> DatabaseQueue {
+    private static func open(_ url: URL, _ durability: Durability) throws -> DatabaseQueue {
         var configuration = Configuration()
         // The store left the file in WAL mode; match its synchronous setting.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        let pragma = "PRAGMA synchronous = \(durability.sqliteSynchronous)"
+        configuration.prepareDatabase { db in try db.execute(sql: pragma) }
         return try DatabaseQueue(path: url.path, configuration: configuration)
     }
 
@@ -70,7 +73,7 @@ final class GRDBPods: PodEngine {
 
     func reopen() throws {
         try queue.close()
-        queue = try Self.open(url)
+        queue = try Self.open(url, durability)
     }
 
     func insert(_ rows: [PodRow]) throws {

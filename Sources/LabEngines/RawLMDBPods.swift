@@ -8,7 +8,7 @@ import ObjectStack
 /// The same work per pod as the LMDB store does: a row in a `rows` database keyed by big-endian primary key,
 /// in the store's row format (`RawLMDBRow`), an entry in a `byName` index (name, then primary key) and a claim
 /// on the `(name, version)` uniqueness key (`MDB_NOOVERWRITE`, so a duplicate fails the put). Same environment
-/// flags as the store (`MDB_NOSUBDIR | MDB_NOTLS | MDB_NORDAHEAD`) and durable commits.
+/// flags as the store (`MDB_NOSUBDIR | MDB_NOTLS | MDB_NORDAHEAD`), and its sync flag for the cell's durability.
 final class RawLMDBPods: PodEngine {
     private let url: URL
     private var env: OpaquePointer?
@@ -19,12 +19,15 @@ final class RawLMDBPods: PodEngine {
     private let perLookup: Bool
     /// The per-lookup read transaction, begun once (untimed) and kept reset between lookups.
     private var lookupTransaction: OpaquePointer?
+    private let durability: Durability
 
     /// Opens (creating) the environment at `url`; with `perLookup`, `fetchByID` reads each key in a read
-    /// transaction of its own (one transaction renewed and reset per lookup).
-    init(url: URL, perLookup: Bool = false) throws {
+    /// transaction of its own (one transaction renewed and reset per lookup); it syncs as the store does at
+    /// `durability`.
+    init(url: URL, perLookup: Bool = false, durability: Durability = .full) throws {
         self.url = url
         self.perLookup = perLookup
+        self.durability = durability
         try open()
     }
 
@@ -35,7 +38,9 @@ final class RawLMDBPods: PodEngine {
         mdb_env_set_maxdbs(handle, 4)
         mdb_env_set_mapsize(handle, 1 << 32)
         try check(
-            mdb_env_open(handle, url.path, UInt32(bitPattern: MDB_NOSUBDIR | MDB_NOTLS | MDB_NORDAHEAD), 0o644),
+            mdb_env_open(
+                handle, url.path, UInt32(bitPattern: MDB_NOSUBDIR | MDB_NOTLS | MDB_NORDAHEAD | durability.lmdbFlags),
+                0o644),
             "mdb_env_open")
         try write { txn in
             let create = UInt32(bitPattern: MDB_CREATE)

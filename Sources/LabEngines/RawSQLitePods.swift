@@ -8,7 +8,7 @@ import ObjectStackSQLite
 ///
 /// The table is the SQLite store's own `ZPOD` (Core Data's layout: `ZNAME`, `ZVERSION`…), created by the store in the fresh file (same columns, same
 /// indexes: `byName` and the `(name, version)` constraint's lookup index), so a ratio against it is the stack's
-/// overhead and not a schema difference. WAL and synchronous NORMAL, as the store.
+/// overhead and not a schema difference. WAL and the store's synchronous setting for the cell's durability.
 final class RawSQLitePods: PodEngine {
     private let url: URL
     private var handle: OpaquePointer?
@@ -18,12 +18,14 @@ final class RawSQLitePods: PodEngine {
     private let perLookup: Bool
     /// The per-lookup select, prepared once (untimed) in `prepareLookups`.
     private var lookup: OpaquePointer?
+    private let durability: Durability
 
     /// Opens (creating through the store) the file at `url`; with `perLookup`, `fetchByID` reads each key in a
-    /// transaction of its own.
-    init(url: URL, perLookup: Bool = false) throws {
+    /// transaction of its own; it syncs as the store does at `durability`.
+    init(url: URL, perLookup: Bool = false, durability: Durability = .normal) throws {
         self.url = url
         self.perLookup = perLookup
+        self.durability = durability
         try Self.createSchema(url)
         try open()
     }
@@ -43,7 +45,7 @@ final class RawSQLitePods: PodEngine {
         }
         handle = pointer
         try exec("PRAGMA journal_mode = WAL")
-        try exec("PRAGMA synchronous = NORMAL")
+        try exec("PRAGMA synchronous = \(durability.sqliteSynchronous)")
     }
 
     func close() {

@@ -29,12 +29,15 @@ final class StackPods: PodEngine {
     private let options: [String: String]
 
     /// Opens (creating) a store of kind `store` at `url`.
-    /// - Parameter history: whether the store keeps persistent history (each save also writes its transaction).
-    init(store: StoreKind, url: URL, history: Bool = false) throws {
+    /// - Parameters:
+    ///   - history: whether the store keeps persistent history (each save also writes its transaction).
+    ///   - durability: what a save promises across a power cut (nil: the store's default).
+    init(store: StoreKind, url: URL, history: Bool = false, durability: Durability? = nil) throws {
         self.url = url
         self.store = store
         var description = StoreDescription(type: store.storeType, url: url)
         description.persistentHistoryTracking = history
+        description.durability = durability
         options = description.options
         model = try PodModel.make()
         (coordinator, context) = try Self.open(store, url, model, options)

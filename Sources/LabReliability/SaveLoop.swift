@@ -7,11 +7,20 @@ import ObjectStackSQLite
 /// A loop of saves with a journal, for crash testing: a parent kills the process at random moments and
 /// checks that every save the journal acknowledges is in the store in full, and no save is there in part.
 ///
-/// Save `n` inserts `entries(inSave: n)` entries tagged with batch `n`, every fifth save also deletes the
-/// entries of batch `n - 3`, and every save updates the one `Ledger` row (last save, entry count) — so a torn
-/// save shows as a batch of the wrong size or a ledger that disagrees with the entries. Journal line `n` is
-/// written only after `save()` returns, and at start for the last save the store already holds.
+/// Save `n` inserts `entries(inSave: n)` entries tagged with batch `n`, each related to the one `Ledger` row (its
+/// `entries`, their `ledger`), every fifth save also deletes the entries of batch `n - 3`, and every save updates
+/// the ledger (last save, entry count) — so a torn save shows as a batch of the wrong size, a ledger that disagrees
+/// with the entries, or a relationship without its inverse. Journal line `n` is written only after `save()`
+/// returns, and at start for the last save the store already holds.
 public struct SaveLoop: Sendable {
+    /// What the store holds, as `examine()` found it whole.
+    public struct Contents: Sendable, Equatable {
+        /// The last save the store holds (0 before the first).
+        public let lastSave: Int64
+        /// Entries in the store.
+        public let entries: Int
+    }
+
     /// What a check of the store against the journal found.
     public struct Verification: Sendable, Equatable {
         /// The last save the store holds.
@@ -26,13 +35,17 @@ public struct SaveLoop: Sendable {
     public let url: URL
     public let journal: URL
     public let seed: UInt64
+    /// The store options the loop opens the store with (`durability`).
+    public let options: [String: String]
 
-    /// A loop on the store at `url`, acknowledging saves in `journal`; `seed` decides the batch sizes.
-    public init(store: StoreKind, url: URL, journal: URL, seed: UInt64) {
+    /// A loop on the store at `url`, acknowledging saves in `journal`; `seed` decides the batch sizes; `durability`
+    /// nil keeps the store's default.
+    public init(store: StoreKind, url: URL, journal: URL, seed: UInt64, durability: Durability? = nil) {
         self.store = store
         self.url = url
         self.journal = journal
         self.seed = seed
+        options = durability.map { [Durability.option: $0.rawValue] } ?? [:]
     }
 
     /// How many entries save `n` inserts (1–40), from the seed alone, so the checker knows without asking.
@@ -71,6 +84,7 @@ public struct SaveLoop: Sendable {
                     let entry = try context.insertNewObject(forEntityName: "Entry")
                     try entry.setValue(n, forKey: "batch")
                     try entry.setValue(payload, forKey: "payload")
+                    try entry.setValue(ledger, forKey: "ledger")
                     count += 1
                 }
                 if Self.deletesEarlierBatch(n) {
@@ -95,17 +109,33 @@ public struct SaveLoop: Sendable {
         let acknowledged =
             (try? String(contentsOf: journal, encoding: .utf8))?
             .split(separator: "\n").compactMap { Int64($0) }.max() ?? 0
-        let context = try openContext()
-        return try context.performAndWait {
+        let contents = try examine()
+        guard contents.lastSave >= acknowledged else {
+            throw SaveLoopError(
+                "save \(acknowledged) was acknowledged but the store ends at save \(contents.lastSave)")
+        }
+        guard contents.lastSave <= acknowledged + 1 else {
+            throw SaveLoopError(
+                "the store holds save \(contents.lastSave), beyond the one in flight after \(acknowledged)")
+        }
+        return Verification(lastSave: contents.lastSave, acknowledged: acknowledged, entries: contents.entries)
+    }
+
+    /// Checks that the store holds whole saves, whatever the journal says: each batch of the size the seed gives
+    /// (none for a deleted batch), none past the ledger's last save, the ledger's count right, and each entry's
+    /// relationship to the ledger with its inverse.
+    /// - Throws: `SaveLoopError` naming the first damage (a torn save), or the store's error when it cannot be
+    ///   opened or read.
+    public func examine() throws -> Contents {
+        try examine(in: try openContext())
+    }
+
+    /// `examine()` through a context on the store that `openContext()` opened.
+    public func examine(in context: ManagedObjectContext) throws -> Contents {
+        try context.performAndWait {
             let ledger = try fetchLedger(in: context)
             let lastSave = (ledger?.value(forKey: "lastSave") as? NSNumber)?.int64Value ?? 0
             let ledgerCount = (ledger?.value(forKey: "entryCount") as? NSNumber)?.int64Value ?? 0
-            guard lastSave >= acknowledged else {
-                throw SaveLoopError("save \(acknowledged) was acknowledged but the store ends at save \(lastSave)")
-            }
-            guard lastSave <= acknowledged + 1 else {
-                throw SaveLoopError("the store holds save \(lastSave), beyond the one in flight after \(acknowledged)")
-            }
             var batches: [Int64: Int] = [:]
             let all = try context.fetch(Self.entries(where: nil))
             for entry in all { batches[(entry.value(forKey: "batch") as! NSNumber).int64Value, default: 0] += 1 }
@@ -124,12 +154,26 @@ public struct SaveLoop: Sendable {
             guard Int64(all.count) == ledgerCount else {
                 throw SaveLoopError("the ledger counts \(ledgerCount) entries, the store holds \(all.count)")
             }
-            return Verification(lastSave: lastSave, acknowledged: acknowledged, entries: all.count)
+            let related = (ledger?.value(forKey: "entries") as? Set<ManagedObject>)?.count ?? 0
+            guard related == all.count else {
+                throw SaveLoopError(
+                    "the ledger's entries relationship holds \(related) entries, the store \(all.count)")
+            }
+            if let orphan = all.first(where: {
+                ($0.value(forKey: "ledger") as? ManagedObject)?.objectID != ledger?.objectID
+            }) {
+                throw SaveLoopError(
+                    "an entry of batch \((orphan.value(forKey: "batch") as! NSNumber).int64Value) is not related to the "
+                        + "ledger: the inverse of the ledger's entries is missing")
+            }
+            return Contents(lastSave: lastSave, entries: all.count)
         }
     }
 
-    private func openContext() throws -> ManagedObjectContext {
-        try LabStack.openContext(store: store, at: url, model: try Self.model())
+    /// A private-queue context on the loop's store, opened with the loop's options.
+    /// - Throws: the store's error when it does not open.
+    public func openContext() throws -> ManagedObjectContext {
+        try LabStack.openContext(store: store, at: url, model: try Self.model(), options: options)
     }
 
     private func fetchLedger(in context: ManagedObjectContext) throws -> ManagedObject? {
@@ -142,7 +186,7 @@ public struct SaveLoop: Sendable {
         return request
     }
 
-    /// The loop's model: entries tagged with their save, and one ledger row.
+    /// The loop's model: entries tagged with their save, and one ledger row they are related to.
     public static func model() throws -> ManagedObjectModel {
         try ManagedObjectModel(entities: [
             EntityDescription(
@@ -150,12 +194,16 @@ public struct SaveLoop: Sendable {
                 attributes: [
                     AttributeDescription(name: "batch", type: .integer64, isOptional: false, isIndexed: true),
                     AttributeDescription(name: "payload", type: .string, isOptional: false),
-                ]),
+                ],
+                relationships: [RelationshipDescription(name: "ledger", destination: "Ledger", inverse: "entries")]),
             EntityDescription(
                 name: "Ledger",
                 attributes: [
                     AttributeDescription(name: "lastSave", type: .integer64, isOptional: false),
                     AttributeDescription(name: "entryCount", type: .integer64, isOptional: false),
+                ],
+                relationships: [
+                    RelationshipDescription(name: "entries", destination: "Entry", inverse: "ledger", isToMany: true)
                 ]),
         ])
     }

@@ -31,7 +31,8 @@ final class LMDBEnvironment: Sendable {
     private static let maximumMapSize = 1 << 40
     private static let idleReaderLimit = 8
 
-    init(path: String, url: URL, initialMapSize: Int) throws {
+    /// Opens the environment of the file at `path`, syncing its commits as `durability` says.
+    init(path: String, url: URL, initialMapSize: Int, durability: Durability = .full) throws {
         self.path = path
         self.url = url
         var handle: OpaquePointer?
@@ -43,7 +44,9 @@ final class LMDBEnvironment: Sendable {
         // NOSUBDIR: the store is one file plus `-lock`. NOTLS: transactions are not tied to threads (contexts
         // run on dispatch queues, and reset readers are renewed on whichever thread asks). NORDAHEAD: a cold
         // open reads only the pages it needs.
-        let flags = UInt32(bitPattern: MDB_NOSUBDIR | MDB_NOTLS | MDB_NORDAHEAD)
+        // No MDB_WRITEMAP: pages are written with pwrite and the meta page through a descriptor opened O_DSYNC, so
+        // the file is never written through the map (which a power-loss recording could not see).
+        let flags = UInt32(bitPattern: MDB_NOSUBDIR | MDB_NOTLS | MDB_NORDAHEAD | Self.syncFlags(durability))
         if rc == MDB_SUCCESS { rc = mdb_env_open(env, path, flags, 0o644) }
         if rc != MDB_SUCCESS {
             mdb_env_close(env)
@@ -73,6 +76,47 @@ final class LMDBEnvironment: Sendable {
     }
 
     private struct MapResized: Error {}
+
+    // MARK: - Durability
+
+    /// LMDB's flags for a durability: `full` syncs the data, then writes the meta page through an `O_DSYNC`
+    /// descriptor; `normal` (`MDB_NOMETASYNC`) leaves the meta page to the next commit's sync; `off` (`MDB_NOSYNC`)
+    /// syncs nothing.
+    static func syncFlags(_ durability: Durability) -> Int32 {
+        switch durability {
+        case .full: 0
+        case .normal: MDB_NOMETASYNC
+        case .off: MDB_NOSYNC
+        }
+    }
+
+    /// The durability the environment's flags give its commits now.
+    var durability: Durability {
+        (try? gate.shared { env -> Durability in
+            var flags: UInt32 = 0
+            mdb_env_get_flags(env, &flags)
+            if flags & UInt32(bitPattern: MDB_NOSYNC) != 0 { return .off }
+            return flags & UInt32(bitPattern: MDB_NOMETASYNC) != 0 ? .normal : .full
+        }) ?? .full
+    }
+
+    /// Makes the commits at least as durable as `wanted` (one environment serves every store on the file in this
+    /// process, so it keeps the strongest any of them asked for). Callers serialise this (the registry's lock):
+    /// LMDB leaves concurrent flag changes undefined.
+    func strengthen(to wanted: Durability) throws {
+        let order: [Durability] = [.off, .normal, .full]
+        guard order.firstIndex(of: wanted)! > order.firstIndex(of: durability)! else { return }
+        try gate.shared { env in
+            let all = UInt32(bitPattern: MDB_NOSYNC | MDB_NOMETASYNC)
+            try LMDBFailure.check(mdb_env_set_flags(env, all, 0), "changing the LMDB sync flags failed", url: url)
+            let flags = Self.syncFlags(wanted)
+            if flags != 0 {
+                try LMDBFailure.check(
+                    mdb_env_set_flags(env, UInt32(bitPattern: flags), 1), "changing the LMDB sync flags failed",
+                    url: url)
+            }
+        }
+    }
 
     // MARK: - Transactions
 

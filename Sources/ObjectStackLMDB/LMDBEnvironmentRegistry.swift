@@ -26,11 +26,14 @@ enum LMDBEnvironmentRegistry {
     private static let entries = LockedValue<[String: Entry]>([:])
 
     /// The environment for a store file, opened (after checking the file) if no store in this process has it.
+    /// - Parameter durability: what the store's commits must promise; an environment already open is made at
+    ///   least that durable (nil: whatever it has, `full` for a new one).
     /// - Throws: `StoreError` naming what is wrong with the file; a failed open leaves the file untouched.
-    static func acquire(url: URL, initialMapSize: Int) throws -> LMDBEnvironment {
+    static func acquire(url: URL, initialMapSize: Int, durability: Durability? = nil) throws -> LMDBEnvironment {
         let path = canonicalPath(url)
         return try entries.withLock { entries in
             if var entry = entries[path] {
+                if let durability { try entry.environment.strengthen(to: durability) }
                 entry.users += 1
                 entries[path] = entry
                 return entry.environment
@@ -42,7 +45,8 @@ enum LMDBEnvironmentRegistry {
             var lock = try StoreFileLock.shared(url)
             let environment: LMDBEnvironment
             do {
-                environment = try LMDBEnvironment(path: path, url: url, initialMapSize: initialMapSize)
+                environment = try LMDBEnvironment(
+                    path: path, url: url, initialMapSize: initialMapSize, durability: durability ?? .full)
                 if lock == nil { lock = try StoreFileLock.shared(url) }
             } catch {
                 lock?.release()

@@ -302,30 +302,6 @@ struct LMDBSave {
 
     // MARK: - Index entries
 
-    private func uniqueKey(_ combination: [StoreValue], into key: inout [UInt8]) {
-        key.removeAll(keepingCapacity: true)
-        for value in combination { LMDBKeyCodec.append(value, to: &key, codec: codec) }
-        LMDBKeyCodec.fitUniqueKey(&key)
-    }
-
-    private func indexKey(
-        _ attributes: [AttributeDescription], _ values: [StoreValue], _ primaryKey: Int64,
-        into key: inout [UInt8]
-    ) {
-        key.removeAll(keepingCapacity: true)
-        for attribute in attributes { LMDBKeyCodec.append(values[attribute.storedIndex!], to: &key, codec: codec) }
-        if key.count > LMDBKeyCodec.maximumIndexValueBytes {
-            key.removeLast(key.count - LMDBKeyCodec.maximumIndexValueBytes)
-        }
-        key.appendPrimaryKey(primaryKey)
-    }
-
-    private func referrerKey(_ target: ManagedObjectID, _ referrer: Int64, into key: inout [UInt8]) {
-        key.removeAll(keepingCapacity: true)
-        key.appendPrimaryKey(target.key)
-        key.appendPrimaryKey(referrer)
-    }
-
     /// Writes the referrer entries of a row and gathers its index entries into `batches` (unique values were
     /// claimed before).
     private func index(
@@ -333,7 +309,7 @@ struct LMDBSave {
         _ key: inout [UInt8], _ batches: inout [LMDBKeyBatch]
     ) throws {
         for index in layout.indexes {
-            indexKey(index.attributes, values, id.key, into: &key)
+            codec.indexKey(index.attributes, values, id.key, into: &key)
             let batch: Int
             if let found = batches.firstIndex(where: { $0.dbi == index.dbi }) {
                 batch = found
@@ -349,7 +325,7 @@ struct LMDBSave {
         let codeBytes: [UInt8] = [UInt8(truncatingIfNeeded: code), UInt8(truncatingIfNeeded: code >> 8)]
         for toOne in layout.toOnes {
             guard case .objectID(let target) = values[toOne.relationship.storedIndex!] else { continue }
-            referrerKey(target, id.key, into: &key)
+            LMDBRowCodec.referrerKey(target.key, id.key, into: &key)
             try key.withUnsafeBytes { k in try codeBytes.withUnsafeBytes { _ = try txn.put(toOne.dbi, k, $0) } }
         }
     }
@@ -362,7 +338,7 @@ struct LMDBSave {
         for constraint in layout.constraints {
             let combination = constraint.attributes.map { values[$0.storedIndex!] }
             if combination.contains(where: \.isNull) { continue }
-            uniqueKey(combination, into: &key)
+            codec.uniqueKey(combination, into: &key)
             let owned = try key.withUnsafeBytes { k -> Bool in
                 guard let owner = try txn.get(constraint.dbi, k), owner.count == 8 else { return false }
                 return owner.primaryKey(at: 0) == id.key
@@ -370,12 +346,12 @@ struct LMDBSave {
             if owned { try key.withUnsafeBytes { _ = try txn.delete(constraint.dbi, $0) } }
         }
         for index in layout.indexes {
-            indexKey(index.attributes, values, id.key, into: &key)
+            codec.indexKey(index.attributes, values, id.key, into: &key)
             try key.withUnsafeBytes { _ = try txn.delete(index.dbi, $0) }
         }
         for toOne in layout.toOnes {
             guard case .objectID(let target) = values[toOne.relationship.storedIndex!] else { continue }
-            referrerKey(target, id.key, into: &key)
+            LMDBRowCodec.referrerKey(target.key, id.key, into: &key)
             try key.withUnsafeBytes { _ = try txn.delete(toOne.dbi, $0) }
         }
     }

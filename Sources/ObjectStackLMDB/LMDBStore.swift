@@ -18,7 +18,9 @@ extension StoreType {
 /// Fetches run in read-only transactions and never wait for a save; each save is one write transaction
 /// with its version and uniqueness checks inside, so it lands whole or not at all. Stores opened on the same
 /// file in one process share one `MDB_env`. Options: `"mapSize"`, the initial map size in bytes (the map
-/// grows on demand).
+/// grows on demand); `"durability"`: `"full"` (the default: each commit synced), `"normal"` (`MDB_NOMETASYNC`: a
+/// power cut may lose the last commit) or `"off"` (`MDB_NOSYNC`), as `Durability` describes. The environment shared
+/// by this process's stores on one file keeps the strongest durability any of them asked for.
 /// - Note: Thread-safe: separate coordinators may use separate instances on one file in parallel.
 public final class LMDBStore: PersistentStore, StoreQueryExplaining, StoreRowStreaming {
     public let url: URL
@@ -60,7 +62,9 @@ public final class LMDBStore: PersistentStore, StoreQueryExplaining, StoreRowStr
             }
             initialMapSize = size
         }
-        let environment = try LMDBEnvironmentRegistry.acquire(url: request.url, initialMapSize: initialMapSize)
+        let durability = try Durability.requested(in: request.options, url: request.url) ?? .full
+        let environment = try LMDBEnvironmentRegistry.acquire(
+            url: request.url, initialMapSize: initialMapSize, durability: durability)
         do {
             let opened = try LMDBStoreOpening(request: request, environment: environment).open()
             self.metadata = opened.metadata
@@ -92,6 +96,9 @@ public final class LMDBStore: PersistentStore, StoreQueryExplaining, StoreRowStr
             throw StoreError(code: .closed, message: "the store was removed from its coordinator", url: url)
         }
     }
+
+    /// What the store's commits promise across a power cut now (the environment's sync flags).
+    public var durability: Durability { environment.durability }
 
     /// The current size of the store's memory map in bytes (it starts small and grows with the data).
     public var mapSize: Int { environment.mapSize }

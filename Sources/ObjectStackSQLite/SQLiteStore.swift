@@ -5,8 +5,9 @@ import ObjectStack
 extension StoreType {
     /// A store in an SQLite file (WAL mode), opened with `SQLiteStore`.
     ///
-    /// Options: `"synchronous"`: `"NORMAL"` (the default) or `"FULL"` (each commit reaches the disk before
-    /// the save returns).
+    /// Options: `"durability"`: `"full"` (each commit reaches the disk before the save returns), `"normal"` (the
+    /// default: synced at checkpoints, so a power cut may lose the last saves) or `"off"` (never synced), as
+    /// `Durability` describes; or, as before, `"synchronous"`: `"NORMAL"` or `"FULL"`.
     public static let sqlite = StoreType(name: "SQLite", fileOperations: SQLiteStore.fileOperations) {
         try SQLiteStore($0)
     }
@@ -141,7 +142,7 @@ public final class SQLiteStore: PersistentStore {
         }
     }
 
-    /// The connection's `PRAGMA synchronous` setting: 1 for NORMAL, 2 for FULL.
+    /// The connection's `PRAGMA synchronous` setting: 0 for OFF, 1 for NORMAL, 2 for FULL.
     public func synchronousLevel() throws -> Int {
         try withConnection { Int(try $0.scalarText("PRAGMA synchronous") ?? "") ?? -1 }
     }

@@ -128,15 +128,32 @@ struct SQLiteStoreOpener {
         return derived
     }
 
+    /// The connection's `PRAGMA synchronous`: from the `durability` option (`full`, `normal`, `off`) or the older
+    /// `synchronous` one (`NORMAL`, `FULL`); NORMAL when neither is given. Both given must agree.
     private func synchronousOption() throws -> String {
-        let value = request.options["synchronous"]?.uppercased() ?? "NORMAL"
+        let durability = try Durability.requested(in: request.options, url: url)
+        guard let text = request.options["synchronous"] else { return durability.map(Self.synchronous) ?? "NORMAL" }
+        let value = text.uppercased()
         guard ["NORMAL", "FULL"].contains(value) else {
             throw StoreError(
+                code: .invalidOption, message: "option synchronous must be NORMAL or FULL, not \(text)", url: url)
+        }
+        if let durability, Self.synchronous(durability) != value {
+            throw StoreError(
                 code: .invalidOption,
-                message: "option synchronous must be NORMAL or FULL, not \(request.options["synchronous"] ?? "")",
+                message: "options synchronous \(text) and durability \(durability) disagree; give one of them",
                 url: url)
         }
         return value
+    }
+
+    /// SQLite's `synchronous` setting for a durability.
+    static func synchronous(_ durability: Durability) -> String {
+        switch durability {
+        case .full: "FULL"
+        case .normal: "NORMAL"
+        case .off: "OFF"
+        }
     }
 
     // MARK: - Inspecting

@@ -1,7 +1,11 @@
 import Foundation
-import LabEngines
 import LabWorkloads
+import ObjectStack
+import ObjectStackLMDB
+import ObjectStackSQLite
 import Testing
+
+@testable import LabEngines
 
 @Suite("Engine overhead: ObjectStack, raw engines and GRDB side by side")
 struct EngineOverheadTests {
@@ -136,5 +140,64 @@ struct EngineOverheadTests {
             parameters: {store: lmdb, implementation: grdb, operation: insert}
             """, file: URL(fileURLWithPath: "/tests/none.yaml"), workloads: .engines)
         #expect(scenario.cells().isEmpty)
+    }
+
+    @Test(
+        "durability is a column: the file stores' writes at each setting against raw at the same; the rest at their own"
+    )
+    @MainActor
+    func durability() async throws {
+        let (_, results, csv) = try await run(
+            """
+            name: durability
+            workload: engine-overhead
+            repetitions: 1
+            parameters: {samples: 2, objects: 120}
+            matrix:
+              store: [sqlite, lmdb, memory]
+              operation: [insert, update, count]
+              durability: [full, normal, off]
+              implementation: [objectstack, raw]
+            """)
+        for result in results { #expect(result.error == nil, "\(result.cell.label): \(result.error ?? "")") }
+        let cells = results.map { $0.cell.parameters.mapValues(\.description) }
+        // Writes on the file stores at every setting (2 stores × 2 writes × 3 settings × 2 sides), the count at each
+        // store's own (SQLite normal, LMDB full), the in-memory store at off only (nothing of it reaches a disk).
+        #expect(results.count == 24 + 4 + 6)
+        #expect(
+            Set(cells.filter { $0["operation"] == "count" }.map { $0["store"]! + " " + $0["durability"]! })
+                == ["sqlite normal", "lmdb full", "memory off"])
+        #expect(Set(cells.filter { $0["store"] == "memory" }.map { $0["durability"]! }) == ["off"])
+        for result in results {
+            let parameters = result.cell.parameters.mapValues(\.description)
+            if parameters["implementation"] == "raw" { #expect(result.metrics[.ratioVsRaw] == 1) }
+            #expect((result.metrics[.ratioVsRaw] ?? 0) > 0, "paired with raw at \(parameters["durability"]!)")
+        }
+        let header = try #require(csv.split(separator: "\n").first).split(separator: ",").map(String.init)
+        #expect(header.firstIndex(of: "durability")! < header.firstIndex(of: "timestamp")!)
+    }
+
+    @Test("ObjectStack's store in a cell opens at the cell's durability", arguments: ["sqlite", "lmdb"])
+    func stackOpensAtTheCellsDurability(store: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cell-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (durability, level) in [("full", 2), ("normal", 1), ("off", 0)] {
+            // A folder each: LMDB stores on one file in one process share an environment, and its durability.
+            let cell = try #require(
+                EngineOverheadCell(
+                    [
+                        "store": .text(store), "implementation": .text("objectstack"), "operation": .text("insert"),
+                        "durability": .text(durability),
+                    ], in: folder.appendingPathComponent(durability)))
+            try FileManager.default.createDirectory(at: cell.directory, withIntermediateDirectories: true)
+            let pods = try cell.stack()
+            defer { pods.close() }
+            let opened = try #require(pods.context.persistentStoreCoordinator?.persistentStores.first)
+            let found =
+                try (opened as? SQLiteStore)?.synchronousLevel()
+                ?? [Durability.off, .normal, .full].firstIndex(of: (opened as! LMDBStore).durability)!
+            #expect(found == level, "\(store) at \(durability)")
+        }
     }
 }

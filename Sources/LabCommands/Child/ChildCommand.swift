@@ -11,5 +11,6 @@ struct ChildCommand: ParsableCommand {
             LaunchChildCommand.self, SaveLoopChildCommand.self, MigrateChildCommand.self, HoldStoreChildCommand.self,
             ConcurrencyViolationChildCommand.self, TwoWriterChildCommand.self, SharedItemChildCommand.self,
             HistoryWriterChildCommand.self, HistoryLoopChildCommand.self, ExtensionImportChildCommand.self,
+            PowerLossCheckChildCommand.self,
         ])
 }

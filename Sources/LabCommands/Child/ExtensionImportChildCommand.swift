@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LabWorkloads
+import ObjectStack
 
 /// `stacklab child extension-import`: the app extension of the `extension` strategy, importing the pods service's
 /// pages into the app's store file (the import workload starts and watches it).
@@ -13,6 +14,7 @@ struct ExtensionImportChildCommand: AsyncParsableCommand {
     @Option(help: "The pods service's base URL.") var service: String
     @Option(help: "Pods per save.") var batchSize = 500
     @Option(help: "Pods a second (0: as fast as it goes).") var writeRate = 0.0
+    @Option(help: "The store's durability (default: the store's own).") var durability: Durability?
 
     func validate() throws {
         try store.requireFile()
@@ -24,7 +26,7 @@ struct ExtensionImportChildCommand: AsyncParsableCommand {
     func run() async throws {
         let succeeded = await ExtensionImport(
             store: store, url: URL(fileURLWithPath: path), service: URL(string: service)!, batchSize: batchSize,
-            writeRate: writeRate
+            writeRate: writeRate, durability: durability
         ).run()
         if !succeeded { throw ExitCode.failure }
     }

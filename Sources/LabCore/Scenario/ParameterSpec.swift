@@ -59,6 +59,10 @@ public struct ParameterSpec: Sendable {
             return .number(number)
         case (.choice(let words), .text(let word)):
             return words.contains(word) ? value : nil
+        case (.choice(let words), .boolean(let flag)):
+            // YAML reads a bare `off` or `on` as a boolean: a choice that has the word takes it back as the word.
+            let word = flag ? "on" : "off"
+            return words.contains(word) ? .text(word) : nil
         case (.text, .text):
             return value
         case (.boolean, .boolean):

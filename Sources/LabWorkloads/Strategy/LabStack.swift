@@ -35,6 +35,8 @@ public final class LabStack: @unchecked Sendable {
 
     private let model: ManagedObjectModel
     private let location: URL
+    /// The options every store of the stack opens with: the strategy's, then the run's (`durability`).
+    public let storeOptions: [String: String]
     /// The context the strategy puts between the main context and the coordinator (nested contexts' private
     /// root), if any.
     public let savingParent: ManagedObjectContext?
@@ -48,11 +50,12 @@ public final class LabStack: @unchecked Sendable {
         var parts: [any AnyObject & Sendable] = []
     }
 
-    /// Builds the stack on a fresh store in `directory` (created if needed; the in-memory store ignores it).
+    /// Builds the stack on a fresh store in `directory` (created if needed; the in-memory store ignores it), every
+    /// store of it opened with the strategy's options and `options` (the run's, such as `durability`).
     /// - Throws: the store's error when it cannot be opened.
     public init(
         strategy: any StackStrategy, store: StoreKind, model: ManagedObjectModel, in directory: URL,
-        clock: any LabClock = SystemClock()
+        clock: any LabClock = SystemClock(), options: [String: String] = [:]
     ) throws {
         self.clock = clock
         self.strategy = strategy
@@ -61,8 +64,9 @@ public final class LabStack: @unchecked Sendable {
         self.model = model
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         location = store.location(in: directory)
+        storeOptions = strategy.storeOptions.merging(options) { $1 }
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: store.storeType, at: location, options: strategy.storeOptions)
+        try coordinator.addPersistentStore(type: store.storeType, at: location, options: storeOptions)
         registry.withLock { $0.coordinators = [coordinator] }
         main = ManagedObjectContext(concurrencyType: .mainQueue)
         main.name = "main"
@@ -131,7 +135,7 @@ public final class LabStack: @unchecked Sendable {
     /// - Throws: the store's error when it cannot be opened.
     public func openAnotherCoordinator() throws -> PersistentStoreCoordinator {
         let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
-        try coordinator.addPersistentStore(type: store.storeType, at: location, options: strategy.storeOptions)
+        try coordinator.addPersistentStore(type: store.storeType, at: location, options: storeOptions)
         registry.withLock { $0.coordinators.append(coordinator) }
         return coordinator
     }

@@ -19,15 +19,20 @@ public struct ExtensionImport: Sendable {
     let service: URL
     let batchSize: Int
     let writeRate: Double
+    /// What each save promises across a power cut; nil for the store's default.
+    let durability: Durability?
 
     /// An import into the store of kind `store` at `url` of the pages served at `service`, in saves of `batchSize`
-    /// at `writeRate` pods a second (0: as fast as it goes).
-    public init(store: StoreKind, url: URL, service: URL, batchSize: Int, writeRate: Double = 0) {
+    /// at `writeRate` pods a second (0: as fast as it goes), at `durability` (nil: the store's default).
+    public init(
+        store: StoreKind, url: URL, service: URL, batchSize: Int, writeRate: Double = 0, durability: Durability? = nil
+    ) {
         self.store = store
         self.url = url
         self.service = service
         self.batchSize = batchSize
         self.writeRate = writeRate
+        self.durability = durability
     }
 
     /// Opens the store, says `ready`, waits for `go`, imports, says `done` (or `error`).
@@ -35,7 +40,10 @@ public struct ExtensionImport: Sendable {
     public func run() async -> Bool {
         do {
             let context = try LabStack.openContext(
-                store: store, at: url, model: PodModel.make(), name: "extension", options: HistoryStoreOptions.all)
+                store: store, at: url, model: PodModel.make(), name: "extension",
+                options: HistoryStoreOptions.all.merging(durability.map { [Durability.option: $0.rawValue] } ?? [:]) {
+                    $1
+                })
             context.transactionAuthor = Self.author
             context.mergePolicy = .mergeByPropertyObjectTrump
             Self.emit("ready")

@@ -1,5 +1,6 @@
 import Foundation
 import LabCore
+import ObjectStack
 import Synchronization
 
 /// The app's handle on the `extension` strategy's extension: a real `stacklab child extension-import` process on
@@ -21,18 +22,20 @@ final class ExtensionProcess: Sendable {
     private let onCommit: @Sendable (UInt64, String) -> Void
 
     /// Starts the extension on the store of kind `store` at `url`, importing the pages served at `service` in saves
-    /// of `batchSize` at `writeRate` pods a second (0: unpaced); `onCommit` hears each commit's time and smallest name.
+    /// of `batchSize` at `writeRate` pods a second (0: unpaced) at `durability` (nil: the store's default);
+    /// `onCommit` hears each commit's time and smallest name.
     /// - Throws: when the process cannot be started.
     init(
         executable: URL, store: StoreKind, url: URL, service: URL, batchSize: Int, writeRate: Double,
-        onCommit: @escaping @Sendable (UInt64, String) -> Void
+        durability: Durability? = nil, onCommit: @escaping @Sendable (UInt64, String) -> Void
     ) throws {
         self.onCommit = onCommit
         process.executableURL = executable
-        process.arguments = [
-            "child", "extension-import", "--store", store.name, "--path", url.path, "--service",
-            service.absoluteString, "--batch-size", String(batchSize), "--write-rate", String(writeRate),
-        ]
+        process.arguments =
+            [
+                "child", "extension-import", "--store", store.name, "--path", url.path, "--service",
+                service.absoluteString, "--batch-size", String(batchSize), "--write-rate", String(writeRate),
+            ] + (durability.map { ["--durability", $0.rawValue] } ?? [])
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = input

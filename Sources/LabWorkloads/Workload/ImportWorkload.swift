@@ -72,6 +72,11 @@ struct ImportWorkload: StackWorkload {
                 help: "pods a second the import saves at, a steady trickle (0: as fast as it goes); the pods "
                     + "service's pages still come as asked"),
             ParameterSpec(
+                "durability", .choice(Durability.allCases.map(\.rawValue)), default: nil,
+                help: "full, normal or off: what each save promises across a power cut (the store's durability "
+                    + "option; unset, the store's default: SQLite normal, LMDB full), so the import's cost of each "
+                    + "shows beside the others"),
+            ParameterSpec(
                 "newest_first", .boolean, default: .boolean(false),
                 help: "serve the catalogue in descending name order, so each save's pods top the first screen, and "
                     + "time each commit's way to the screen (change_to_screen_*); the phase then ends when the "
@@ -159,7 +164,8 @@ struct ImportWorkload: StackWorkload {
             child = try ExtensionProcess(
                 executable: StartupLauncher.defaultExecutable, store: stack.store, url: stack.storeLocation,
                 service: service.baseURL, batchSize: session.integer("batch_size"),
-                writeRate: Double(session.integer("write_rate"))
+                writeRate: Double(session.integer("write_rate")),
+                durability: stack.storeOptions[Durability.option].flatMap(Durability.init(rawValue:))
             ) { nanoseconds, name in screen?.committed(smallestName: name, at: nanoseconds) }
         } catch {
             await service.stop(grace: 0)

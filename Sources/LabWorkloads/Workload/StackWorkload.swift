@@ -58,8 +58,11 @@ extension StackWorkload {
         else {
             throw LabError(.invalidScenario, "the cell names no store or no concurrency strategy this workload runs on")
         }
+        // A workload that declares `durability` (the import) opens every store of its stack with it.
+        let options = run.parameters["durability"].map { [Durability.option: $0.description] } ?? [:]
         let stack = try LabStack(
-            strategy: strategy, store: store, model: ScenarioModel.load(run), in: run.directory, clock: run.clock)
+            strategy: strategy, store: store, model: ScenarioModel.load(run), in: run.directory, clock: run.clock,
+            options: options)
         defer { stack.close() }
         let session = try RunSession(stack: stack, run: run)
         return try await ProcessUsage.measuring {

@@ -55,6 +55,13 @@ public struct StoreDescription: Sendable, CustomStringConvertible {
         set { options[Self.persistentHistoryTrackingOption] = newValue ? "true" : nil }
     }
 
+    /// What a save promises across a power cut (the `durability` option); nil for the store's default (SQLite
+    /// `normal`, LMDB `full`). An option value that is not a `Durability` reads as nil here; the store refuses it.
+    public var durability: Durability? {
+        get { options[Durability.option].flatMap { Durability(rawValue: $0.lowercased()) } }
+        set { options[Durability.option] = newValue?.rawValue }
+    }
+
     /// Whether the coordinator posts a remote change notification for every write to the store, by any context,
     /// coordinator or process (Core Data's `NSPersistentStoreRemoteChangeNotificationPostOptionKey`).
     public var remoteChangeNotificationPost: Bool {
