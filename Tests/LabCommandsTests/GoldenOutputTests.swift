@@ -109,7 +109,7 @@ struct GoldenOutputTests {
         try check(result.output, against: "compare.txt")
     }
 
-    @Test("stacklab compare --format markdown: regressions first, only the varying columns, unchanged only counted")
+    @Test("stacklab compare --format markdown: slower first, only the varying columns, the same only counted")
     func compareMarkdown() throws {
         let folder = Self.fixtures.appendingPathComponent("compare")
         let result = try StackLabBinary.run([
@@ -118,12 +118,12 @@ struct GoldenOutputTests {
         ])
         #expect(result.status == 1, "the fixtures hold a regression")
         let tableRows = result.output.split(separator: "\n").filter { $0.hasPrefix("| ") }
-        #expect(tableRows.dropFirst(2).first?.contains("**regressed**") == true, "the regression heads the table")
+        #expect(tableRows.dropFirst(2).first?.contains("**slower**") == true, "the slower cell heads the table")
         // What every row shares is said once; a row names its cell by the columns that vary, one column each.
         #expect(result.output.contains("Scenario `startup`, workload `startup`, in every row: `objects=10000`."))
         #expect(
             tableRows.first
-                == "| verdict | store | strategy | mode | metric | baseline median | current median | change | p |")
+                == "| verdict | store | strategy | mode | metric | baseline median | current median | ratio | 95% CI |")
         #expect(!result.output.contains("scenario="), "\(result.output)")
         #expect(!result.output.contains("workload="))
         try check(result.output, against: "compare.md")
