@@ -33,6 +33,7 @@ extension FigureQuery {
                     in: table, "no metric column '\(name)'; it has \(table.metricColumns.joined(separator: ", "))")
             }
             let data = ReportData(table)
+            if versus != nil { return try phrase(try comparisons(of: name, in: data, table: table), in: table) }
             return try folded(try numbers(of: name, in: data.cells, table: table), in: table)
         }
     }
@@ -56,7 +57,7 @@ extension FigureQuery {
     }
 
     /// The cells the filters keep (`ignoring` one column, the ratio's).
-    private func matching(_ cells: [ReportData.Cell], in table: ResultTable, ignoring: String? = nil) throws
+    func matching(_ cells: [ReportData.Cell], in table: ResultTable, ignoring: String? = nil) throws
         -> [ReportData.Cell]
     {
         for column in filters.keys where !table.columns.contains(column) {
