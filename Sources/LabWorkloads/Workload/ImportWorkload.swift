@@ -310,6 +310,18 @@ struct ImportWorkload: StackWorkload {
     ) async throws -> (counts: PodImporter.Counts, finished: Double) {
         var pace = pace
         let clock = phases.clock
+        // The compare trials' test hook, after each saved batch on the importing thread: nil unless its variable is set.
+        let slowdown = ImportSlowdown()
+        let heard = committed
+        let committed: (@Sendable (ArraySlice<PodSpec>) -> Void)?
+        if let slowdown {
+            committed = { @Sendable batch in
+                slowdown.milestone()
+                heard?(batch)
+            }
+        } else {
+            committed = heard
+        }
         let resets = context !== stack.main
         var total = PodImporter.Counts()
         var number = 1
