@@ -24,14 +24,23 @@ struct GoldenOutputTests {
 
     /// The output with what varies from run to run masked: each progress line's time becomes `#`, each summary
     /// row keeps its names, its count of runs and of errors and shows `…` for its metrics (a metric may be empty
-    /// in one run and not the next), the output folder becomes `OUT`, and runs of spaces one space.
+    /// in one run and not the next), each ratio of the table against the reference cells `#` (its verdict kept), the
+    /// output folder becomes `OUT`, and runs of spaces one space.
     static func masked(_ output: String, out: String) -> String {
         var lines: [String] = []
         var inTable = false
+        var against = false
         for line in output.replacingOccurrences(of: out, with: "OUT").split(
             separator: "\n", omittingEmptySubsequences: false)
         {
             var tokens = line.split(separator: " ").map(String.init)
+            if line.hasPrefix("against ") {
+                against = true
+            } else if against, !line.hasPrefix("---"), tokens.count > 2 {
+                tokens = tokens.map { Double($0) != nil || $0.hasPrefix("[") || $0.hasPrefix("~") ? "#" : $0 }
+            } else if line.isEmpty || line.hasPrefix("wrote") {
+                against = false
+            }
             if tokens.contains("runs"), tokens.last == "errors" {
                 inTable = true
             } else if line.hasPrefix("---") {

@@ -45,6 +45,7 @@ struct FigureTests {
         let table = try ResultTable(text: Self.comparisons, source: "v.csv")
         func text(_ query: String) throws -> String { try FigureQuery("v wall_ms \(query)").text(from: table) }
         #expect(try text("size=10 vs=strategy:one/two") == "3.9–4.1× less")
+        #expect(try FigureQuery("v repetitions").text(from: table) == "6", "the runs of each cell, from the CSV")
         #expect(try text("size=10 vs=strategy:two/one") == "3.9–4.1× more")
         #expect(try text("size=100 vs=strategy:two/one") == "the same within 10%")
         #expect(try text("size=1000 vs=strategy:two/one").hasPrefix("unresolved ("))
@@ -54,11 +55,17 @@ struct FigureTests {
         #expect(try text("size=10,100 vs=strategy:two/one range") == "3.9–4.1× more and the same within 10%")
         // Too few runs for any 95% interval: said, not guessed.
         let three = try ResultTable(
-            text: Self.comparisons.split(separator: "\n").filter { !$0.contains(",4,r,") && !$0.contains(",5,r,") && !$0.contains(",6,r,") }
-                .joined(separator: "\n"), source: "three.csv")
+            text: Self.comparisons.split(separator: "\n").filter {
+                !$0.contains(",4,r,") && !$0.contains(",5,r,") && !$0.contains(",6,r,")
+            }
+            .joined(separator: "\n"), source: "three.csv")
         #expect(
             try FigureQuery("t wall_ms vs=strategy:two/one range").text(from: three)
                 == "unresolved (3 runs a side give no 95% interval)")
+        let uneven = try ResultTable(
+            text: Self.comparisons.split(separator: "\n").filter { !($0.contains(",6,r,") && $0.contains(",one,")) }
+                .joined(separator: "\n"), source: "uneven.csv")
+        #expect(try FigureQuery("u repetitions").text(from: uneven) == "5–6", "a budget's cells differ in runs")
         #expect(throws: LabError.self) { try text("vs=strategy:two") }
         #expect(throws: LabError.self) { try text("vs=strategy:two/one") }
     }

@@ -83,16 +83,20 @@ public enum SummaryTable {
             shown.append(metric)
         }
         let title =
-            "\n\nagainst \(reference) (the same cell with \(reference.column) \(reference.value)): ratio, "
-            + "95% interval and verdict, threshold \(String(format: "%g", threshold * 100))%\n"
-        return title + aligned(columns(shown), names: axes.count)
+            "\n\nagainst \(reference): each cell over its twin, the 95% interval and the verdict "
+            + "(threshold \(String(format: "%g", threshold * 100))%)\n"
+        let needs =
+            rows.contains { $0.comparison.repetitionsNeeded != nil }
+            ? "\n(~N: the runs a side that would likely resolve an unresolved verdict)" : ""
+        return title + aligned(columns(shown), names: axes.count) + needs
     }
 
-    /// `0.31 [0.22–0.46] faster`, `1.02 same`, `0.9 unresolved (~6 runs)`.
+    /// `0.31 [0.22–0.46] faster`, `1.0 [0.98–1.0] same`, `0.88 [0.62–1.4] unresolved ~6`: two digits, to fit.
     static func ratio(_ comparison: RatioComparison) -> String {
         guard let ratio = comparison.ratio else { return "" }
-        let interval = comparison.interval.map { _ in " [\(ComparisonReport.interval(comparison))]" } ?? ""
-        return ComparisonReport.ratio(ratio) + interval + " " + ComparisonReport.verdict(comparison)
+        let interval = comparison.interval.map { _ in " [\(ComparisonReport.interval(comparison, digits: 2))]" } ?? ""
+        let needed = comparison.repetitionsNeeded.map { " ~\($0)" } ?? ""
+        return ComparisonReport.ratio(ratio, digits: 2) + interval + " " + comparison.verdict.rawValue + needed
     }
 
     /// How wide the aligned table of `rows` is.

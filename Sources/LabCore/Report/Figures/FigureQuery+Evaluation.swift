@@ -11,7 +11,10 @@ extension FigureQuery {
             let dirty = commit.hasSuffix("+dirty")
             return String(commit.replacingOccurrences(of: "+dirty", with: "").prefix(7)) + (dirty ? "+dirty" : "")
         case .repetitions:
-            return String(try environment(of: table).repetitions)
+            // The runs each matching cell has: under a budget they differ from cell to cell (`4–6`).
+            let runs = try matching(ReportData(table).cells, in: table).map(\.runs)
+            guard let fewest = runs.min(), let most = runs.max() else { throw problem(in: table, "no cell matches") }
+            return fewest == most ? String(fewest) : "\(fewest)\(rangeSeparator)\(most)"
         case .duration:
             let environment = try environment(of: table)
             return format.text(environment.finished.timeIntervalSince(environment.started))

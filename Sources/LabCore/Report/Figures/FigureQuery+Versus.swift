@@ -11,7 +11,9 @@ extension FigureQuery {
             guard let side = cell.parameters[versus.column], versus.over.contains(side),
                 let twin = candidates.first(where: { other in
                     other.parameters[versus.column] == versus.under
-                        && other.parameters.allSatisfy { $0.key == versus.column || cell.parameters[$0.key] == $0.value }
+                        && other.parameters.allSatisfy {
+                            $0.key == versus.column || cell.parameters[$0.key] == $0.value
+                        }
                 })
             else { return nil }
             let (own, others) = (cell.values[metric] ?? [], twin.values[metric] ?? [])
@@ -33,7 +35,8 @@ extension FigureQuery {
             guard comparisons.count == 1 else {
                 throw LabError(
                     .invalidResults,
-                    "\(table.source): \(comparisons.count) cells match; expected one (add a filter, or fold: range, list)")
+                    "\(table.source): \(comparisons.count) cells match; expected one (add a filter, or fold: range, list)"
+                )
             }
             return phrase(comparisons[0])
         case .list:

@@ -4,7 +4,8 @@ import Foundation
 /// how each cell's runs and then the cells are folded into one number or a range, and how it is written.
 ///
 /// A marker's words, after the source (a baseline's name, `concurrency`, or a CSV's path from the repository's root):
-/// - the value: a metric column (`main_max_stall_ms`), `commit`, `repetitions` or `duration` (the sidecar's, the
+/// - the value: a metric column (`main_max_stall_ms`), `repetitions` (the runs each matching cell has, `4–6` when they
+///   differ, as under a budget), `commit` or `duration` (the sidecar's, the
 ///   last in seconds), or `param:NAME` (a fixed parameter from the sidecar, or a matrix column's values);
 /// - filters, `column=value` or `column=a,b`, keeping the cells that match;
 /// - per cell: `stat=median` (the default; `min`, `max`, `mean`, `sum`, `count` of runs), `per=METRIC` (each
@@ -28,7 +29,7 @@ public struct FigureQuery: Sendable, Equatable {
         case metric(String)
         /// The commit the sidecar records, shortened (`6d90a59`, `+dirty` when the tree had changes).
         case commit
-        /// The repetitions per cell the sidecar records.
+        /// The runs each matching cell has in the CSV, from the fewest to the most.
         case repetitions
         /// How long the run took, in seconds, from the sidecar's start and finish.
         case duration
