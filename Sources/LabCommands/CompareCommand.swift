@@ -33,7 +33,8 @@ struct CompareCommand: ParsableCommand {
             left out. --out writes the per-cell comparison as CSV, with a sidecar declaring its columns. \
             Exit status, whatever the format: 0 nothing slower, 1 slower, 2 bad input.
             """)
-    @Argument(help: "BASE.csv CURRENT.csv; with --paired, or BASE_BINARY CURRENT_BINARY SCENARIO; with --within, RUN.csv.")
+    @Argument(
+        help: "BASE.csv CURRENT.csv; with --paired, or BASE_BINARY CURRENT_BINARY SCENARIO; with --within, RUN.csv.")
     var inputs: [String] = []
     @Flag(help: "The runs are paired: two CSVs whose k-th runs ran side by side, or two builds to run round by round.")
     var paired = false
@@ -43,7 +44,8 @@ struct CompareCommand: ParsableCommand {
     var metrics: [String] = []
     @Option(help: "The band: a change within ±threshold is the same, e.g. 10%.") var threshold = "10%"
     @Option(help: "The intervals' confidence, e.g. 95%.") var confidence = "95%"
-    @Option(help: "Also write the per-cell comparison as CSV (and its .env.json sidecar) to this file.") var out: String?
+    @Option(help: "Also write the per-cell comparison as CSV (and its .env.json sidecar) to this file.") var out:
+        String?
     @Option(help: "What to print: text, markdown or benchmark-json.") var format = OutputFormat.text
     @Option(help: "With --format benchmark-json: smaller (times, memory) or bigger (throughput).")
     var polarity = BenchmarkJSON.Direction.smaller
@@ -102,7 +104,8 @@ struct CompareCommand: ParsableCommand {
         for item in filter + currentEnvironment where !item.contains("=") {
             throw ValidationError("--filter and --current-env take NAME=VALUE, got '\(item)'")
         }
-        if case .builds = form {} else if !filter.isEmpty || quick || !currentEnvironment.isEmpty {
+        if case .builds = form {
+        } else if !filter.isEmpty || quick || !currentEnvironment.isEmpty {
             throw ValidationError("--filter, --quick and --current-env go with --paired BASE_BINARY CURRENT_BINARY")
         }
     }

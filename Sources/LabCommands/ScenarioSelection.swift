@@ -5,7 +5,8 @@ import LabWorkloads
 /// The options `run` and `check` share: which scenarios, shrunk or not, how many repetitions, which cells.
 struct ScenarioSelection: ParsableArguments {
     @Flag(help: "Shrink every scenario (one repetition, no warm-up, small counts) so CI can run it.") var quick = false
-    @Option(help: "Repetitions per cell, overriding the scenario files (with a budget: the fewest).") var repetitions: Int?
+    @Option(help: "Repetitions per cell, overriding the scenario files (with a budget: the fewest).") var repetitions:
+        Int?
     @Option(
         help: ArgumentHelp(
             "A time budget per scenario (10m, 90s, 1h): more rounds while it lasts, overriding the files' budget.",
@@ -58,7 +59,9 @@ struct ScenarioSelection: ParsableArguments {
             } catch {
                 throw failure("\(error)")
             }
-            if let reference = reference.flatMap(Scenario.Reference.init), let problem = scenario.problem(with: reference) {
+            if let reference = reference.flatMap(Scenario.Reference.init),
+                let problem = scenario.problem(with: reference)
+            {
                 throw failure("--reference: \(problem)")
             }
             return scenario

@@ -40,7 +40,8 @@ struct BudgetRunnerTests {
             \(extra)
             matrix:
               strategy: [steady, twin, slow]
-            """, file: URL(fileURLWithPath: "/tests/costs.yaml"), workloads: WorkloadRegistry([CostWorkload(clock: clock)]))
+            """, file: URL(fileURLWithPath: "/tests/costs.yaml"),
+            workloads: WorkloadRegistry([CostWorkload(clock: clock)]))
     }
 
     @MainActor
@@ -79,15 +80,16 @@ struct BudgetRunnerTests {
         let summary = SummaryTable.text(results, scenario: scenario)
         #expect(summary.contains("against strategy=steady"))
         let lines = summary.split(separator: "\n")
-        #expect(lines.contains { $0.hasPrefix("slow") && $0.contains("1.50 [1.50–1.50] slower") }, "\(summary)")
-        #expect(lines.contains { $0.hasPrefix("twin") && $0.contains("1.00 [1.00–1.00] same") }, "\(summary)")
+        #expect(lines.contains { $0.hasPrefix("slow") && $0.contains("1.5 [1.5–1.5] slower") }, "\(summary)")
+        #expect(lines.contains { $0.hasPrefix("twin") && $0.contains("1.0 [1.0–1.0] same") }, "\(summary)")
     }
 
     @Test("without a budget every cell runs exactly its repetitions; --quick drops the budget")
     @MainActor
     func noBudget() async throws {
         let clock = ManualClock()
-        let (results, csv) = try await Self.run(try Self.scenario("reference: strategy=steady", clock: clock), clock: clock)
+        let (results, csv) = try await Self.run(
+            try Self.scenario("reference: strategy=steady", clock: clock), clock: clock)
         defer { try? FileManager.default.removeItem(at: csv.deletingLastPathComponent()) }
         #expect(results.count == 6)
         let budgeted = try Self.scenario("budget: 10m", clock: clock)
@@ -108,8 +110,14 @@ struct BudgetRunnerTests {
         let clock = ManualClock()
         let cases: [(String, String)] = [
             ("budget: ten minutes", "costs.yaml:4: budget is 'ten minutes'; expected a time such as 10m"),
-            ("max_repetitions: 5", "costs.yaml:4: max_repetitions caps the rounds a budget adds; expected it only with"),
-            ("budget: 1m\nmax_repetitions: 1", "costs.yaml:5: max_repetitions is 1; expected an integer ≥ repetitions (2)"),
+            (
+                "max_repetitions: 5",
+                "costs.yaml:4: max_repetitions caps the rounds a budget adds; expected it only with"
+            ),
+            (
+                "budget: 1m\nmax_repetitions: 1",
+                "costs.yaml:5: max_repetitions is 1; expected an integer ≥ repetitions (2)"
+            ),
             ("reference: store=ledger", "reference store=ledger: store is not a matrix list of scenario 'costs'"),
             ("reference: strategy=fast", "strategy has no value 'fast'; expected one of steady, twin, slow"),
             ("reference: strategy", "reference is 'strategy'; expected a matrix list and one of its values"),

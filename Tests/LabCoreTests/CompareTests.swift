@@ -58,7 +58,9 @@ struct CompareTests {
     @Test("a metric no run of a cell has on either side is left out, not counted as unresolved")
     func absentMetricLeftOut() throws {
         let header = "scenario,strategy,repetition,run_id,timestamp,wall_ms,merges,error\n"
-        let runs = (1...4).flatMap { ["s,main-only,\($0),a\($0),t,\(10 + $0),,", "s,shared,\($0),b\($0),t,\(10 + $0),5,"] }
+        let runs = (1...4).flatMap {
+            ["s,main-only,\($0),a\($0),t,\(10 + $0),,", "s,shared,\($0),b\($0),t,\(10 + $0),5,"]
+        }
         let table = try Self.table(
             header + runs.joined(separator: "\n"), source: "run", declaring: [.wallMilliseconds, .merges])
         let rows = try ResultComparison(baseline: table, current: table).rows()

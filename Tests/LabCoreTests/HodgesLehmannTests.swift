@@ -1,6 +1,7 @@
 import Foundation
-@testable import LabCore
 import Testing
+
+@testable import LabCore
 
 /// The Hodges–Lehmann intervals against SciPy: `Fixtures/compare/hodges-lehmann-scipy.json` (written by the script
 /// beside it) holds paired and two-sample cases of every size around where an interval first exists, at several
@@ -103,16 +104,25 @@ struct HodgesLehmannTests {
     func coverage() {
         let cases = Self.golden.cases
         #expect(Self.golden.producedBy.hasPrefix("scipy "))
-        #expect(cases.contains { $0.design == "paired" && $0.first.count == 5 && $0.confidence == 0.95 && $0.low == nil })
-        #expect(cases.contains { $0.design == "paired" && $0.first.count == 6 && $0.confidence == 0.95 && $0.low != nil })
+        #expect(
+            cases.contains { $0.design == "paired" && $0.first.count == 5 && $0.confidence == 0.95 && $0.low == nil })
+        #expect(
+            cases.contains { $0.design == "paired" && $0.first.count == 6 && $0.confidence == 0.95 && $0.low != nil })
         #expect(cases.contains { $0.design == "two-sample" && $0.first.count == 3 && $0.low == nil })
-        #expect(cases.contains { $0.design == "two-sample" && $0.first.count == 4 && $0.confidence == 0.95 && $0.low != nil })
+        #expect(
+            cases.contains {
+                $0.design == "two-sample" && $0.first.count == 4 && $0.confidence == 0.95 && $0.low != nil
+            })
     }
 
-    @Test("beyond the exact limit the normal approximation picks the order statistic the exact count picks, or its neighbour")
+    @Test(
+        "beyond the exact limit the normal approximation picks the order statistic the exact count picks, or its neighbour"
+    )
     func normalApproximation() throws {
         // A fixed, tie-free sample: the golden ratio's fractional parts.
-        let differences = (1...120).map { (Double($0) * 0.618_033_988_749_894).truncatingRemainder(dividingBy: 1) - 0.4 }
+        let differences = (1...120).map {
+            (Double($0) * 0.618_033_988_749_894).truncatingRemainder(dividingBy: 1) - 0.4
+        }
         let exact = HodgesLehmann(paired: differences)
         let normal = HodgesLehmann(paired: differences, exactLimit: 50)
         #expect(exact.method == .exact && normal.method == .normal)

@@ -46,7 +46,8 @@ struct PairedBuildRunnerTests {
         let side = folder.appendingPathComponent("base.csv")
         try PairedBuildRunner.join(rounds, into: side)
         let table = try ResultTable(contentsOf: side)
-        #expect(table.rows.compactMap { table.value("run_id", in: $0) } == ["c1r1", "c2r1", "c1r2", "c2r2", "c1r3", "c2r3"])
+        #expect(
+            table.rows.compactMap { table.value("run_id", in: $0) } == ["c1r1", "c2r1", "c1r2", "c2r2", "c1r3", "c2r3"])
         #expect(table.rows.compactMap { table.value("repetition", in: $0) } == ["1", "1", "2", "2", "3", "3"])
         #expect(table.environment?.repetitions == 3 && table.environment?.rounds == 3)
         #expect(table.declarations["wall_ms"] != nil, "the first round's declarations")

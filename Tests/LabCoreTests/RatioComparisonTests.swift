@@ -18,7 +18,8 @@ struct RatioComparisonTests {
         #expect(abs(try #require(slower.ratio) - 1.3) < 1e-9)
         let interval = try #require(slower.interval)
         #expect(interval.lowerBound > 1.1 && interval.upperBound < 1.5 && interval.contains(1.3))
-        #expect(RatioComparison(base: Self.runs(100), current: Self.runs(70), polarity: .lowerIsBetter).verdict == .faster)
+        #expect(
+            RatioComparison(base: Self.runs(100), current: Self.runs(70), polarity: .lowerIsBetter).verdict == .faster)
         let same = RatioComparison(base: Self.runs(100), current: Self.runs(101), polarity: .lowerIsBetter)
         #expect(same.verdict == .same)
         #expect(try #require(same.sameWithin) < 0.06)

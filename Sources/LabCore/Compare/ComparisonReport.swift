@@ -21,7 +21,8 @@ public enum ComparisonReport {
         Metric(
             "baseline_median", unit: MetricUnit("the metric's"), polarity: .neutral, group: "sides", decimals: 3,
             about: "the median of the baseline's runs of the cell"),
-        Metric("baseline_n", unit: .count, polarity: .neutral, group: "sides", about: "the baseline's runs of the cell"),
+        Metric(
+            "baseline_n", unit: .count, polarity: .neutral, group: "sides", about: "the baseline's runs of the cell"),
         Metric(
             "current_median", unit: MetricUnit("the metric's"), polarity: .neutral, group: "sides", decimals: 3,
             about: "the median of the current runs of the cell"),
@@ -47,15 +48,15 @@ public enum ComparisonReport {
     ]
 
     /// `0.21–0.31`, or `–` without an interval.
-    static func interval(_ comparison: RatioComparison) -> String {
+    static func interval(_ comparison: RatioComparison, digits: Int = 3) -> String {
         guard let interval = comparison.interval else { return "–" }
-        return "\(ratio(interval.lowerBound))–\(ratio(interval.upperBound))"
+        return "\(ratio(interval.lowerBound, digits: digits))–\(ratio(interval.upperBound, digits: digits))"
     }
 
     /// A ratio with three significant digits (`0.213`, `1.05`, `12.4`), `inf` when a base of 0 made it infinite.
-    static func ratio(_ value: Double) -> String {
+    static func ratio(_ value: Double, digits significant: Int = 3) -> String {
         guard value.isFinite else { return value > 0 ? "inf" : "-inf" }
-        let digits = max(0, 2 - Int(floor(log10(max(abs(value), 1e-9)))))
+        let digits = max(0, significant - 1 - Int(floor(log10(max(abs(value), 1e-9)))))
         return String(format: "%.\(digits)f", value)
     }
 
@@ -70,7 +71,7 @@ public enum ComparisonReport {
     static func cells(_ row: ResultComparison.Row) -> [String] {
         [
             row.cellLabel, row.metric, format(row.baselineMedian), String(row.baselineCount),
-            format(row.currentMedian), String(row.currentCount), row.comparison.ratio.map(ratio) ?? "",
+            format(row.currentMedian), String(row.currentCount), row.comparison.ratio.map { ratio($0) } ?? "",
             interval(row.comparison), verdict(row.comparison), row.note,
         ]
     }
@@ -85,7 +86,8 @@ public enum ComparisonReport {
         let counts = ComparisonVerdict.allCases.map { verdict in
             "\(rows.filter { $0.verdict == verdict }.count) \(verdict.rawValue)"
         }
-        return counts.joined(separator: ", ") + " (" + method(threshold: threshold, confidence: confidence, paired: paired)
+        return counts.joined(separator: ", ") + " ("
+            + method(threshold: threshold, confidence: confidence, paired: paired)
             + ")"
     }
 
@@ -117,7 +119,8 @@ public enum ComparisonReport {
                         row.metric, number(row.baselineMedian, 3), String(row.baselineCount),
                         number(row.currentMedian, 3), String(row.currentCount), number(comparison.ratio, 4),
                         number(comparison.interval?.lowerBound, 4), number(comparison.interval?.upperBound, 4),
-                        number(comparison.change.map { $0 * 100 }, 1), number(comparison.sameWithin.map { $0 * 100 }, 1),
+                        number(comparison.change.map { $0 * 100 }, 1),
+                        number(comparison.sameWithin.map { $0 * 100 }, 1),
                         comparison.verdict.rawValue, comparison.repetitionsNeeded.map(String.init) ?? "",
                         String(format: "%g", comparison.confidence * 100), String(format: "%g", threshold * 100),
                         comparison.pairing == .paired ? "true" : "false", row.polarity.rawValue, row.note,

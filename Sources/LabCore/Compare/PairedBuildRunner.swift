@@ -67,13 +67,15 @@ public struct PairedBuildRunner {
         do {
             text = try String(contentsOf: scenario, encoding: .utf8)
         } catch {
-            throw LabError(.invalidScenario, "\(scenario.path): cannot read the scenario file: \(FileReadFailure(error))")
+            throw LabError(
+                .invalidScenario, "\(scenario.path): cannot read the scenario file: \(FileReadFailure(error))")
         }
         let copy = outDirectory.appendingPathComponent(scenario.lastPathComponent)
         try Data(Self.scenarioForRounds(text, directory: scenario.deletingLastPathComponent()).utf8).write(to: copy)
         var produced: [String: [URL]] = ["base": [], "current": []]
         for round in 1...max(rounds, 1) {
-            let order = round % 2 == 1 ? [("base", base), ("current", current)] : [("current", current), ("base", base)]
+            let order =
+                round % 2 == 1 ? [("base", base), ("current", current)] : [("current", current), ("base", base)]
             for (name, side) in order {
                 progress("round \(round)/\(rounds): \(name) (\(side.binary.path))")
                 let folder = runs.appendingPathComponent("\(name)-\(round)")
@@ -153,7 +155,9 @@ public struct PairedBuildRunner {
             }
         }
         try Data((ResultCSV.render([header] + rows) + "\n").utf8).write(to: url, options: .atomic)
-        if let first = rounds.first, var record = try? EnvironmentRecord.read(from: EnvironmentRecord.sidecar(of: first)) {
+        if let first = rounds.first,
+            var record = try? EnvironmentRecord.read(from: EnvironmentRecord.sidecar(of: first))
+        {
             record.repetitions = rounds.count
             record.rounds = rounds.count
             try record.write(to: EnvironmentRecord.sidecar(of: url))

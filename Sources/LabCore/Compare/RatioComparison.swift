@@ -85,7 +85,8 @@ public struct RatioComparison: Sendable, Equatable {
             interval = nil
             verdict = .unresolved
             repetitionsNeeded = nil
-            note = base.isEmpty && current.isEmpty ? "no values" : (base.isEmpty ? "no base values" : "no current values")
+            note =
+                base.isEmpty && current.isEmpty ? "no values" : (base.isEmpty ? "no base values" : "no current values")
             return
         }
         let scale = Scale(base: base, current: current)

@@ -185,7 +185,8 @@ public struct ComparisonChart: Sendable {
                 svg += "<line class=\"interval\" x1=\"\(f(low))\" x2=\"\(f(high))\" y1=\"\(f(y + 8))\" "
                 svg += "y2=\"\(f(y + 8))\" stroke=\"#222\" stroke-width=\"1.2\"><title>"
                 svg += HTMLReport.escape(
-                    "\(row.cell)\n\(metric): \(String(format: "%+.1f%% to %+.1f%%", interval.lowerBound, interval.upperBound))")
+                    "\(row.cell)\n\(metric): \(String(format: "%+.1f%% to %+.1f%%", interval.lowerBound, interval.upperBound))"
+                )
                 svg += "</title></line>\n"
             }
             let label = change.isFinite ? String(format: "%+.1f%%", change) : "from 0"

@@ -291,7 +291,8 @@ public struct HTMLReport {
             + "<th>\(RatioComparison.percent(confidence)) CI</th></tr></thead><tbody>\n"
         for verdict in ComparisonMarkdown.verdictOrder.dropLast() {
             for row in rows where row.verdict == verdict {
-                html += "<tr class=\"\(verdict.rawValue)\"><td>\(Self.escape(ComparisonReport.verdict(row.comparison)))</td>"
+                html +=
+                    "<tr class=\"\(verdict.rawValue)\"><td>\(Self.escape(ComparisonReport.verdict(row.comparison)))</td>"
                 html += labels.varying.map { "<td class=\"param\">\(Self.escape(row.cell[$0] ?? ""))</td>" }.joined()
                 html +=
                     "<td class=\"param\">\(Self.escape(row.metric))</td><td>\(row.baselineMedian.map(Self.number) ?? "–")</td>"

@@ -161,9 +161,10 @@ public final class ScenarioRunner {
         for row in within.rows() { verdicts[row.cell, default: []].append(row.verdict) }
         let cells = Dictionary(results.map { ($0.cell.index, $0.cell) }, uniquingKeysWith: { first, _ in first })
         func key(_ cell: RunCell) -> [String: String] {
-            Dictionary(uniqueKeysWithValues: within.cellColumns.map { column in
-                (column, Self.cellValue(column, of: cell, scenario: scenario))
-            })
+            Dictionary(
+                uniqueKeysWithValues: within.cellColumns.map { column in
+                    (column, Self.cellValue(column, of: cell, scenario: scenario))
+                })
         }
         var settled: Set<Int> = []
         var dependents: [Int: [Int]] = [:]
