@@ -84,6 +84,11 @@ struct RatioComparisonTests {
         // A count with a zero among its runs: its shift is read against the base median, 10.
         let merges = RatioComparison(base: [0, 10, 10, 10, 10], current: [0, 20, 20, 20, 20], polarity: .neutral)
         #expect(abs(try #require(merges.ratio) - 2) < 1e-9)
+        // A wait that is mostly nothing: read against the base's mean size, so the ratio stays finite.
+        let wait = RatioComparison(
+            base: [0, 0, 0, 0.004, 0, 0.002], current: [0, 0.002, 0, 0, 0.004, 0], polarity: .lowerIsBetter)
+        #expect(try #require(wait.ratio).isFinite)
+        #expect(try #require(wait.interval).upperBound.isFinite)
     }
 
     @Test("a side without values: unresolved, saying which")

@@ -6,7 +6,8 @@ import Foundation
 /// The ratio is the Hodges–Lehmann estimate (`HodgesLehmann`) of the shift of the logarithms, turned back into a
 /// ratio: from the k-th run of each side when the runs were paired (they ran side by side), from every run of
 /// one side against every run of the other when not. Where a value is zero or negative (a count, a flag) the
-/// shift is taken on the values themselves and read against the base median's size instead.
+/// shift is taken on the values themselves and read against the base median's size instead (its mean size when the
+/// median is 0; a shift from a base of zeros is infinite).
 ///
 /// The verdict (`ComparisonVerdict`), with t the threshold:
 /// - *faster* or *slower* when the whole interval lies beyond 1 ± t, by the metric's declared direction;
@@ -152,7 +153,14 @@ extension RatioComparison {
         let reference: Double?
 
         init(base: [Double], current: [Double]) {
-            reference = (base + current).allSatisfy { $0 > 0 } ? nil : abs(base.median ?? 0)
+            guard !(base + current).allSatisfy({ $0 > 0 }) else {
+                reference = nil
+                return
+            }
+            // The base median's size; where that is 0 but some base runs are not (a wait that is mostly nothing),
+            // their mean size, so the ratio stays finite. Only a base of zeros makes a shift infinite.
+            let median = abs(base.median ?? 0)
+            reference = median > 0 ? median : base.reduce(0) { $0 + abs($1) } / Double(max(base.count, 1))
         }
 
         /// One value on the scale the shift is taken on.
