@@ -6,8 +6,8 @@ import Synchronization
 /// `scripts/compare-trials.sh slowdown` sets it on the current build). Unset, it does nothing. It is the startup
 /// gate's hook (`LaunchSlowdown`) made for the import.
 ///
-/// After each batch the importer saves, it spins on the importing thread until the CPU time it has burnt is the
-/// share of the CPU time the process has used since the import began, as if every step of the import had become
+/// After each batch the importer saves, and once more when the main queue has merged the last save, it spins until
+/// the CPU time it has burnt is the share of the CPU time the process has used since the import began, as if every step of the import had become
 /// that much slower: the import's CPU time grows by the share, and its wall time by about as much. CPU time, not
 /// wall time, is the measure: on a busy machine the import waits for a core for much of its wall time, and slower
 /// code does not make that waiting longer.
