@@ -28,7 +28,9 @@ struct CompareCommandTests {
     static let gate = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("LabCoreTests/Fixtures/gate")
 
-    @Test("compare --paired on two CSVs of paired runs: per cell pair by pair, pooled over every cell, exit 1 when pooled slower")
+    @Test(
+        "compare --paired on two CSVs of paired runs: per cell pair by pair, pooled over every cell, exit 1 when pooled slower"
+    )
     func pairedFiles() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paired-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -44,7 +46,8 @@ struct CompareCommandTests {
         let slowed = try paired("trial-1")
         #expect(slowed.status == 1, "\(slowed.output)")
         #expect(slowed.output.contains("pooled over every cell") && slowed.output.contains("paired runs"))
-        let pooled = try #require(slowed.output.split(separator: "\n").first { $0.hasPrefix("pooled over every cell  cpu_ms") })
+        let pooled = try #require(
+            slowed.output.split(separator: "\n").first { $0.hasPrefix("pooled over every cell  cpu_ms") })
         #expect(pooled.contains("slower"))
         let unchanged = try paired("trial-2")
         #expect(unchanged.status == 0, "\(unchanged.output)")

@@ -58,7 +58,10 @@ public struct HodgesLehmann: Sendable, Equatable {
     public static let exactLimit = 400
 
     /// The shift of paired differences (`current − base` per pair, or log ratios).
-    /// - Parameter exactLimit: above this many pairs the normal approximation is used (tests lower it).
+    /// - Parameters:
+    ///   - differences: the pairs' differences.
+    ///   - confidence: the interval's confidence (0.95).
+    ///   - exactLimit: above this many pairs the normal approximation is used (tests lower it).
     public init(paired differences: [Double], confidence: Double = 0.95, exactLimit: Int = HodgesLehmann.exactLimit) {
         precondition(confidence > 0 && confidence < 1, "a confidence is between 0 and 1")
         precondition(!differences.contains { $0.isNaN }, "the Hodges-Lehmann estimate cannot rank NaN")
@@ -82,7 +85,11 @@ public struct HodgesLehmann: Sendable, Equatable {
     }
 
     /// The shift from `first` to `second` (how far `second` lies above `first`), two independent samples.
-    /// - Parameter exactLimit: above this many values in both samples together the normal approximation is used.
+    /// - Parameters:
+    ///   - first: the first sample (the base).
+    ///   - second: the second sample (the current side).
+    ///   - confidence: the interval's confidence (0.95).
+    ///   - exactLimit: above this many values in both samples together the normal approximation is used.
     public init(
         from first: [Double], to second: [Double], confidence: Double = 0.95,
         exactLimit: Int = HodgesLehmann.exactLimit
