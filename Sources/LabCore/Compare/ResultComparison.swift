@@ -146,8 +146,7 @@ public struct ResultComparison: Sendable {
         var result: [Row] = []
         for key in order {
             let cell = Dictionary(uniqueKeysWithValues: zip(cellColumns, key))
-            // Columns a workload leaves empty (a startup run has no strategy) would only clutter the label.
-            let label = zip(cellColumns, key).filter { !$1.isEmpty }.map { "\($0)=\($1)" }.joined(separator: " ")
+            let label = Self.label(cellColumns, key)
             for metric in metrics {
                 let before = Self.values(metric, rows: baselineGroups.rows(forKey: key), in: baseline)
                 let after = Self.values(metric, rows: currentGroups.rows(forKey: key), in: current)
@@ -170,6 +169,12 @@ public struct ResultComparison: Sendable {
                 base: before, current: after, pairing: pairing, polarity: polarity(of: metric), threshold: threshold,
                 confidence: confidence),
             polarity: polarity(of: metric), unit: declaration(of: metric)?.unit.rawValue ?? "")
+    }
+
+    /// A cell as `store=sqlite strategy=…`: columns a workload leaves empty (a startup run has no strategy) would only
+    /// clutter it.
+    static func label(_ columns: [String], _ key: [String]) -> String {
+        zip(columns, key).filter { !$1.isEmpty }.map { "\($0)=\($1)" }.joined(separator: " ")
     }
 
     /// Numbers of `metric` in rows without an error; `true`/`false` count as 1/0 (e.g. killed_by_watchdog).

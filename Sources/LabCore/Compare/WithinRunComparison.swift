@@ -66,7 +66,7 @@ public struct WithinRunComparison: Sendable {
             twin[position] = reference.value
             guard let twinRuns = runs[twin], let ownRuns = runs[key] else { continue }
             let cell = Dictionary(uniqueKeysWithValues: zip(columns, key))
-            let label = zip(columns, key).filter { !$1.isEmpty }.map { "\($0)=\($1)" }.joined(separator: " ")
+            let label = ResultComparison.label(columns, key)
             for metric in metrics {
                 let base = ResultComparison.values(metric, rows: twinRuns, in: table)
                 let current = ResultComparison.values(metric, rows: ownRuns, in: table)

@@ -46,16 +46,27 @@ extension FigureQuery {
         guard let ratio else {
             return try matching(cells, in: table).compactMap { statistic(of: metric, in: $0) }
         }
-        let candidates = try matching(cells, in: table, ignoring: ratio.column)
-        return candidates.compactMap { cell -> Double? in
-            guard let side = cell.parameters[ratio.column], ratio.over.contains(side),
-                let twin = candidates.first(where: { other in
-                    other.parameters[ratio.column] == ratio.under
-                        && other.parameters.allSatisfy { $0.key == ratio.column || cell.parameters[$0.key] == $0.value }
-                }),
-                let over = statistic(of: metric, in: cell), let under = statistic(of: metric, in: twin), under != 0
+        return try twins(ratio, in: cells, table: table).compactMap { cell, twin -> Double? in
+            guard let over = statistic(of: metric, in: cell), let under = statistic(of: metric, in: twin), under != 0
             else { return nil }
             return over / under
+        }
+    }
+
+    /// Each matching cell whose `pair.column` is one of `pair.over`, with its twin (the cell with `pair.under` there
+    /// and every other column the same), in the file's order of cells.
+    func twins(_ pair: Ratio, in cells: [ReportData.Cell], table: ResultTable) throws
+        -> [(cell: ReportData.Cell, twin: ReportData.Cell)]
+    {
+        let candidates = try matching(cells, in: table, ignoring: pair.column)
+        return candidates.compactMap { cell in
+            guard let side = cell.parameters[pair.column], pair.over.contains(side),
+                let twin = candidates.first(where: { other in
+                    other.parameters[pair.column] == pair.under
+                        && other.parameters.allSatisfy { $0.key == pair.column || cell.parameters[$0.key] == $0.value }
+                })
+            else { return nil }
+            return (cell, twin)
         }
     }
 

@@ -5,17 +5,8 @@ extension FigureQuery {
     /// other column the same), from their runs, in the file's order of cells.
     func comparisons(of metric: String, in data: ReportData, table: ResultTable) throws -> [RatioComparison] {
         guard let versus else { return [] }
-        let candidates = try matching(data.cells, in: table, ignoring: versus.column)
         // Neutral: the phrase says which way the ratio goes, not whether that is better.
-        return candidates.compactMap { cell -> RatioComparison? in
-            guard let side = cell.parameters[versus.column], versus.over.contains(side),
-                let twin = candidates.first(where: { other in
-                    other.parameters[versus.column] == versus.under
-                        && other.parameters.allSatisfy {
-                            $0.key == versus.column || cell.parameters[$0.key] == $0.value
-                        }
-                })
-            else { return nil }
+        return try twins(versus, in: data.cells, table: table).compactMap { cell, twin -> RatioComparison? in
             let (own, others) = (cell.values[metric] ?? [], twin.values[metric] ?? [])
             guard !own.isEmpty, !others.isEmpty else { return nil }
             return RatioComparison(base: others, current: own, polarity: .neutral, threshold: threshold)
