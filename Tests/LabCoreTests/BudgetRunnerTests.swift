@@ -82,6 +82,10 @@ struct BudgetRunnerTests {
         let lines = summary.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("slow") && $0.contains("1.5 [1.5–1.5] slower") }, "\(summary)")
         #expect(lines.contains { $0.hasPrefix("twin") && $0.contains("1.0 [1.0–1.0] same") }, "\(summary)")
+        // The HTML report gives the same table from the CSV, by the reference its sidecar records.
+        let page = try HTMLReport(files: [csv.path], workloads: WorkloadRegistry([CostWorkload(clock: clock)])).render()
+        #expect(page.contains("Against strategy=steady: each cell over its twin"))
+        #expect(page.contains("<tr class=\"slower\"><td class=\"param\">slow</td><td class=\"param\">wall_ms</td>"))
     }
 
     @Test("without a budget every cell runs exactly its repetitions; --quick drops the budget")

@@ -2,7 +2,7 @@ import Foundation
 
 /// One self-contained HTML page of results (`stacklab report --html`): per scenario, the comparison of each
 /// file against the first when several hold the scenario (verdicts, ratios and their confidence intervals, and
-/// the change per cell drawn), the charts the workload declares (`Workload.charts`; lines against a swept parameter, deadline
+/// the change per cell drawn), each cell against its reference twin where the run names a reference, the charts the workload declares (`Workload.charts`; lines against a swept parameter, deadline
 /// rules, stacked groups, bars where nothing is swept; inline SVG, values on hover through `<title>`), then each
 /// file's environment and summary table, and a bar chart per metric behind a disclosure. Polarity, units and
 /// groups come from the files' sidecars. Nothing is fetched at view time: no script or style comes from the
@@ -164,6 +164,7 @@ public struct HTMLReport {
             html += "\(Self.escape(Self.runName(input, index: index)))</h3>\n"
             html += environment(input)
             html += summaryTable(data[index])
+            html += withinTable(input)
         }
         let metrics = data.flatMap(\.metrics).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         html += "<details><summary>Every metric, per cell (\(metrics.count) bar charts)</summary>\n"
@@ -259,6 +260,36 @@ public struct HTMLReport {
             html += "</tr>\n"
         }
         return html + "</tbody></table></div>\n<p class=\"note\">Medians over the runs without an error.</p>\n"
+    }
+
+    /// When the run names a reference (its sidecar's `reference`), each other cell's headline metrics against its
+    /// twin's: ratio, 95% interval and verdict, as the run's summary gives them.
+    private func withinTable(_ input: Input) -> String {
+        guard let reference = input.environment?.reference.flatMap(Scenario.Reference.init) else { return "" }
+        let headline = (input.environment?.headlineMetrics ?? []).filter(input.table.columns.contains)
+        guard
+            let within = try? WithinRunComparison(
+                input.table, reference: reference, metrics: headline, threshold: threshold, confidence: confidence)
+        else { return "" }
+        let rows = within.rows()
+        guard !rows.isEmpty else { return "" }
+        let labels = CellLabels(rows, columns: within.cellColumns)
+        var html = "<p class=\"note\">Against \(Self.escape(reference.description)): each cell over its twin, the "
+        html += "\(RatioComparison.percent(confidence)) interval and the verdict (threshold "
+        html += "\(String(format: "%g", threshold * 100))%).</p>\n"
+        html += "<div class=\"scroll\"><table class=\"verdicts\"><thead><tr>"
+        html += labels.varying.map { "<th class=\"param\">\(Self.escape($0))</th>" }.joined()
+        html += "<th class=\"param\">metric</th><th>ratio</th><th>\(RatioComparison.percent(confidence)) CI</th>"
+        html += "<th>verdict</th></tr></thead><tbody>\n"
+        for row in rows {
+            html += "<tr class=\"\(row.verdict.rawValue)\">"
+            html += labels.varying.map { "<td class=\"param\">\(Self.escape(row.cell[$0] ?? ""))</td>" }.joined()
+            html += "<td class=\"param\">\(Self.escape(row.metric))</td>"
+            html += "<td>\(row.comparison.ratio.map { ComparisonReport.ratio($0) + "×" } ?? "–")</td>"
+            html += "<td>\(ComparisonReport.interval(row.comparison))</td>"
+            html += "<td>\(Self.escape(ComparisonReport.verdict(row.comparison)))</td></tr>\n"
+        }
+        return html + "</tbody></table></div>\n"
     }
 
     private func comparison(baseline: Input, current: Input, workload: (any Workload)?) throws -> String {
