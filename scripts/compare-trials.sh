@@ -2,6 +2,7 @@
 # Usage: scripts/compare-trials.sh aa [ROUNDS] [SCENARIO] [-- RUN-OPTIONS…]
 #        scripts/compare-trials.sh slowdown [TRIALS] [ROUNDS] [SCENARIO] [-- RUN-OPTIONS…]
 #        scripts/compare-trials.sh budget [SCENARIO]
+#        scripts/compare-trials.sh gate [TRIALS] [REPETITIONS]
 #   The benchmark runs that show `stacklab compare` concludes (issue 57). Measure on a quiet machine: each trial prints
 #   the 1-minute load average before it, and warns when it is 1.5 or more.
 #   Builds this working tree twice in release mode, .build and .build-base (two builds of the same code: an A/A pair
@@ -17,15 +18,19 @@
 #     named the pooled CPU time (and wall time) slower (the test: at least 9 of 10 slowed, at most 1 of 10 unchanged).
 #   - budget: a plain `stacklab run SCENARIO` (default Scenarios/concurrency.yaml, with its budget) timed, beside
 #     twice the duration the committed baseline's sidecar records (the test: at most that).
+#   - gate: TRIALS (default 10) runs of scripts/startup-gate.sh HEAD REPETITIONS (default 10) with its 10% test hook
+#     (GATE_INJECT_SLOWDOWN=0.10) and TRIALS without, alternating (the test: every slowed run fails the gate, every
+#     unchanged one passes); 1-4 min a run.
 #   RUN-OPTIONS go to each build's `run` (`--filter store=memory`, `--quick`): a small sample checks the script.
 #   Output lands in results/trials/ (KIND-N/ folders as `compare --paired --runs` writes them, and KIND.csv, one row
 #   per trial). Full sets on a quiet 2-core machine: aa on concurrency, 10 rounds × 2 builds × about 1.8 min a round,
-#   about 35 min; slowdown, 20 trials × 2 rounds × 2 builds × 1.8 min, about 2.5 h; budget, at most 10 min.
+#   about 35 min; slowdown, 20 trials × 2 rounds × 2 builds × 1.8 min, about 2.5 h; budget, at most 10 min; gate,
+#   20 runs of 1-4 min, 40-80 min.
 #   Environment: SHARE, THRESHOLD (slowdown; aa uses 10%). Exit status: 0 the runs finished (the verdicts are printed,
 #   not judged), 2 bad input or a build or run that failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { sed -n '2,4p' "$0" | sed 's/^# *//' >&2; exit 2; }
+usage() { sed -n '2,5p' "$0" | sed 's/^# *//' >&2; exit 2; }
 kind=${1:-}; shift || true
 positional=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do positional+=("$1"); shift; done
@@ -153,8 +158,35 @@ budget() {
     echo "$start,$scenario,$((end - start)),${rounds:-},${before:-},$(load),${run_options[*]:-}" >>"$out/budget.csv"
 }
 
+gate() {
+    local trials=${positional[0]:-10} repetitions=${positional[1]:-10}
+    [ -s "$out/gate.csv" ] || echo "trial,current_side,started_utc,load_before,gate_exit,cpu_change_pct,cpu_low_pct,cpu_high_pct,cpu_p,cpu_interval_verdict" >"$out/gate.csv"
+    for ((trial = 1; trial <= trials; trial++)); do
+        for side in slowed unchanged; do
+            local started before status=0
+            started=$(date -u +%FT%TZ); before=$(load)
+            note_load
+            echo "trials: gate trial $trial, $side"
+            if [ "$side" = slowed ]; then
+                GATE_INJECT_SLOWDOWN=0.10 bash scripts/startup-gate.sh HEAD "$repetitions" >"$out/gate-$trial-$side.txt" 2>&1 || status=$?
+            else
+                bash scripts/startup-gate.sh HEAD "$repetitions" >"$out/gate-$trial-$side.txt" 2>&1 || status=$?
+            fi
+            [ $status -le 1 ] || { echo "trials: the gate failed (exit $status)" >&2; exit 2; }
+            local cpu
+            cpu=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+                $col["metric"] == "cpu_ms" { print $col["pooled_change_pct"] "," $col["change_low_pct"] "," $col["change_high_pct"] "," $col["p_value"] "," $col["interval_verdict"] }' results/gate/pooled.csv)
+            echo "$trial,$([ "$side" = slowed ] && echo 'slowed down 10% (test hook)' || echo unchanged),$started,$before,$status,$cpu" >>"$out/gate.csv"
+            echo "trials: gate exit $status; pooled cpu_ms change,low,high,p,interval: $cpu"
+        done
+    done
+    awk -F, 'NR > 1 { n[$2]++; if ($5 == 1) failed[$2]++ }
+        END { for (side in n) printf "trials: %s: the gate failed %d of %d\n", side, failed[side], n[side] }' "$out/gate.csv"
+}
+
 case "$kind" in
 aa) aa ;;
+gate) gate ;;
 slowdown) slowdown ;;
 budget) budget ;;
 *) usage ;;
