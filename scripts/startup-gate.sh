@@ -13,8 +13,10 @@
 #     shows in every cell, and all cells together see a 10% slowdown that a few launches of one cell cannot; on
 #     a busy machine only the CPU time is steady enough to see it (the wall times of adjacent 20-100 ms
 #     launches differ by a factor of two);
-#   - per cell (as `stacklab compare` judges, Mann-Whitney U): a launch the watchdog kills that it did not
-#     kill before.
+#   - per cell (as `stacklab compare --paired` judges: slower, the 95% interval of the paired runs beyond 10%): a
+#     launch the watchdog kills that it did not kill before.
+#   Beside each pooled verdict the gate prints the pooled change's 95% interval and what it says (faster, slower,
+#   same, unresolved), as `stacklab compare --paired` decides.
 #   The per-cell comparison of the times is written too (comparison.csv, summary.md), for reading, not for the
 #   verdict. Exits 0 no regression, 1 a regression, 2 bad input. Output lands in results/gate/ (base.csv and
 #   current.csv with their .env.json sidecars, pooled.csv, gate.md: the verdict as Markdown, comparison.csv,
@@ -78,7 +80,7 @@ for side in base current; do
     cp "$out/runs/$side-1/$name.env.json" "$out/$side.env.json"
 done
 rc=0
-"$current_bin" compare "$out/base.csv" "$out/current.csv" --threshold 10% \
+"$current_bin" compare --paired "$out/base.csv" "$out/current.csv" --threshold 10% \
     --metric time_to_first_frame_ms --metric time_to_first_screen_ms --out "$out/comparison.csv" >/dev/null || rc=$?
 [ $rc -le 1 ] || exit 2
 status=0
@@ -87,7 +89,7 @@ status=0
 [ $status -le 1 ] || exit $status
 verdict=$([ $status = 0 ] && echo 'no regression' || echo 'REGRESSION')
 # For people (a pull request's summary) and for tracking tools: the per-cell view of the same two files.
-"$current_bin" compare "$out/base.csv" "$out/current.csv" --threshold 10% --metric time_to_first_frame_ms \
+"$current_bin" compare --paired "$out/base.csv" "$out/current.csv" --threshold 10% --metric time_to_first_frame_ms \
     --metric time_to_first_screen_ms --metric killed_by_watchdog --format markdown > "$out/summary.md" || true
 for polarity in smaller bigger; do
     "$current_bin" compare "$out/base.csv" "$out/current.csv" --format benchmark-json --polarity $polarity \

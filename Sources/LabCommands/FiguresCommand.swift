@@ -12,7 +12,10 @@ struct FiguresCommand: ParsableCommand {
             A figure is a marker comment around its text: <!--fig SOURCE VALUE [column=value…] [range|list] \
             [div=N dp=N …]-->0.74–2.3<!--/fig-->, or a table: <!--table SOURCE rows=A,B col=METRIC…--> …table… \
             <!--/table-->. SOURCE is a committed baseline's name (results/baselines/NAME.csv) or a CSV's path from \
-            --root; the figure is the median of each matching cell's runs, folded over the cells. Without --check \
+            --root; the figure is the median of each matching cell's runs, folded over the cells. With \
+            vs=COLUMN:A/B it is a verdict from the runs instead: each cell with COLUMN=A against its twin with B, \
+            as the 95% interval of the ratio (`3.1–4.6× less`, `1.2–1.5× more`), `the same within 10%` \
+            (threshold=N sets the band) or `unresolved (…)`; words=LESS,MORE changes the words. Without --check \
             the documents are rewritten in place. Exit status: 0 every figure matches (or was rewritten), 1 --check \
             found a figure that differs from its CSV, 2 bad input (a marker that cannot be read or answered).
             """)

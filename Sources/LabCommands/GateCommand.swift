@@ -11,10 +11,12 @@ struct GateCommand: ParsableCommand {
             The k-th run of a cell in BASE and in CURRENT ran side by side (scripts/startup-gate.sh alternates \
             them), so each pair gives one ratio current/base. Pooled over every cell, a --metric regressed when \
             the median ratio is --threshold or more larger and a one-sided Wilcoxon signed-rank test (SciPy's \
-            wilcoxon with alternative="greater" and its defaults) gives p < --alpha. A --per-cell metric \
-            regressed in a cell as `stacklab compare` judges it (10%, Mann-Whitney U, alpha 0.05; a launch the \
-            watchdog kills that it did not kill before). Prints the pooled table and the per-cell tally; --out \
-            writes the pooled rows as CSV, --markdown the whole verdict for a pull request. \
+            wilcoxon with alternative="greater" and its defaults) gives p < --alpha. Beside it each row shows the \
+            pooled change's 95% Hodges-Lehmann interval and what that interval says against the threshold \
+            (faster, slower, same or unresolved), as `stacklab compare --paired` decides. A --per-cell metric \
+            regressed in a cell when `stacklab compare --paired` calls it slower (10%, 95% intervals of the \
+            paired runs: a launch the watchdog kills that it did not kill before). Prints the pooled table and the \
+            per-cell tally; --out writes the pooled rows as CSV, --markdown the whole verdict for a pull request. \
             Exit status: 0 no regression, 1 a regression, 2 bad input.
             """)
     @Argument(help: "The base side's CSV.") var baseline: String
@@ -47,7 +49,7 @@ struct GateCommand: ParsableCommand {
             let perCellMetrics = perCell.flatMap { $0.split(separator: ",").map(String.init) }
             cells =
                 perCellMetrics.isEmpty
-                ? nil : try ResultComparison(baseline: base, current: head, metrics: perCellMetrics)
+                ? nil : try ResultComparison(baseline: base, current: head, metrics: perCellMetrics, pairing: .paired)
             cellRows = try cells?.rows() ?? []
         } catch let error as CompareError {
             throw failure(verb: "gate", "\(error)")
@@ -61,7 +63,7 @@ struct GateCommand: ParsableCommand {
             }
             print("\nper cell (\(cells.metrics.joined(separator: ", "))): \(tally.joined(separator: ", "))")
         }
-        let regressed = pooled.contains(where: \.regressed) || cellRows.contains { $0.verdict == .regressed }
+        let regressed = pooled.contains(where: \.regressed) || cellRows.contains { $0.verdict == .slower }
         print("\nverdict: \(regressed ? "REGRESSION" : "no regression")")
         if let out {
             try Data(GateReport.csv(pooled, threshold: gate.threshold, alpha: gate.alpha).utf8).write(
@@ -70,8 +72,7 @@ struct GateCommand: ParsableCommand {
         if let markdown {
             let text = GateReport.markdown(
                 pooled, threshold: gate.threshold, alpha: gate.alpha, cellRows: cellRows,
-                cellColumns: cells?.cellColumns ?? [], cellThreshold: cells?.threshold ?? 0.10,
-                cellAlpha: cells?.alpha ?? 0.05)
+                cellColumns: cells?.cellColumns ?? [], cellThreshold: cells?.threshold ?? 0.10)
             try Data(text.utf8).write(to: URL(fileURLWithPath: markdown), options: .atomic)
         }
         if regressed { throw ExitStatus.regression.code }

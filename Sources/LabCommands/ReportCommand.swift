@@ -10,8 +10,8 @@ struct ReportCommand<Tool: LabTool>: ParsableCommand {
             abstract:
                 "Write result CSVs as one self-contained HTML page (--html) and their charts as SVG files (--charts).",
             discussion: """
-                Per scenario: when several files hold it, each compared against the first (verdicts, p-values and \
-                the change per cell drawn); the charts its workload declares (lines against the swept parameter \
+                Per scenario: when several files hold it, each compared against the first (verdicts, ratios with their \
+                95% intervals and the change per cell drawn); the charts its workload declares (lines against the swept parameter \
                 with log axes where declared, the watchdog deadline and killed launches for startup, stacked \
                 phases for import; bars when nothing numeric is swept; values on hover); each file's environment \
                 and summary table from its .env.json sidecar; a bar chart per metric. A comparison CSV (compare \
@@ -23,8 +23,8 @@ struct ReportCommand<Tool: LabTool>: ParsableCommand {
     @Argument(help: "Result CSVs; of several with the same scenario, the first is the baseline.") var results: [String]
     @Option(help: "The HTML file to write.") var html: String?
     @Option(help: "A folder to write each scenario's charts to as NAME.svg.") var charts: String?
-    @Option(help: "The comparisons' smallest relative change that counts, e.g. 10%.") var threshold = "10%"
-    @Option(help: "The comparisons' significance level.") var alpha = 0.05
+    @Option(help: "The comparisons' band: a change within it is the same, e.g. 10%.") var threshold = "10%"
+    @Option(help: "The confidence of the comparisons' intervals, e.g. 95%.") var confidence = "95%"
     @Option(
         name: .customLong("metric"),
         help: "A metric a comparison's chart shows (repeatable; default: the workload's headline metrics).")
@@ -40,7 +40,7 @@ struct ReportCommand<Tool: LabTool>: ParsableCommand {
         do {
             var report = try HTMLReport(files: results, workloads: Tool.workloads)
             report.threshold = try ResultComparison.parseThreshold(threshold)
-            report.alpha = alpha
+            report.confidence = try ResultComparison.parseConfidence(confidence)
             report.comparedMetrics = metrics.flatMap { $0.split(separator: ",").map(String.init) }
             page = try html.map { _ in try report.render() }
             figures = try charts.map { _ in try report.figures() } ?? []

@@ -11,8 +11,12 @@ struct RunCommand<Tool: LabTool>: AsyncParsableCommand {
             discussion: """
                 --shard K/N runs only the cells at positions K, K+N, K+2N… of each expanded matrix (the same cells \
                 for the same file on every machine) and records the shard in the .env.json sidecar; `stacklab merge` \
-                joins the N CSVs. The summary shows each workload's headline metrics in at most 120 columns; --wide \
-                shows every metric. \
+                joins the N CSVs. With a budget (--budget, or the scenario's budget key) the rounds go on after \
+                the repetitions while the next is expected to end within it, up to max_repetitions; a cell stops \
+                early only once it is the same as its reference twin (--reference, or the scenario's reference key) \
+                on every headline metric, within 10% at 95%. The summary shows each workload's headline metrics in \
+                at most 120 columns (--wide shows every metric), then, with a reference, each cell's ratio to its \
+                twin with its 95% interval and verdict. \
                 Exit status: 0 every run finished, 1 some run failed (its row has an error cell), 2 bad input.
                 """)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LabCore
 import TestSupport
 import Testing
 
@@ -8,13 +9,13 @@ struct CompareCommandTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("LabCoreTests/Fixtures/compare")
 
-    @Test("stacklab compare exits 1 on a regression, 0 without one, 2 on bad input")
+    @Test("stacklab compare exits 1 when a cell is slower, 0 without one, 2 on bad input")
     func exitStatus() throws {
         let baseline = CompareCommandTests.fixtures.appendingPathComponent("baseline.csv").path
         let current = CompareCommandTests.fixtures.appendingPathComponent("current.csv").path
         let regressed = try StackLabBinary.run(["compare", baseline, current])
         #expect(regressed.status == 1)
-        #expect(regressed.output.contains("regressed"))
+        #expect(regressed.output.contains("slower"))
         #expect(try StackLabBinary.run(["compare", baseline, current, "--metric", "objects_per_s"]).status == 0)
         #expect(try StackLabBinary.run(["compare", baseline, baseline]).status == 0)
         let missing = try StackLabBinary.run(["compare", baseline, "/nonexistent/current.csv"])
@@ -22,5 +23,75 @@ struct CompareCommandTests {
         #expect(missing.output.contains("/nonexistent/current.csv"))
         #expect(try StackLabBinary.run(["compare", baseline, current, "--threshold", "lots"]).status == 2)
         #expect(try StackLabBinary.run(["compare", baseline]).status == 2)
+    }
+
+    static let gate = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("LabCoreTests/Fixtures/gate")
+
+    @Test(
+        "compare --paired on two CSVs of paired runs: per cell pair by pair, pooled over every cell, exit 1 when pooled slower"
+    )
+    func pairedFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paired-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func paired(_ trial: String) throws -> (status: Int32, output: String) {
+            try StackLabBinary.run([
+                "compare", "--paired", Self.gate.appendingPathComponent("\(trial)-base.csv").path,
+                Self.gate.appendingPathComponent("\(trial)-current.csv").path, "--threshold", "5%", "--pool", "cpu_ms",
+                "--metric", "cpu_ms", "--out", folder.appendingPathComponent("\(trial).csv").path,
+            ])
+        }
+        // The recorded 10% slowdown: the pooled CPU time's whole interval lies beyond +5%.
+        let slowed = try paired("trial-1")
+        #expect(slowed.status == 1, "\(slowed.output)")
+        #expect(slowed.output.contains("pooled over every cell") && slowed.output.contains("paired runs"))
+        let pooled = try #require(
+            slowed.output.split(separator: "\n").first { $0.hasPrefix("pooled over every cell  cpu_ms") })
+        #expect(pooled.contains("slower"))
+        let unchanged = try paired("trial-2")
+        #expect(unchanged.status == 0, "\(unchanged.output)")
+        // The per-cell CSV and its sidecar, which declares the interval's columns.
+        let table = try ResultTable(contentsOf: folder.appendingPathComponent("trial-1.csv"))
+        #expect(table.rows.allSatisfy { table.value("paired", in: $0) == "true" })
+        #expect(table.declarations["ratio_low"]?.unit == .ratio && table.declarations["same_within_pct"] != nil)
+        #expect(table.metricColumns.contains("ratio_high") && !table.metricColumns.contains("verdict"))
+    }
+
+    @Test("compare --within: each cell against its twin in one run, exit 0 however they differ")
+    func within() throws {
+        let run = Self.fixtures.appendingPathComponent("current.csv").path
+        let result = try StackLabBinary.run(["compare", "--within", "store=sqlite", run, "--metric", "objects_per_s"])
+        #expect(result.status == 0, "\(result.output)")
+        // memory's throughput is five times sqlite's in every run: far beyond the band.
+        let memory = try #require(result.output.split(separator: "\n").first { $0.contains("store=memory") })
+        #expect(memory.contains("faster"))
+        #expect(!result.output.contains("store=sqlite "), "the reference cells are not compared with themselves")
+        #expect(try StackLabBinary.run(["compare", "--within", "store=tape", run]).status == 2)
+        #expect(try StackLabBinary.run(["compare", "--within", "store", run]).status == 2)
+        #expect(try StackLabBinary.run(["compare", "--within", "store=sqlite", run, run]).status == 2)
+    }
+
+    @Test("compare --paired with two builds runs the scenario round by round and writes both sides and the verdicts")
+    func pairedBuilds() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("builds-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let binary = StackLabBinary.url.path
+        let scenario = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Golden/golden.yaml").path
+        let result = try StackLabBinary.run([
+            "compare", "--paired", binary, binary, scenario, "--rounds", "2", "--quick", "--runs", folder.path,
+        ])
+        // Two rounds are two pairs a cell, too few for any interval: unresolved, so nothing slower.
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("round 2/2: current") && result.output.contains("round 2/2: base"))
+        for file in ["base.csv", "current.csv", "comparison.csv", "comparison.env.json", "pooled.csv"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path), "\(file)")
+        }
+        let base = try ResultTable(contentsOf: folder.appendingPathComponent("base.csv"))
+        #expect(Set(base.rows.compactMap { base.value("repetition", in: $0) }) == ["1", "2"])
+        let missing = try StackLabBinary.run(["compare", "--paired", "/nonexistent/stacklab", binary, scenario])
+        #expect(missing.status == 2 && missing.output.contains("/nonexistent/stacklab"))
+        #expect(try StackLabBinary.run(["compare", "--paired", binary, binary, scenario, "--rounds", "0"]).status == 2)
     }
 }

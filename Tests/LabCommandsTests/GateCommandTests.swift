@@ -28,12 +28,18 @@ struct GateCommandTests {
         #expect(slowed.output.contains("verdict: REGRESSION"))
         let pooled = ResultCSV.parse(try String(contentsOf: out.appendingPathComponent("trial-1.csv"), encoding: .utf8))
         #expect(
-            pooled.first == ["metric", "pairs", "pooled_change_pct", "p_value", "verdict", "threshold_pct", "alpha"])
-        #expect(pooled.dropFirst().first == ["cpu_ms", "80", "+9.7", "0.0000", "regressed", "5", "0.01"])
+            pooled.first == [
+                "metric", "pairs", "pooled_change_pct", "change_low_pct", "change_high_pct", "p_value", "verdict",
+                "interval_verdict", "threshold_pct", "alpha", "confidence_pct",
+            ])
+        #expect(
+            pooled.dropFirst().first == [
+                "cpu_ms", "80", "+9.7", "+5.4", "+15.5", "0.0000", "regressed", "slower", "5", "0.01", "95",
+            ])
         let markdown = try String(contentsOf: out.appendingPathComponent("trial-1.md"), encoding: .utf8)
         #expect(markdown.hasPrefix("### stacklab gate: REGRESSION"))
-        #expect(markdown.contains("| `cpu_ms` | 80 | +9.7% | 0.0000 | **regressed** |"))
-        #expect(markdown.contains("#### per cell (killed_by_watchdog): no regression"))
+        #expect(markdown.contains("| `cpu_ms` | 80 | +9.7% | +5.4% to +15.5% | 0.0000 | **regressed** | slower |"))
+        #expect(markdown.contains("#### per cell (killed_by_watchdog): nothing slower"))
         let unchanged = try gate("trial-2")
         #expect(unchanged.status == 0, "\(unchanged.output)")
         #expect(unchanged.output.contains("verdict: no regression"))

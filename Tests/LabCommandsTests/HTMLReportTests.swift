@@ -33,7 +33,7 @@ struct HTMLReportTests {
         #expect(Self.count("http", in: page) == Self.count("xmlns=\"http://www.w3.org/2000/svg\"", in: page))
     }
 
-    @Test("Tables, charts with hover values, verdicts with p, the killed launch and the phases")
+    @Test("Tables, charts with hover values, verdicts with intervals, the killed launch and the phases")
     func content() throws {
         let page = try Self.render()
         #expect(page.contains("Scenario <code>startup</code>"))
@@ -45,8 +45,9 @@ struct HTMLReportTests {
         #expect(page.contains("objects_per_s (higher is better)"))
         #expect(Self.count("<rect class=\"bar\"", in: page) > 30)
         #expect(page.contains("time_to_first_screen_ms median 170.8 (min 168.4, max 173.9, n 5)"), "hover value")
-        #expect(page.contains("<tr class=\"regressed\"><td>regressed</td><td class=\"param\">sqlite</td>"))
-        #expect(page.contains("<td>+42.2%</td><td>0.008</td>"), "the change and p of the regression")
+        #expect(page.contains("<tr class=\"slower\"><td>slower</td><td class=\"param\">sqlite</td>"))
+        #expect(page.contains("<td>1.42×</td><td>1.39–1.45</td>"), "the ratio and interval of the slower cell")
+        #expect(page.contains("<line class=\"interval\""), "the intervals drawn as whiskers")
         #expect(page.contains("killed_by_watchdog in 1 of 5</span>"), "the killed launch in the table")
         #expect(page.contains("killed_by_watchdog in 1 of 5 runs"), "and on its bar")
         #expect(page.contains("aria-label=\"where the wall time went\""), "the import's phases, stacked")

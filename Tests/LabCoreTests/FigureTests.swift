@@ -25,6 +25,51 @@ struct FigureTests {
 
     func text(_ query: String) throws -> String { try FigureQuery("s \(query)").text(from: Self.table()) }
 
+    /// One store, two strategies at two sizes, six repetitions: at 10 `two` takes four times `one`'s time; at 100
+    /// the two are the same within a percent; at 1000 they differ by 5–15%, across the band's edge.
+    static let comparisons: String = {
+        var lines = ["scenario,workload,store,strategy,size,repetition,run_id,timestamp,wall_ms,error"]
+        let spread = [0.98, 1.0, 1.02, 0.99, 1.01, 1.0]
+        for (size, one, two) in [(10, 100.0, 400.0), (100, 1000.0, 1005.0), (1000, 100.0, 110.0)] {
+            for (repetition, factor) in spread.enumerated() {
+                lines.append("s,w,a,one,\(size),\(repetition + 1),r,t,\(one * factor),")
+                let jitter = size == 1000 ? [0.95, 1.05, 1.0, 0.96, 1.04, 1.0][repetition] : factor
+                lines.append("s,w,a,two,\(size),\(repetition + 1),r,t,\(two * jitter),")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }()
+
+    @Test("vs= says a cell against its twin from their runs: the interval as less or more, the same, or unresolved")
+    func versus() throws {
+        let table = try ResultTable(text: Self.comparisons, source: "v.csv")
+        func text(_ query: String) throws -> String { try FigureQuery("v wall_ms \(query)").text(from: table) }
+        #expect(try text("size=10 vs=strategy:one/two") == "3.9–4.1× less")
+        #expect(try FigureQuery("v repetitions").text(from: table) == "6", "the runs of each cell, from the CSV")
+        #expect(try text("size=10 vs=strategy:two/one") == "3.9–4.1× more")
+        #expect(try text("size=100 vs=strategy:two/one") == "the same within 10%")
+        #expect(try text("size=1000 vs=strategy:two/one").hasPrefix("unresolved ("))
+        #expect(try text("size=1000 vs=strategy:two/one threshold=3") == "1.0–1.2× more", "a narrower band")
+        #expect(try text("vs=strategy:one/two words=shorter,longer list").hasPrefix("3.9–4.1× shorter, the same"))
+        // A range says the cells' intervals together when they agree, and each one when they do not.
+        #expect(try text("size=10,100 vs=strategy:two/one range") == "3.9–4.1× more and the same within 10%")
+        // Too few runs for any 95% interval: said, not guessed.
+        let three = try ResultTable(
+            text: Self.comparisons.split(separator: "\n").filter {
+                !$0.contains(",4,r,") && !$0.contains(",5,r,") && !$0.contains(",6,r,")
+            }
+            .joined(separator: "\n"), source: "three.csv")
+        #expect(
+            try FigureQuery("t wall_ms vs=strategy:two/one range").text(from: three)
+                == "unresolved (3 runs a side give no 95% interval)")
+        let uneven = try ResultTable(
+            text: Self.comparisons.split(separator: "\n").filter { !($0.contains(",6,r,") && $0.contains(",one,")) }
+                .joined(separator: "\n"), source: "uneven.csv")
+        #expect(try FigureQuery("u repetitions").text(from: uneven) == "5–6", "a budget's cells differ in runs")
+        #expect(throws: LabError.self) { try text("vs=strategy:two") }
+        #expect(throws: LabError.self) { try text("vs=strategy:two/one") }
+    }
+
     @Test("numbers keep two significant digits and every integer digit, separate thousands, scale and round")
     func format() {
         var format = FigureFormat()

@@ -68,8 +68,27 @@ struct GateTests {
         }
         var current = try ResultTable(text: ResultCSV.render([base.columns] + rows), source: "killed")
         current.environment = base.environment
-        let cells = try ResultComparison(baseline: base, current: current, metrics: ["killed_by_watchdog"]).rows()
-        #expect(cells.filter { $0.verdict == .regressed }.count == 2, "lmdb sync, with and without a migration")
+        let cells = try ResultComparison(
+            baseline: base, current: current, metrics: ["killed_by_watchdog"], pairing: .paired
+        ).rows()
+        #expect(cells.filter { $0.verdict == .slower }.count == 2, "lmdb sync, with and without a migration")
+        #expect(cells.filter { $0.verdict == .same }.count == cells.count - 2, "no other cell's launches changed")
+    }
+
+    @Test(
+        "the pooled 95% interval tells the recorded slowdowns from the unchanged trials on the CPU time, as the rule does",
+        arguments: ["trial-1", "trial-2", "trial-3", "trial-4"])
+    func pooledIntervals(_ trial: String) throws {
+        let gate = try PooledComparison(
+            baseline: Self.table(trial, "base"), current: Self.table(trial, "current"), metrics: ["cpu_ms"])
+        let row = try #require(try gate.rows().first)
+        let slowed = ["trial-1", "trial-3"].contains(trial)
+        #expect(row.pairs == 80 && row.comparison.baseCount == 80)
+        // Slowed down 10%: the whole interval lies beyond +5%; unchanged: never slower.
+        #expect((row.comparison.verdict == .slower) == slowed, "\(row.comparison)")
+        let interval = try #require(row.comparison.interval)
+        #expect(interval.contains(1 + row.change), "the gate's median change lies inside the interval")
+        #expect(row.comparison.pairing == .paired)
     }
 
     @Test("the committed trial log's verdicts follow the gate's rule on its recorded changes and p-values")

@@ -144,7 +144,7 @@ struct WorkloadProtocolTests {
         var base = steady
         base.environment = table.environment
         let rows = try ResultComparison(baseline: base, current: drifting, metrics: ["tick_drift_ms"]).rows()
-        #expect(rows.map(\.verdict) == [.regressed])
+        #expect(rows.map(\.verdict) == [.slower])
 
         // A strategy the workload does not declare is refused, naming the ones it does.
         #expect {

@@ -33,8 +33,11 @@ public enum BenchmarkJSON {
             else { return nil }
             var extra = ["n=\(row.currentCount)", "verdict=\(row.verdict.rawValue)"]
             if let baseline = row.baselineMedian { extra.append("baseline median=\(format(baseline))") }
-            if let change = row.relativeChange { extra.append(String(format: "change=%+.1f%%", change * 100)) }
-            if let p = row.pValue { extra.append(String(format: "p=%.3f", p)) }
+            if let ratio = row.comparison.ratio { extra.append("ratio=\(ComparisonReport.ratio(ratio))") }
+            if row.comparison.interval != nil {
+                let level = RatioComparison.percent(row.comparison.confidence)
+                extra.append("\(level) CI=\(ComparisonReport.interval(row.comparison))")
+            }
             return Entry(
                 name: "\(row.cellLabel) \(row.metric)", unit: row.unit, value: value,
                 range: row.currentRange.map { "\(format($0.lowerBound))..\(format($0.upperBound))" },

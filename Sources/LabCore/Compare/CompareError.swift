@@ -14,6 +14,10 @@ public enum CompareError: Error, Equatable, CustomStringConvertible {
     case noCommonCells
     /// The threshold is not a percentage.
     case badThreshold(String)
+    /// No cell of the file has the reference's value.
+    case noReference(String, file: String)
+    /// The confidence is not a percentage from 50% to 99.99%.
+    case badConfidence(String)
     /// The gate found no pair of runs with a value of the metric on both sides.
     case noPairs(String)
 
@@ -31,6 +35,10 @@ public enum CompareError: Error, Equatable, CustomStringConvertible {
             "no matrix cell appears in both files"
         case .noPairs(let metric):
             "no pairs of \(metric) to compare: no cell has a run with a value on both sides"
+        case .noReference(let reference, let file):
+            "\(file): no cell has \(reference) to compare the others with"
+        case .badConfidence(let text):
+            "confidence '\(text)' is not a percentage such as 95% (expected 50% to 99.99%, or a fraction such as 0.95)"
         case .badThreshold(let text):
             "threshold '\(text)' is not a percentage such as 10% (expected a number from 0 to 1000, '%' optional)"
         }

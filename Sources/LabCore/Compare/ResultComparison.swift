@@ -2,14 +2,16 @@ import Foundation
 
 /// Compares a current result CSV with a baseline, cell by cell and metric by metric, from the repetitions.
 ///
-/// Method, per cell and metric: take the values of every repetition that has no error (empty cells
-/// skipped); the relative change is (median current − median baseline) / |median baseline|. If its size is
-/// below `threshold` the metric is *unchanged*. Otherwise a two-sided Mann-Whitney U test decides: with
-/// p < `alpha` it is *improved* or *regressed* by the direction of the change, and *inconclusive* if not
-/// (too few or too noisy repetitions — with 3 against 3 the smallest possible p is 0.1, so use at least 4).
-/// Each metric says which way is better (`Metric.polarity`, declared in the files' sidecars: the current's,
-/// else the baseline's): times lower, throughput higher; a count that changed for real is *changed*, neither
-/// better nor worse, and so is a column neither sidecar declares (`undeclaredMetrics`, which the verbs warn of).
+/// Method, per cell and metric: take the values of every repetition that has no error (empty cells skipped) and
+/// compare them as the ratio current/base with its confidence interval (`RatioComparison`: Hodges–Lehmann, from
+/// every run of one side against every run of the other, or the k-th runs matched when the files' runs were
+/// paired). The verdict is *faster* or *slower* when the whole interval lies beyond ±`threshold`, *same* when it
+/// lies inside, *unresolved* otherwise (with the repetitions that would likely resolve it) or when there are too
+/// few repetitions for an interval (at 95%, four a side, or six pairs). Each metric says which way is better
+/// (`Metric.polarity`, declared in the files' sidecars: the current's, else the baseline's): times lower,
+/// throughput higher; a count whose interval lies beyond the band is *changed*, neither better nor worse, and so
+/// is a column neither sidecar declares (`undeclaredMetrics`, which the verbs warn of). A metric no run of a cell
+/// has on either side (a merge count under `main-only`) is left out, not compared.
 public struct ResultComparison: Sendable {
     /// One metric of one cell, compared.
     public struct Row: Sendable, Equatable {
@@ -24,32 +26,37 @@ public struct ResultComparison: Sendable {
         public let currentCount: Int
         /// The smallest and largest current value, when there are any: the spread a tracking chart shows.
         public let currentRange: ClosedRange<Double>?
-        /// (current − baseline) / |baseline| of the medians, when both exist.
-        public let relativeChange: Double?
-        /// The Mann-Whitney p-value, when both sides have values.
-        public let pValue: Double?
-        public let verdict: ComparisonVerdict
-        /// Why the verdict is inconclusive, if it is for a reason other than the test.
-        public let note: String
+        /// The ratio current/base with its interval, and the verdict.
+        public let comparison: RatioComparison
         /// Which way the metric gets better, as declared (neutral when undeclared).
         public let polarity: MetricPolarity
         /// What the metric counts, as declared (empty when undeclared).
         public let unit: String
+
+        /// What the comparison concludes.
+        public var verdict: ComparisonVerdict { comparison.verdict }
+        /// The estimated change, ratio − 1, when both sides have values.
+        public var relativeChange: Double? { comparison.change }
+        /// Why the verdict is unresolved, if it is for a reason besides the interval's width.
+        public var note: String { comparison.note }
     }
 
     public let baseline: ResultTable
     public let current: ResultTable
     /// The metrics compared.
     public let metrics: [String]
-    /// The smallest relative change of the medians that counts (0.10 = 10%).
+    /// The band's half-width: a change within ±threshold is the same (0.10 = 10%).
     public let threshold: Double
-    /// The significance level of the test.
-    public let alpha: Double
+    /// The intervals' confidence (0.95).
+    public let confidence: Double
+    /// Whether the k-th runs of a cell on the two sides ran side by side.
+    public let pairing: RatioComparison.Pairing
 
     /// Prepares a comparison; `metrics` empty means every metric column the two files share.
+    /// - Throws: `CompareError` when a metric is not a column of both files or they name cells differently.
     public init(
         baseline: ResultTable, current: ResultTable, metrics: [String] = [], threshold: Double = 0.10,
-        alpha: Double = 0.05
+        confidence: Double = 0.95, pairing: RatioComparison.Pairing = .unpaired
     ) throws {
         let shared = baseline.metricColumns.filter(current.metricColumns.contains)
         for metric in metrics {
@@ -67,7 +74,8 @@ public struct ResultComparison: Sendable {
         self.current = current
         self.metrics = chosen
         self.threshold = threshold
-        self.alpha = alpha
+        self.confidence = confidence
+        self.pairing = pairing
     }
 
     /// The columns that name a cell, in the baseline's order.
@@ -96,7 +104,7 @@ public struct ResultComparison: Sendable {
             warnings.append(
                 "no declaration of \(undeclared.joined(separator: ", ")) in the sidecar of "
                     + files.map(\.source).joined(separator: " or ")
-                    + ": judged neutral (changed or unchanged, never improved or regressed); "
+                    + ": judged neutral (changed or same, never faster or slower); "
                     + "`stacklab declare` adds the workload's declarations to a sidecar")
         }
         return warnings
@@ -111,7 +119,22 @@ public struct ResultComparison: Sendable {
         return percent / 100
     }
 
-    /// Compares every cell present in either file, for every metric, in the baseline's cell order.
+    /// Parses `95%`, `95` or `0.95` into a confidence (0.95).
+    /// - Throws: `CompareError.badConfidence` for anything else, or a confidence outside 50–99.99%.
+    public static func parseConfidence(_ text: String) throws -> Double {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let percent = trimmed.hasSuffix("%")
+        guard let number = Double(percent ? String(trimmed.dropLast()) : trimmed) else {
+            throw CompareError.badConfidence(text)
+        }
+        let fraction = percent || number > 1 ? number / 100 : number
+        guard fraction >= 0.5, fraction <= 0.9999 else { throw CompareError.badConfidence(text) }
+        return fraction
+    }
+
+    /// Compares every cell present in either file, for every metric a run of the cell has on either side, in the
+    /// baseline's cell order.
+    /// - Throws: `CompareError.noCommonCells` when no cell is in both files.
     public func rows() throws -> [Row] {
         let baselineGroups = Self.group(baseline, by: cellColumns)
         let currentGroups = Self.group(current, by: cellColumns)
@@ -123,11 +146,12 @@ public struct ResultComparison: Sendable {
         var result: [Row] = []
         for key in order {
             let cell = Dictionary(uniqueKeysWithValues: zip(cellColumns, key))
-            // Columns a workload leaves empty (a startup run has no strategy) would only clutter the label.
-            let label = zip(cellColumns, key).filter { !$1.isEmpty }.map { "\($0)=\($1)" }.joined(separator: " ")
+            let label = Self.label(cellColumns, key)
             for metric in metrics {
                 let before = Self.values(metric, rows: baselineGroups.rows(forKey: key), in: baseline)
                 let after = Self.values(metric, rows: currentGroups.rows(forKey: key), in: current)
+                // A metric the cell does not have (merges under main-only) is not a comparison.
+                if before.isEmpty && after.isEmpty { continue }
                 result.append(compare(metric: metric, cell: cell, label: label, before: before, after: after))
             }
         }
@@ -137,44 +161,24 @@ public struct ResultComparison: Sendable {
     private func compare(metric: String, cell: [String: String], label: String, before: [Double], after: [Double])
         -> Row
     {
-        let baselineMedian = before.median
-        let currentMedian = after.median
-        var relative: Double?
-        if let b = baselineMedian, let c = currentMedian {
-            relative = b == 0 ? (c == 0 ? 0 : (c > 0 ? .infinity : -.infinity)) : (c - b) / abs(b)
-        }
-        let test = before.isEmpty || after.isEmpty ? nil : MannWhitneyU(before, after)
-        let verdict: ComparisonVerdict
-        var note = ""
-        if let relative, abs(relative) < threshold {
-            verdict = .unchanged
-        } else if let relative, let test {
-            if test.pValue < alpha {
-                switch polarity(of: metric) {
-                case .higherIsBetter: verdict = relative > 0 ? .improved : .regressed
-                case .lowerIsBetter: verdict = relative < 0 ? .improved : .regressed
-                case .neutral: verdict = .changed
-                }
-            } else {
-                verdict = .inconclusive
-                note = "p ≥ \(alpha)"
-            }
-        } else {
-            verdict = .inconclusive
-            note =
-                before.isEmpty && after.isEmpty
-                ? "no values" : (before.isEmpty ? "no baseline values" : "no current values")
-        }
-        return Row(
-            cell: cell, cellLabel: label, metric: metric, baselineMedian: baselineMedian, currentMedian: currentMedian,
+        Row(
+            cell: cell, cellLabel: label, metric: metric, baselineMedian: before.median, currentMedian: after.median,
             baselineCount: before.count, currentCount: after.count,
-            currentRange: after.min().flatMap { low in after.max().map { low...$0 } }, relativeChange: relative,
-            pValue: test?.pValue, verdict: verdict, note: note, polarity: polarity(of: metric),
-            unit: declaration(of: metric)?.unit.rawValue ?? "")
+            currentRange: after.min().flatMap { low in after.max().map { low...$0 } },
+            comparison: RatioComparison(
+                base: before, current: after, pairing: pairing, polarity: polarity(of: metric), threshold: threshold,
+                confidence: confidence),
+            polarity: polarity(of: metric), unit: declaration(of: metric)?.unit.rawValue ?? "")
+    }
+
+    /// A cell as `store=sqlite strategy=…`: columns a workload leaves empty (a startup run has no strategy) would only
+    /// clutter it.
+    static func label(_ columns: [String], _ key: [String]) -> String {
+        zip(columns, key).filter { !$1.isEmpty }.map { "\($0)=\($1)" }.joined(separator: " ")
     }
 
     /// Numbers of `metric` in rows without an error; `true`/`false` count as 1/0 (e.g. killed_by_watchdog).
-    private static func values(_ metric: String, rows: [[String]], in table: ResultTable) -> [Double] {
+    static func values(_ metric: String, rows: [[String]], in table: ResultTable) -> [Double] {
         rows.compactMap { row -> Double? in
             if let error = table.value("error", in: row), !error.isEmpty { return nil }
             guard let text = table.value(metric, in: row) else { return nil }

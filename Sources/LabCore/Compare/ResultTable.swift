@@ -85,11 +85,14 @@ public struct ResultTable: Sendable {
         self.rows = rows
     }
 
-    /// The metric columns: those after `timestamp` (except `error`), or those named with a unit suffix.
+    /// The metric columns: those after `timestamp` (except `error`); in a file without one (a comparison, another
+    /// tool's CSV), those its sidecar declares, else those named with a unit suffix.
     public var metricColumns: [String] {
         if let end = columns.firstIndex(of: "timestamp") {
             return columns[(end + 1)...].filter { $0 != "error" }
         }
+        let declared = declarations
+        if !declared.isEmpty { return columns.filter { declared[$0] != nil } }
         return columns.filter { name in Self.unitSuffixes.contains { name.hasSuffix($0) } }
     }
 

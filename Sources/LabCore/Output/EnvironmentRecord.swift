@@ -55,6 +55,14 @@ public struct EnvironmentRecord: Codable, Sendable {
     private var legacyDesigns: [ConcurrencyStrategy]?
     /// The workload's headline metrics, by name: what a summary or a chart shows first.
     public var headlineMetrics: [String]?
+    /// The run's time budget in seconds, when it had one (`repetitions` is then the fewest rounds a cell got).
+    public var budget: Double?
+    /// With a budget, the most rounds a cell could get.
+    public var maxRepetitions: Int?
+    /// The most rounds a cell got; nil in a sidecar written before the lab recorded it.
+    public var rounds: Int?
+    /// The cells the others were compared with (`strategy=shared-coordinator`), when the scenario names them.
+    public var reference: String?
 
     enum CodingKeys: String, CodingKey {
         case scenario, workload, model, quick, repetitions, warmup, parameters, command, host, cores, swift
@@ -73,6 +81,9 @@ public struct EnvironmentRecord: Codable, Sendable {
         case declaredStrategies = "strategies"
         case legacyDesigns = "designs"
         case headlineMetrics = "headline_metrics"
+        case budget = "budget_s"
+        case maxRepetitions = "max_repetitions"
+        case rounds, reference
     }
 
     /// Records the environment of `scenario`'s runs.
@@ -80,7 +91,7 @@ public struct EnvironmentRecord: Codable, Sendable {
     /// `commit` is the checkout as read when the run started (read now when nil).
     static func current(
         scenario: Scenario, quick: Bool, started: Date, peakMemoryPerRun: Bool, engines: [EngineVersion],
-        shard: Shard? = nil, matrixCells: Int? = nil, gitCommit commit: String? = nil
+        shard: Shard? = nil, matrixCells: Int? = nil, gitCommit commit: String? = nil, rounds: Int? = nil
     ) -> EnvironmentRecord {
         let info = ProcessInfo.processInfo
         return EnvironmentRecord(
@@ -93,7 +104,9 @@ public struct EnvironmentRecord: Codable, Sendable {
             started: started, finished: Date(), peakMemoryPerRun: peakMemoryPerRun,
             shard: shard?.description, matrixCells: matrixCells,
             metrics: ResultCSV.metricDeclarations(for: scenario), declaredStrategies: scenario.workload.strategies,
-            headlineMetrics: scenario.workload.headlineMetrics.map(\.name))
+            headlineMetrics: scenario.workload.headlineMetrics.map(\.name), budget: scenario.budget,
+            maxRepetitions: scenario.budget == nil ? nil : scenario.mostRepetitions, rounds: rounds,
+            reference: scenario.reference?.description)
     }
 
     /// A record for a CSV that has lost its sidecar, from what the CSV itself says (scenario, workload,

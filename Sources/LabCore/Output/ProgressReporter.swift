@@ -19,25 +19,30 @@ public struct ProgressReporter: Sendable {
         self.write = write
     }
 
-    /// Reports that run `done` of `total` is starting.
-    func starting(_ done: Int, of total: Int, scenario: String, cell: RunCell, repetition: Int, warmup: Bool) {
+    /// Reports that run `done` of `total` is starting; `total` is nil under a budget, which decides as it goes.
+    func starting(_ done: Int, of total: Int?, scenario: String, cell: RunCell, repetition: Int, warmup: Bool) {
         guard isTerminal else { return }
         let kind = warmup ? "warm-up" : "rep \(repetition)"
-        write("\r\u{1B}[K[\(done)/\(total)] \(scenario) \(cell.label) \(kind) …")
+        write("\r\u{1B}[K[\(Self.count(done, of: total))] \(scenario) \(cell.label) \(kind) …")
     }
 
     /// Reports a finished run.
-    func finished(_ done: Int, of total: Int, result: RunResult, warmup: Bool) {
+    func finished(_ done: Int, of total: Int?, result: RunResult, warmup: Bool) {
         let kind = warmup ? "warm-up" : "rep \(result.repetition)"
         let outcome =
             result.error.map { "FAILED: \($0)" }
             ?? String(format: "%.0f ms", result.metrics[.wallMilliseconds] ?? 0)
-        let line = "[\(done)/\(total)] \(result.scenario) \(result.cell.label) \(kind): \(outcome)"
+        let line = "[\(Self.count(done, of: total))] \(result.scenario) \(result.cell.label) \(kind): \(outcome)"
         if isTerminal {
             write("\r\u{1B}[K" + line + (result.error == nil ? "" : "\n"))
         } else {
             write(line + "\n")
         }
+    }
+
+    /// `3/36`, or `3` when the total is not known.
+    static func count(_ done: Int, of total: Int?) -> String {
+        total.map { "\(done)/\($0)" } ?? "\(done)"
     }
 
     /// Ends the progress line before other output.

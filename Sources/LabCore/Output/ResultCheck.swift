@@ -1,6 +1,7 @@
 import Foundation
 
-/// Checks a scenario's CSV against its matrix: one row for every cell and repetition, and no error cell.
+/// Checks a scenario's CSV against its matrix: one row for every cell and repetition, and no error cell; under a
+/// budget, each cell's rows are its repetitions 1…k for a k from the scenario's repetitions to its most.
 /// CI runs it after `stacklab run --quick`.
 public enum ResultCheck {
     /// The problems found in `url` for `scenario` (already shrunk and filtered as the run was); empty when good.
@@ -32,7 +33,9 @@ public enum ResultCheck {
             }
         }
         for cell in scenario.cells(filters: filters) {
-            for repetition in 1...scenario.repetitions {
+            // Under a budget a cell may have had more rounds than the fewest, each once.
+            let rounds = (1...scenario.mostRepetitions).last { seen["c\(cell.index)r\($0)"] != nil } ?? 0
+            for repetition in 1...max(scenario.repetitions, rounds) {
                 let id = "c\(cell.index)r\(repetition)"
                 switch seen[id] ?? 0 {
                 case 0: problems.append("\(url.path): no row for run \(id) (\(cell.label), repetition \(repetition))")

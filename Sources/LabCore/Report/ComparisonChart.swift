@@ -1,8 +1,9 @@
 import Foundation
 
-/// A comparison drawn as SVG: per metric, a horizontal bar per cell of the relative change of its median
-/// against the baseline, coloured by the verdict, with the threshold band shaded around zero. Drawn from
-/// `compare`'s rows, or from the CSV `compare --out` writes.
+/// A comparison drawn as SVG: per metric, a horizontal bar per cell of the estimated change against the
+/// baseline, coloured by the verdict, with its confidence interval as a whisker and the threshold band shaded
+/// around zero. Drawn from `compare`'s rows, or from the CSV `compare --out` writes (one written before the
+/// intervals, with `change_pct` the change of the medians and the old verdicts, draws as it always did).
 public struct ComparisonChart: Sendable {
     /// One cell's change of one metric.
     public struct Bar: Sendable {
@@ -12,14 +13,21 @@ public struct ComparisonChart: Sendable {
         public var changePercent: Double?
         public var verdict: String
         public var note: String
+        /// The change's confidence interval in percent; nil without one.
+        public var intervalPercent: ClosedRange<Double>?
 
-        /// Creates the bar of one cell's metric: its change in percent (nil when not comparable) and verdict.
-        public init(cell: String, metric: String, changePercent: Double?, verdict: String, note: String) {
+        /// Creates the bar of one cell's metric: its change in percent (nil when not comparable), its interval
+        /// and verdict.
+        public init(
+            cell: String, metric: String, changePercent: Double?, verdict: String, note: String,
+            intervalPercent: ClosedRange<Double>? = nil
+        ) {
             self.cell = cell
             self.metric = metric
             self.changePercent = changePercent
             self.verdict = verdict
             self.note = note
+            self.intervalPercent = intervalPercent
         }
     }
 
@@ -29,9 +37,14 @@ public struct ComparisonChart: Sendable {
     /// Which way each metric gets better, when known (titles say it).
     public var polarity: [String: MetricPolarity]
 
+    /// The verdicts' colours; the last four are the verdicts of comparisons written before the intervals.
     static let verdictColors = [
+        "faster": "#2ca02c", "slower": "#d62728", "same": "#9e9e9e", "unresolved": "#f2a93b", "changed": "#1f77b4",
         "improved": "#2ca02c", "regressed": "#d62728", "unchanged": "#9e9e9e", "inconclusive": "#f2a93b",
-        "changed": "#1f77b4",
+    ]
+    /// The legend's order.
+    static let verdictOrder = [
+        "faster", "slower", "improved", "regressed", "changed", "unresolved", "inconclusive", "same", "unchanged",
     ]
     static let width = 540.0
     static let labelWidth = 200.0
@@ -51,7 +64,8 @@ public struct ComparisonChart: Sendable {
             let varying = labels.varying.compactMap { row.cell[$0].flatMap { $0.isEmpty ? nil : $0 } }
             return Bar(
                 cell: varying.isEmpty ? row.cellLabel : varying.joined(separator: " · "), metric: row.metric,
-                changePercent: row.relativeChange.map { $0 * 100 }, verdict: row.verdict.rawValue, note: row.note)
+                changePercent: row.relativeChange.map { $0 * 100 }, verdict: row.verdict.rawValue, note: row.note,
+                intervalPercent: row.comparison.interval.map { ($0.lowerBound - 1) * 100...($0.upperBound - 1) * 100 })
         }
         thresholdPercent = threshold * 100
         polarity = Dictionary(rows.map { ($0.metric, $0.polarity) }, uniquingKeysWith: { first, _ in first })
@@ -76,13 +90,24 @@ public struct ComparisonChart: Sendable {
             }
             let cell = varying.map { row[$0] }.filter { !$0.isEmpty }.joined(separator: " · ")
             let text = table.value("change_pct", in: row) ?? ""
+            let interval = ["ratio_low", "ratio_high"].compactMap { table.value($0, in: row).flatMap(Self.number) }
             return Bar(
                 cell: cell.isEmpty ? cellColumns.indices.map { row[$0] }.joined(separator: " · ") : cell,
-                metric: metric, changePercent: Double(text), verdict: table.value("verdict", in: row) ?? "",
-                note: table.value("note", in: row) ?? "")
+                metric: metric, changePercent: Self.number(text), verdict: table.value("verdict", in: row) ?? "",
+                note: table.value("note", in: row) ?? "",
+                intervalPercent: interval.count == 2 ? (interval[0] - 1) * 100...(interval[1] - 1) * 100 : nil)
         }
         thresholdPercent = table.rows.compactMap { table.value("threshold_pct", in: $0).flatMap(Double.init) }.max()
         self.polarity = polarity
+    }
+
+    /// A number as the CSV writes it, `inf` and `-inf` included.
+    static func number(_ text: String) -> Double? {
+        switch text {
+        case "inf": return .infinity
+        case "-inf": return -.infinity
+        default: return Double(text)
+        }
     }
 
     /// The metrics in the order they first appear.
@@ -130,8 +155,12 @@ public struct ComparisonChart: Sendable {
             svg += "<text x=\"\(f(x))\" y=\"\(f(bottom + 16))\" text-anchor=\"middle\">"
             svg += "\(String(format: "%+.0f%%", tick))</text>\n"
         }
+        let intervals = rows.contains { $0.intervalPercent != nil }
         svg += "<text x=\"\(f(zero))\" y=\"\(f(bottom + 30))\" text-anchor=\"middle\">"
-        svg += "change of the median against the baseline (%)</text>\n"
+        svg +=
+            intervals
+            ? "change against the baseline (%), whiskers the confidence interval</text>\n"
+            : "change of the median against the baseline (%)</text>\n"
         for (index, row) in rows.enumerated() {
             let y = top + Self.rowHeight * Double(index)
             svg += "<text x=\"\(f(plotLeft - 6))\" y=\"\(f(y + 11))\" text-anchor=\"end\">"
@@ -150,6 +179,16 @@ public struct ComparisonChart: Sendable {
             svg +=
                 "<title>\(HTMLReport.escape("\(row.cell)\n\(metric): \(String(format: "%+.1f%%", change)), \(row.verdict)"))"
             svg += "</title></rect>\n"
+            if let interval = row.intervalPercent {
+                let clip = { (value: Double) in min(max(value, -limit * 0.95), limit * 0.95) }
+                let (low, high) = (zero + clip(interval.lowerBound) * scale, zero + clip(interval.upperBound) * scale)
+                svg += "<line class=\"interval\" x1=\"\(f(low))\" x2=\"\(f(high))\" y1=\"\(f(y + 8))\" "
+                svg += "y2=\"\(f(y + 8))\" stroke=\"#222\" stroke-width=\"1.2\"><title>"
+                svg += HTMLReport.escape(
+                    "\(row.cell)\n\(metric): \(String(format: "%+.1f%% to %+.1f%%", interval.lowerBound, interval.upperBound))"
+                )
+                svg += "</title></line>\n"
+            }
             let label = change.isFinite ? String(format: "%+.1f%%", change) : "from 0"
             // A long bar carries its label inside its end, so the label does not run into the cell's name.
             let inside = abs(clipped) > limit * 0.7
@@ -160,7 +199,7 @@ public struct ComparisonChart: Sendable {
         }
         svg += "<line x1=\"\(f(zero))\" x2=\"\(f(zero))\" y1=\"\(f(top))\" y2=\"\(f(bottom))\" stroke=\"#333\"/>\n"
         // The legend: the verdicts drawn.
-        let drawn = ["improved", "regressed", "changed", "inconclusive", "unchanged"].filter { verdict in
+        let drawn = Self.verdictOrder.filter { verdict in
             rows.contains { $0.verdict == verdict }
         }
         var x = 0.0

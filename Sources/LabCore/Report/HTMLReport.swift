@@ -1,8 +1,8 @@
 import Foundation
 
 /// One self-contained HTML page of results (`stacklab report --html`): per scenario, the comparison of each
-/// file against the first when several hold the scenario (verdicts and p-values, and the change per cell
-/// drawn), the charts the workload declares (`Workload.charts`; lines against a swept parameter, deadline
+/// file against the first when several hold the scenario (verdicts, ratios and their confidence intervals, and
+/// the change per cell drawn), each cell against its reference twin where the run names a reference, the charts the workload declares (`Workload.charts`; lines against a swept parameter, deadline
 /// rules, stacked groups, bars where nothing is swept; inline SVG, values on hover through `<title>`), then each
 /// file's environment and summary table, and a bar chart per metric behind a disclosure. Polarity, units and
 /// groups come from the files' sidecars. Nothing is fetched at view time: no script or style comes from the
@@ -23,9 +23,9 @@ public struct HTMLReport {
     public let inputs: [Input]
     /// The workloads the lab knows: their declared charts, by the files' `workload` column.
     public let workloads: WorkloadRegistry
-    /// The comparisons' threshold and significance level.
+    /// The comparisons' threshold and the confidence of their intervals.
     public var threshold = 0.10
-    public var alpha = 0.05
+    public var confidence = 0.95
     /// The metrics a comparison's chart shows; empty: the workload's headline metrics.
     public var comparedMetrics: [String] = []
 
@@ -164,6 +164,7 @@ public struct HTMLReport {
             html += "\(Self.escape(Self.runName(input, index: index)))</h3>\n"
             html += environment(input)
             html += summaryTable(data[index])
+            html += withinTable(input)
         }
         let metrics = data.flatMap(\.metrics).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         html += "<details><summary>Every metric, per cell (\(metrics.count) bar charts)</summary>\n"
@@ -261,11 +262,41 @@ public struct HTMLReport {
         return html + "</tbody></table></div>\n<p class=\"note\">Medians over the runs without an error.</p>\n"
     }
 
+    /// When the run names a reference (its sidecar's `reference`), each other cell's headline metrics against its
+    /// twin's: ratio, 95% interval and verdict, as the run's summary gives them.
+    private func withinTable(_ input: Input) -> String {
+        guard let reference = input.environment?.reference.flatMap(Scenario.Reference.init) else { return "" }
+        let headline = (input.environment?.headlineMetrics ?? []).filter(input.table.columns.contains)
+        guard
+            let within = try? WithinRunComparison(
+                input.table, reference: reference, metrics: headline, threshold: threshold, confidence: confidence)
+        else { return "" }
+        let rows = within.rows()
+        guard !rows.isEmpty else { return "" }
+        let labels = CellLabels(rows, columns: within.cellColumns)
+        var html = "<p class=\"note\">Against \(Self.escape(reference.description)): each cell over its twin, the "
+        html += "\(RatioComparison.percent(confidence)) interval and the verdict (threshold "
+        html += "\(String(format: "%g", threshold * 100))%).</p>\n"
+        html += "<div class=\"scroll\"><table class=\"verdicts\"><thead><tr>"
+        html += labels.varying.map { "<th class=\"param\">\(Self.escape($0))</th>" }.joined()
+        html += "<th class=\"param\">metric</th><th>ratio</th><th>\(RatioComparison.percent(confidence)) CI</th>"
+        html += "<th>verdict</th></tr></thead><tbody>\n"
+        for row in rows {
+            html += "<tr class=\"\(row.verdict.rawValue)\">"
+            html += labels.varying.map { "<td class=\"param\">\(Self.escape(row.cell[$0] ?? ""))</td>" }.joined()
+            html += "<td class=\"param\">\(Self.escape(row.metric))</td>"
+            html += "<td>\(row.comparison.ratio.map { ComparisonReport.ratio($0) + "×" } ?? "–")</td>"
+            html += "<td>\(ComparisonReport.interval(row.comparison))</td>"
+            html += "<td>\(Self.escape(ComparisonReport.verdict(row.comparison)))</td></tr>\n"
+        }
+        return html + "</tbody></table></div>\n"
+    }
+
     private func comparison(baseline: Input, current: Input, workload: (any Workload)?) throws -> String {
         let comparison = try ResultComparison(
-            baseline: baseline.table, current: current.table, threshold: threshold, alpha: alpha)
+            baseline: baseline.table, current: current.table, threshold: threshold, confidence: confidence)
         let all = try comparison.rows()
-        let rows = all.filter { $0.verdict != .unchanged }
+        let rows = all.filter { $0.verdict != .same }
         let labels = CellLabels(all, columns: comparison.cellColumns)
         var html = "<h3>Comparison: \(Self.escape(URL(fileURLWithPath: current.file).lastPathComponent)) against "
         html += "\(Self.escape(URL(fileURLWithPath: baseline.file).lastPathComponent))</h3>\n"
@@ -273,8 +304,9 @@ public struct HTMLReport {
         if !labels.caption.isEmpty {
             html += "\(Self.escape(labels.caption.prefix(1).uppercased() + labels.caption.dropFirst())). "
         }
-        html += "Threshold \(String(format: "%g", threshold * 100))%, Mann-Whitney U two-sided, "
-        html += "alpha \(alpha); unchanged metrics not listed.</p>\n"
+        let method = ComparisonReport.method(threshold: threshold, confidence: confidence, paired: false)
+        html += "\(Self.escape(method.prefix(1).uppercased() + method.dropFirst())); metrics the same within the "
+        html += "threshold not listed.</p>\n"
         for warning in comparison.warnings {
             html += "<p class=\"note\">\(Self.escape(warning)).</p>\n"
         }
@@ -282,21 +314,22 @@ public struct HTMLReport {
         html += "<div class=\"charts\">\n"
         html += chart.charts(comparisonMetrics(chart, workload: workload)).map(\.svg).joined()
         html += "</div>\n"
-        guard !rows.isEmpty else { return html + "<p>Every metric is within the threshold.</p>\n" }
+        guard !rows.isEmpty else { return html + "<p>Every metric is the same within the threshold.</p>\n" }
         html += "<div class=\"scroll\"><table class=\"verdicts\"><thead><tr><th>verdict</th>"
         html += labels.varying.map { "<th class=\"param\">\(Self.escape($0))</th>" }.joined()
         html +=
-            "<th class=\"param\">metric</th><th>baseline</th><th>current</th><th>change</th><th>p</th></tr></thead><tbody>\n"
-        let order: [ComparisonVerdict] = [.regressed, .changed, .inconclusive, .improved]
-        for verdict in order {
+            "<th class=\"param\">metric</th><th>baseline</th><th>current</th><th>ratio</th>"
+            + "<th>\(RatioComparison.percent(confidence)) CI</th></tr></thead><tbody>\n"
+        for verdict in ComparisonMarkdown.verdictOrder.dropLast() {
             for row in rows where row.verdict == verdict {
-                html += "<tr class=\"\(verdict.rawValue)\"><td>\(verdict.rawValue)</td>"
+                html +=
+                    "<tr class=\"\(verdict.rawValue)\"><td>\(Self.escape(ComparisonReport.verdict(row.comparison)))</td>"
                 html += labels.varying.map { "<td class=\"param\">\(Self.escape(row.cell[$0] ?? ""))</td>" }.joined()
                 html +=
                     "<td class=\"param\">\(Self.escape(row.metric))</td><td>\(row.baselineMedian.map(Self.number) ?? "–")</td>"
                 html += "<td>\(row.currentMedian.map(Self.number) ?? "–")</td>"
-                html += "<td>\(row.relativeChange.map { String(format: "%+.1f%%", $0 * 100) } ?? "–")</td>"
-                html += "<td>\(row.pValue.map { String(format: "%.3f", $0) } ?? "–")</td></tr>\n"
+                html += "<td>\(row.comparison.ratio.map { ComparisonReport.ratio($0) + "×" } ?? "–")</td>"
+                html += "<td>\(ComparisonReport.interval(row.comparison))</td></tr>\n"
             }
         }
         return html + "</tbody></table></div>\n"
@@ -341,9 +374,9 @@ public struct HTMLReport {
         tr.killed td { background: #fde8e8; }
         tr.killed td:first-child { background: #fde8e8; }
         .badge { background: #c0392b; color: #fff; border-radius: 3px; padding: 0 4px; font-size: 85%; white-space: nowrap; }
-        tr.regressed td { background: #fde8e8; font-weight: bold; }
-        tr.improved td { background: #e8f6ea; }
-        tr.inconclusive td { color: #777; }
+        tr.slower td { background: #fde8e8; font-weight: bold; }
+        tr.faster td { background: #e8f6ea; }
+        tr.unresolved td { color: #777; }
         .note { color: #666; font-size: 90%; }
         .swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.4em; }
         .charts { display: flex; flex-wrap: wrap; gap: 1em 1.5em; align-items: flex-start; }

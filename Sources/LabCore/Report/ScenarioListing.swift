@@ -1,7 +1,8 @@
 import Foundation
 
-/// What `stacklab list` prints: one row per scenario file (name, workload, cells, repetitions, runs, file),
-/// then each scenario's matrix and what it answers.
+/// What `stacklab list` prints: one row per scenario file (name, workload, cells, repetitions, runs, file; under a
+/// budget the repetitions and runs from the fewest to the most, `4–6`, and the budget), then each scenario's matrix
+/// and what it answers.
 public enum ScenarioListing {
     /// The scenario files `paths` name: each folder's `.yaml` files by name, and each file given.
     /// - Throws: `LabError.invalidScenario` for a path that does not exist.
@@ -25,16 +26,19 @@ public enum ScenarioListing {
 
     /// The listing of `scenarios` (each with the file it came from), shrunk as `--quick` runs them if `quick`.
     public static func text(_ scenarios: [(scenario: Scenario, file: String)], quick: Bool) -> String {
-        var rows = [["scenario", "workload", "cells", "repetitions", "runs", "file"]]
+        var rows = [["scenario", "workload", "cells", "repetitions", "runs", "budget", "file"]]
         var abouts: [String] = []
         for (loaded, file) in scenarios {
             let scenario = quick ? loaded.quick() : loaded
             let matrix =
                 (scenario.matrix.map { "\($0.values.count) \($0.name)" }
                 + (scenario.cases.isEmpty ? [] : ["\(scenario.cases.count) cases"])).joined(separator: " × ")
+            let runs = { (repetitions: Int) in scenario.cellCount * (repetitions + scenario.warmup) }
+            let most = scenario.mostRepetitions
+            let spread = { (low: Int, high: Int) in low == high ? "\(low)" : "\(low)–\(high)" }
             rows.append([
-                scenario.name, scenario.workload.name, "\(scenario.cellCount)", "\(scenario.repetitions)",
-                "\(scenario.cellCount * (scenario.repetitions + scenario.warmup))", file,
+                scenario.name, scenario.workload.name, "\(scenario.cellCount)", spread(scenario.repetitions, most),
+                spread(runs(scenario.repetitions), runs(most)), scenario.budget.map(Scenario.budgetText) ?? "–", file,
             ])
             abouts.append("\(scenario.name): \(matrix.isEmpty ? "1 cell" : matrix). \(scenario.about)")
         }

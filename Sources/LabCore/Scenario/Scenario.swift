@@ -24,7 +24,7 @@ public struct Scenario: Sendable {
     public var workload: any Workload
     /// The model the runs use.
     public var model: ModelReference
-    /// Measured runs per matrix cell.
+    /// Measured runs per matrix cell; with a `budget`, the fewest (rounds go on past them while the budget lasts).
     public var repetitions: Int
     /// Unmeasured runs per matrix cell before the first measured one.
     public var warmup: Int
@@ -42,6 +42,14 @@ public struct Scenario: Sendable {
     public var loadedModelFile: (any LoadedModelFile)? = nil
     /// For a model file: the first screen `first_screen:` names (nil: inferred from the model and population).
     public var firstScreen: FirstScreenSpec? = nil
+    /// The run's time budget in seconds (`budget:`, `run --budget`): after `repetitions` rounds, rounds go on while
+    /// the next is expected to end within it, up to `maxRepetitions`; nil runs exactly `repetitions`.
+    public var budget: Double? = nil
+    /// With a budget, the most rounds a cell gets (`max_repetitions:`; default `defaultMaxRepetitions`).
+    public var maxRepetitions: Int? = nil
+    /// The cells every other cell is compared with, in the summary and by the budget's rule for stopping a cell
+    /// (`reference:`, `run --reference`); nil compares nothing.
+    public var reference: Reference? = nil
 
     /// The number of matrix cells (matrix combinations times cases).
     public var cellCount: Int { matrix.reduce(1) { $0 * $1.values.count } * max(cases.count, 1) }
@@ -54,6 +62,8 @@ public struct Scenario: Sendable {
         var copy = self
         copy.repetitions = 1
         copy.warmup = 0
+        // A shrunk run checks that the scenario works; a budget would only make it longer.
+        copy.budget = nil
         let specs = Dictionary(uniqueKeysWithValues: workload.parameters.map { ($0.name, $0) })
         copy.parameters = parameters.mapValues { $0 }
         for (name, value) in parameters { copy.parameters[name] = specs[name]?.shrunk(value) ?? value }

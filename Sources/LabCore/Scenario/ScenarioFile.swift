@@ -12,7 +12,7 @@ public enum ScenarioFile {
     /// The keys a scenario file may have at its top level.
     public static let topLevelKeys = [
         "name", "workload", "model", "version", "population", "first_screen", "import_key", "repetitions", "warmup",
-        "parameters", "matrix", "cases",
+        "budget", "max_repetitions", "reference", "parameters", "matrix", "cases",
     ]
 
     /// The document as written, before validation.
@@ -26,14 +26,19 @@ public enum ScenarioFile {
         var importKey: [String: AttributeNames]?
         var repetitions: Int?
         var warmup: Int?
+        var budget: ScenarioValue?
+        var maxRepetitions: Int?
+        var reference: String?
         var parameters: [String: ScenarioValue]?
         var matrix: [String: [ScenarioValue]]?
         var cases: [[String: ScenarioValue]]?
 
         private enum CodingKeys: String, CodingKey {
-            case name, workload, model, version, population, repetitions, warmup, parameters, matrix, cases
+            case name, workload, model, version, population, repetitions, warmup, budget, reference, parameters, matrix
+            case cases
             case firstScreen = "first_screen"
             case importKey = "import_key"
+            case maxRepetitions = "max_repetitions"
         }
     }
 
@@ -359,10 +364,50 @@ extension ScenarioFile {
                         "\(spec.name) is not set; expected it under parameters or as a matrix list (\(spec.expected))")
                 }
             }
-            return Scenario(
+            var scenario = Scenario(
                 name: document.name, file: file, about: ScenarioFile.header(of: text), workload: workload, model: model,
                 repetitions: repetitions, warmup: warmup, parameters: parameters, matrix: matrix, cases: cases,
                 caseKeys: caseKeys, loadedModelFile: modelFile, firstScreen: document.firstScreen)
+            try readBudget(document, into: &scenario, root: root)
+            return scenario
+        }
+
+        /// `budget`, `max_repetitions` and `reference`: how long a run may go on adding rounds, and which cells
+        /// the others are compared with.
+        func readBudget(_ document: Document, into scenario: inout Scenario, root: Node) throws {
+            if let written = document.budget {
+                guard let seconds = Scenario.budgetSeconds(written.description) else {
+                    throw error(
+                        line: valueLine(["budget"], in: root),
+                        "budget is '\(written)'; expected a time such as 10m, 90s, 1h or 1m30s")
+                }
+                scenario.budget = seconds
+            }
+            if let most = document.maxRepetitions {
+                guard scenario.budget != nil else {
+                    throw error(
+                        line: keyLine("max_repetitions", under: [], in: root),
+                        "max_repetitions caps the rounds a budget adds; expected it only with budget")
+                }
+                guard most >= scenario.repetitions else {
+                    throw error(
+                        line: valueLine(["max_repetitions"], in: root),
+                        "max_repetitions is \(most); expected an integer ≥ repetitions (\(scenario.repetitions))")
+                }
+                scenario.maxRepetitions = most
+            }
+            if let written = document.reference {
+                guard let reference = Scenario.Reference(written) else {
+                    throw error(
+                        line: valueLine(["reference"], in: root),
+                        "reference is '\(written)'; expected a matrix list and one of its values, such as "
+                            + "strategy=shared-coordinator")
+                }
+                if let problem = scenario.problem(with: reference) {
+                    throw error(line: valueLine(["reference"], in: root), problem)
+                }
+                scenario.reference = reference
+            }
         }
 
         /// The `cases` list: mappings of the same parameters, each a combination the matrix runs with (a large

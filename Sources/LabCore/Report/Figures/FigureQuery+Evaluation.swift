@@ -11,7 +11,10 @@ extension FigureQuery {
             let dirty = commit.hasSuffix("+dirty")
             return String(commit.replacingOccurrences(of: "+dirty", with: "").prefix(7)) + (dirty ? "+dirty" : "")
         case .repetitions:
-            return String(try environment(of: table).repetitions)
+            // The runs each matching cell has: under a budget they differ from cell to cell (`4–6`).
+            let runs = try matching(ReportData(table).cells, in: table).map(\.runs)
+            guard let fewest = runs.min(), let most = runs.max() else { throw problem(in: table, "no cell matches") }
+            return fewest == most ? String(fewest) : "\(fewest)\(rangeSeparator)\(most)"
         case .duration:
             let environment = try environment(of: table)
             return format.text(environment.finished.timeIntervalSince(environment.started))
@@ -33,6 +36,7 @@ extension FigureQuery {
                     in: table, "no metric column '\(name)'; it has \(table.metricColumns.joined(separator: ", "))")
             }
             let data = ReportData(table)
+            if versus != nil { return try phrase(try comparisons(of: name, in: data, table: table), in: table) }
             return try folded(try numbers(of: name, in: data.cells, table: table), in: table)
         }
     }
@@ -42,21 +46,32 @@ extension FigureQuery {
         guard let ratio else {
             return try matching(cells, in: table).compactMap { statistic(of: metric, in: $0) }
         }
-        let candidates = try matching(cells, in: table, ignoring: ratio.column)
-        return candidates.compactMap { cell -> Double? in
-            guard let side = cell.parameters[ratio.column], ratio.over.contains(side),
-                let twin = candidates.first(where: { other in
-                    other.parameters[ratio.column] == ratio.under
-                        && other.parameters.allSatisfy { $0.key == ratio.column || cell.parameters[$0.key] == $0.value }
-                }),
-                let over = statistic(of: metric, in: cell), let under = statistic(of: metric, in: twin), under != 0
+        return try twins(ratio, in: cells, table: table).compactMap { cell, twin -> Double? in
+            guard let over = statistic(of: metric, in: cell), let under = statistic(of: metric, in: twin), under != 0
             else { return nil }
             return over / under
         }
     }
 
+    /// Each matching cell whose `pair.column` is one of `pair.over`, with its twin (the cell with `pair.under` there
+    /// and every other column the same), in the file's order of cells.
+    func twins(_ pair: Ratio, in cells: [ReportData.Cell], table: ResultTable) throws
+        -> [(cell: ReportData.Cell, twin: ReportData.Cell)]
+    {
+        let candidates = try matching(cells, in: table, ignoring: pair.column)
+        return candidates.compactMap { cell in
+            guard let side = cell.parameters[pair.column], pair.over.contains(side),
+                let twin = candidates.first(where: { other in
+                    other.parameters[pair.column] == pair.under
+                        && other.parameters.allSatisfy { $0.key == pair.column || cell.parameters[$0.key] == $0.value }
+                })
+            else { return nil }
+            return (cell, twin)
+        }
+    }
+
     /// The cells the filters keep (`ignoring` one column, the ratio's).
-    private func matching(_ cells: [ReportData.Cell], in table: ResultTable, ignoring: String? = nil) throws
+    func matching(_ cells: [ReportData.Cell], in table: ResultTable, ignoring: String? = nil) throws
         -> [ReportData.Cell]
     {
         for column in filters.keys where !table.columns.contains(column) {

@@ -4,11 +4,14 @@ import Foundation
 /// how each cell's runs and then the cells are folded into one number or a range, and how it is written.
 ///
 /// A marker's words, after the source (a baseline's name, `concurrency`, or a CSV's path from the repository's root):
-/// - the value: a metric column (`main_max_stall_ms`), `commit`, `repetitions` or `duration` (the sidecar's, the
+/// - the value: a metric column (`main_max_stall_ms`), `repetitions` (the runs each matching cell has, `4–6` when they
+///   differ, as under a budget), `commit` or `duration` (the sidecar's, the
 ///   last in seconds), or `param:NAME` (a fixed parameter from the sidecar, or a matrix column's values);
 /// - filters, `column=value` or `column=a,b`, keeping the cells that match;
 /// - per cell: `stat=median` (the default; `min`, `max`, `mean`, `sum`, `count` of runs), `per=METRIC` (each
-///   run's value over another metric of the run), `ratio=COLUMN:A/B` (each cell with COLUMN=A over its twin with B);
+///   run's value over another metric of the run), `ratio=COLUMN:A/B` (each cell with COLUMN=A over its twin with B,
+///   medians), `vs=COLUMN:A/B` (the same two cells compared from their runs: the ratio's 95% interval and its verdict
+///   as a phrase, `FigureQuery+Versus.swift`; `threshold=10` sets the band in percent, `words=less,more` the words);
 /// - over the cells: nothing (exactly one cell), `range` (`5.2–18`), `list` (`18, 36 and 135`), `min`, `max`,
 ///   `count` (how many cells have a number) or `sum`;
 ///   `to` writes a range as `1,000 to 100,000`;
@@ -26,7 +29,7 @@ public struct FigureQuery: Sendable, Equatable {
         case metric(String)
         /// The commit the sidecar records, shortened (`6d90a59`, `+dirty` when the tree had changes).
         case commit
-        /// The repetitions per cell the sidecar records.
+        /// The runs each matching cell has in the CSV, from the fewest to the most.
         case repetitions
         /// How long the run took, in seconds, from the sidecar's start and finish.
         case duration
@@ -71,8 +74,14 @@ public struct FigureQuery: Sendable, Equatable {
     public var statistic = Statistic.median
     /// A metric each run's value is divided by.
     public var per: String?
-    /// Cells over their twins, when the figure is a ratio.
+    /// Cells over their twins, when the figure is a ratio of medians.
     public var ratio: Ratio?
+    /// Cells against their twins, when the figure is a comparison: the ratio's interval and verdict, as a phrase.
+    public var versus: Ratio?
+    /// The band of a comparison: within ±threshold is the same (0.10).
+    public var threshold = 0.10
+    /// The words a comparison's phrase says a ratio below and above 1 with (`less`, `more`).
+    public var words = ["less", "more"]
     public var fold = Fold.one
     /// Between the ends of a range.
     public var rangeSeparator = "–"
@@ -126,13 +135,21 @@ public struct FigureQuery: Sendable, Equatable {
             }
             self.statistic = statistic
         case "per": per = argument
-        case "ratio":
+        case "ratio", "vs":
             let parts = argument.split(separator: ":", maxSplits: 1).map(String.init)
             let sides = parts.count == 2 ? parts[1].split(separator: "/").map(String.init) : []
             guard sides.count == 2 else {
-                throw LabError(.invalidResults, "figure '\(text)': ratio=\(argument); expected ratio=COLUMN:A/B")
+                throw LabError(.invalidResults, "figure '\(text)': \(key)=\(argument); expected \(key)=COLUMN:A/B")
             }
-            ratio = Ratio(column: parts[0], over: sides[0].split(separator: ",").map(String.init), under: sides[1])
+            let pair = Ratio(column: parts[0], over: sides[0].split(separator: ",").map(String.init), under: sides[1])
+            if key == "vs" { versus = pair } else { ratio = pair }
+        case "threshold": threshold = try number() / 100
+        case "words":
+            let both = argument.split(separator: ",").map(String.init)
+            guard both.count == 2 else {
+                throw LabError(.invalidResults, "figure '\(text)': words=\(argument); expected words=LESS,MORE")
+            }
+            words = both
         case "sig": format.significantDigits = Int(try number())
         case "dp": format.decimals = Int(try number())
         case "div": format.divisor = try number()
