@@ -71,6 +71,30 @@ struct ScenarioFileTests {
         #expect(Set(cells.map(\.label)).count == 12)
     }
 
+    @Test("a filter names a boolean parameter by the word the file shows: off and on, no and yes, false and true")
+    func filterByBooleanWord() throws {
+        let scenario = try parse(
+            """
+            name: words
+            workload: import
+            model: builtin:pods
+            parameters:
+              strategy: shared-coordinator
+            matrix:
+              store: [sqlite]
+              reimport: [off, on]
+            """)
+        let all = scenario.cells()
+        #expect(all.count == 2)
+        func reimport(_ word: String) -> [ScenarioValue?] {
+            scenario.cells(filters: ["reimport": [word]]).map { $0.parameters["reimport"] }
+        }
+        for word in ["off", "no", "false", "OFF"] { #expect(reimport(word) == [.boolean(false)]) }
+        for word in ["on", "yes", "true"] { #expect(reimport(word) == [.boolean(true)]) }
+        #expect(scenario.cells(filters: ["reimport": ["maybe"]]).isEmpty)
+        #expect(scenario.cells(filters: ["store": ["on"]]).isEmpty, "a word names a boolean only")
+    }
+
     @Test("filters keep matching cells and keep their numbers; quick shrinks counts and repetitions")
     func filtersAndQuick() throws {
         let scenario = try parse(Self.valid)

@@ -100,7 +100,8 @@ public struct Scenario: Sendable {
             var all = parameters
             for (axis, value) in zip(matrix, values) { all[axis.name] = value }
             for name in caseKeys { all[name] = chosen[name] }
-            for (name, accepted) in filters where !accepted.contains(all[name]?.description ?? "") { return nil }
+            for (name, accepted) in filters
+            where !accepted.contains(where: { all[name]?.matches(filterOperand: $0) ?? false }) { return nil }
             guard workload.accepts(all) else { return nil }
             let own =
                 zip(matrix.map(\.name), values).map { ($0, $1) }

@@ -39,6 +39,17 @@ public enum ScenarioValue: Sendable, Hashable, Codable, CustomStringConvertible 
         }
     }
 
+    /// Whether a `--filter` operand names this value. A boolean answers to YAML's spellings of it (`off`/`on`,
+    /// `no`/`yes`, `false`/`true`), because a scenario file's bare `off` is read as `false` and a user filters by
+    /// the word the file shows.
+    public func matches(filterOperand operand: String) -> Bool {
+        if case .boolean(let value) = self {
+            let word = operand.lowercased()
+            return value ? ["true", "on", "yes"].contains(word) : ["false", "off", "no"].contains(word)
+        }
+        return description == operand
+    }
+
     /// The value as an integer, if it is one.
     public var integerValue: Int? {
         switch self {
