@@ -37,8 +37,9 @@ extension StoreFileMigration {
     /// then runs lightweight).
     /// - Parameter mappings: the mapping models to choose from.
     /// - Returns: a pair of versions and a mapping model, or nil, per step, in order.
-    public func plannedSteps(_ mappings: [MappingModel]) -> [(from: ModelVersion, to: ModelVersion, mapping: MappingModel?)]
-    {
+    public func plannedSteps(_ mappings: [MappingModel]) -> [(
+        from: ModelVersion, to: ModelVersion, mapping: MappingModel?
+    )] {
         (startIndex..<targetIndex).map { index in
             let (from, to) = (versions[index], versions[index + 1])
             return (from, to, mappings.first { $0.maps(from: from, to: to) })
