@@ -1,5 +1,4 @@
 import Foundation
-import LabCore
 import ObjectStack
 import TestSupport
 import Testing
