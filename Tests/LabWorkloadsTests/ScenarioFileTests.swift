@@ -126,7 +126,8 @@ struct ScenarioFileTests {
         let text = Self.valid.replacingOccurrences(of: "warmup: 1", with: "warmpu: 1")
         #expect(
             message(text) == "/scenarios/test.yaml:7: unknown key 'warmpu'; expected one of "
-                + "name, workload, model, version, population, first_screen, import_key, repetitions, warmup, budget, "
+                + "name, workload, model, store_file, version, population, first_screen, import_key, repetitions, "
+                + "warmup, budget, "
                 + "max_repetitions, reference, parameters, matrix, cases"
         )
     }

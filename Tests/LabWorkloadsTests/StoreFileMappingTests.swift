@@ -23,7 +23,11 @@ struct StoreFileMappingTests {
             stepMigration: StoreFileMigration.mappingModelSteps(
                 found.models, policies: CorpusMigrationPolicies.policies(forFolder: store.folder)))
         let result = try migration.run()
-        #expect(result.steps.map(\.kind) == Array(repeating: "mapping model", count: 4))
+        #expect(
+            result.steps.map(\.kind)
+                == ["Moody 2-Moody 3", "Moody 3-Moody 4", "Moody 4-Moody 5", "Moody 5-Moody 6"].map {
+                    "mapping model \($0)"
+                })
         #expect(result.steps.map(\.rows) == [9, 9, 7, 9])
         let file = try CoreDataStoreFile(url: url)
         let versions = try ManagedObjectModel.versions(contentsOf: bundle)

@@ -7,19 +7,22 @@ import Foundation
 /// scenario is read, and a model that cannot run is refused before any run.
 public protocol ModelFileLoading: Sendable {
     /// Loads the model file at `path` (relative to `directory`) at `version` (nil: the current one) and checks
-    /// `population` and `importKeys` (entity name → the attributes its objects are found by) against it.
+    /// `population`, `importKeys` (entity name → the attributes its objects are found by) and `storeFile` (a store
+    /// the model's bundle wrote) against it.
     /// - Parameters:
     ///   - path: the scenario's `model:`, a `.xcdatamodeld` or `.xcdatamodel`.
     ///   - directory: the scenario file's folder, which a relative `path` starts from.
     ///   - version: the scenario's `version:`; nil for the current version.
     ///   - population: the scenario's `population:` (`count`, `children`, per entity a count or a ratio).
     ///   - importKeys: the scenario's `import_key:`, entity name → the attributes its objects are found by.
+    ///   - storeFile: the scenario's `store_file:`, a store file (relative to `directory`) one of the model's
+    ///     versions wrote; nil for none.
     ///   - location: `FILE:LINE` of a key under `population:`, for messages about it.
     /// - Returns: the loaded file, planned for the population.
     /// - Throws: `ModelFileProblem` naming the scenario key at fault, or a `LabError` that already says where.
     func load(
         path: String, relativeTo directory: URL, version: String?, population: [String: ScenarioValue]?,
-        importKeys: [String: [String]], location: (String) -> String
+        importKeys: [String: [String]], storeFile: String?, location: (String) -> String
     ) throws -> any LoadedModelFile
 }
 
@@ -36,6 +39,8 @@ public struct ModelFileProblem: Error, Sendable {
         case population(String)
         /// An entity under `import_key:`.
         case importKey(String)
+        /// `store_file:`.
+        case storeFile
     }
 
     /// The key whose line the message names.

@@ -3,7 +3,8 @@ import Yams
 
 extension ScenarioFile.Reader {
     /// Loads `model:` when it names a model file, through the registry's model-file loader, with `version:`,
-    /// `population:` and `import_key:`. Nil for a built-in model.
+    /// `population:`, `import_key:` and `store_file:` (a path relative to the scenario file, as `model:` is). Nil for
+    /// a built-in model.
     /// - Throws: `LabError.invalidScenario` with `FILE:LINE:` and what is wrong: `version:`, `population:`,
     ///   `first_screen:` or `import_key:` given with a built-in model, an empty `import_key` list, no loader, or the
     ///   loader's problem at the line of the key it names.
@@ -11,7 +12,8 @@ extension ScenarioFile.Reader {
         -> (any LoadedModelFile)?
     {
         guard case .file(let path) = model else {
-            for key in ["version", "population", "first_screen", "import_key"] where root.mapping?[key] != nil {
+            for key in ["version", "population", "first_screen", "import_key", "store_file"]
+            where root.mapping?[key] != nil {
                 throw error(
                     line: keyLine(key, under: [], in: root),
                     "\(key) applies to a model file; model \(model) is built in")
@@ -32,7 +34,7 @@ extension ScenarioFile.Reader {
         do {
             return try loader.load(
                 path: path, relativeTo: file.deletingLastPathComponent(), version: document.version,
-                population: document.population, importKeys: importKeys
+                population: document.population, importKeys: importKeys, storeFile: document.storeFile
             ) { key in
                 "\(self.path):\(self.keyLine(key, under: ["population"], in: root) ?? 1)"
             }
@@ -43,6 +45,7 @@ extension ScenarioFile.Reader {
             case .population(let key): throw error(line: keyLine(key, under: ["population"], in: root), problem.message)
             case .importKey(let entity):
                 throw error(line: keyLine(entity, under: ["import_key"], in: root), problem.message)
+            case .storeFile: throw error(line: valueLine(["store_file"], in: root), problem.message)
             }
         }
     }

@@ -11,7 +11,8 @@ import Yams
 public enum ScenarioFile {
     /// The keys a scenario file may have at its top level.
     public static let topLevelKeys = [
-        "name", "workload", "model", "version", "population", "first_screen", "import_key", "repetitions", "warmup",
+        "name", "workload", "model", "store_file", "version", "population", "first_screen", "import_key", "repetitions",
+        "warmup",
         "budget", "max_repetitions", "reference", "parameters", "matrix", "cases",
     ]
 
@@ -20,6 +21,7 @@ public enum ScenarioFile {
         var name: String
         var workload: String
         var model: String?
+        var storeFile: String?
         var version: String?
         var population: [String: ScenarioValue]?
         var firstScreen: FirstScreenSpec?
@@ -38,6 +40,7 @@ public enum ScenarioFile {
             case cases
             case firstScreen = "first_screen"
             case importKey = "import_key"
+            case storeFile = "store_file"
             case maxRepetitions = "max_repetitions"
         }
     }
@@ -279,6 +282,14 @@ extension ScenarioFile {
                     line: keyLine("import_key", under: [], in: root),
                     "import_key names what an import finds objects by; workload \(workload.name) imports nothing, "
                         + "expected it only with workload: import")
+            }
+            if document.storeFile != nil, !workload.readsStoreFiles {
+                throw error(
+                    line: keyLine("store_file", under: [], in: root),
+                    "store_file names a store to run on; workload \(workload.name) seeds its own store, expected it "
+                        + "only with a workload that reads one ("
+                        + workloads.names.filter { workloads[$0]?.readsStoreFiles == true }.joined(separator: ", ")
+                        + ")")
             }
             try checkFirstScreen(document.firstScreen, model: model, root: root)
             let repetitions = document.repetitions ?? 3

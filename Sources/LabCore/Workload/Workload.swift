@@ -45,6 +45,9 @@ public protocol Workload: Sendable {
     /// Whether it imports a model file's objects and so reads a scenario's `import_key:` (which another workload
     /// refuses, rather than ignore it).
     var readsImportKeys: Bool { get }
+    /// Whether it runs on a copy of a store file a scenario names beside its model (`store_file:`), instead of a
+    /// store it seeds (which another workload refuses, rather than ignore it).
+    var readsStoreFiles: Bool { get }
     /// Whether it runs a cell with these parameters (a matrix may name combinations it does not); cells it
     /// does not run are left out of the run and its CSV.
     func accepts(_ parameters: [String: ScenarioValue]) -> Bool
@@ -66,6 +69,7 @@ extension Workload {
     public var measuresProcessUsage: Bool { true }
     public var acceptsModelFiles: Bool { false }
     public var readsImportKeys: Bool { false }
+    public var readsStoreFiles: Bool { false }
     public func accepts(_ parameters: [String: ScenarioValue]) -> Bool { true }
     public func finish(_ results: inout [RunResult]) {}
     public func metrics(for scenario: Scenario) -> [Metric] { metrics }

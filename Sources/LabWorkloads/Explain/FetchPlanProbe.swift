@@ -68,10 +68,13 @@ public struct FetchPlanProbe {
             "stacklab-explain-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let url: URL
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         if let path {
-            url = URL(fileURLWithPath: path)
+            // On a copy: opening a store may write to it (a lock, a recovered transaction), and the file is the user's.
+            let original = URL(fileURLWithPath: path)
+            url = folder.appendingPathComponent(original.lastPathComponent)
+            try FileManager.default.copyItem(at: original, to: url)
         } else {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             url = store.location(in: folder)
         }
         let coordinator = try LabStack.openCoordinator(store: store, at: url, model: model)

@@ -33,6 +33,22 @@ public enum MappingModelSearch {
         for root in [folder.deletingLastPathComponent(), folder] {
             collect(in: root, depth: 0, into: &urls)
         }
+        return read(urls)
+    }
+
+    /// The mapping models in `folder` and the folders below it, or `folder` itself when it is one
+    /// (`stacklab store migrate --mapping DIR`).
+    public static func mappingModels(in folder: URL) -> Result {
+        var urls = Set<URL>()
+        if folder.pathExtension == "xcmappingmodel" {
+            urls.insert(folder.standardizedFileURL)
+        } else {
+            collect(in: folder, depth: 0, into: &urls)
+        }
+        return read(urls)
+    }
+
+    private static func read(_ urls: Set<URL>) -> Result {
         var result = Result()
         for url in urls.sorted(by: { $0.path < $1.path }) {
             do {

@@ -12,11 +12,12 @@ public struct ModelFileLoader: ModelFileLoading {
     /// Loads and checks a scenario's model file.
     /// - Throws: `ModelFileProblem` for no file at the path, a file the reader refuses, an unknown version, a
     ///   population naming an entity the model lacks, a model the generator cannot populate, or an import key
-    ///   naming an entity the model lacks or an attribute its entity does not store; `LabError` (with its place)
-    ///   for a population value that is not a count.
+    ///   naming an entity the model lacks or an attribute its entity does not store, a store file that is missing or
+    ///   that no version of the model wrote (naming file and model); `LabError` (with its place) for a population
+    ///   value that is not a count.
     public func load(
         path: String, relativeTo directory: URL, version: String?, population: [String: ScenarioValue]?,
-        importKeys: [String: [String]] = [:], location: (String) -> String
+        importKeys: [String: [String]] = [:], storeFile: String? = nil, location: (String) -> String
     ) throws -> any LoadedModelFile {
         let selection: ModelFileSelection
         do {
@@ -38,7 +39,19 @@ public struct ModelFileLoader: ModelFileLoading {
             throw ModelFileProblem(refusal.populationKey.map { .population($0) } ?? .model, "\(refusal)")
         }
         try Self.checkImportKeys(importKeys, in: selection)
-        return ScenarioModelFile(selection: selection, population: spec, importKeys: importKeys)
+        var loaded = ScenarioModelFile(selection: selection, population: spec, importKeys: importKeys)
+        if let storeFile {
+            // Resolved as `model:` is: against the scenario file's folder, unless absolute.
+            let url =
+                storeFile.hasPrefix("/")
+                ? URL(fileURLWithPath: storeFile) : directory.appendingPathComponent(storeFile)
+            do {
+                loaded.storeFile = try ScenarioStoreFile(url: url.standardizedFileURL, selection: selection)
+            } catch let failure as LabError {
+                throw ModelFileProblem(.storeFile, failure.message)
+            }
+        }
+        return loaded
     }
 
     /// Refuses an import key naming an entity the version lacks, or an attribute its entity does not store (or
@@ -72,8 +85,13 @@ public struct ScenarioModelFile: LoadedModelFile {
     /// The attributes an import finds each entity's objects by (`import_key:`), instead of its uniqueness
     /// constraint; a sub-entity without its own uses its nearest super-entity's.
     public var importKeys: [String: [String]] = [:]
+    /// The store the scenario runs on (`store_file:`), nil when the workload seeds one.
+    public var storeFile: ScenarioStoreFile?
 
-    public var description: String { "version \(selection.version.name), \(selection.model.entities.count) entities" }
+    public var description: String {
+        "version \(selection.version.name), \(selection.model.entities.count) entities"
+            + (storeFile.map { ", on \($0)" } ?? "")
+    }
 }
 
 extension Scenario {

@@ -15,6 +15,11 @@ import ObjectStackSQLite
 /// the handler returns; the first screen is a fetch of 50 pods sorted by name on the view context, once the
 /// store is ready and the frame has been drawn. Lines on standard output: `first-frame`, `progress F` while
 /// migrating, and `result {json}` at the end.
+///
+/// On a scenario's store file (`init(storeFile:url:mode:)`) the app is a version of a model bundle
+/// (`StoreFileApp`): the handler loads the bundle, brings the store to that version (with `history`, a step at a
+/// time through the bundle's versions and the project's mapping models, on the main thread in `sync` mode, on a
+/// background queue in `async` mode), opens it, and the first screen is the scenario's.
 @MainActor
 public final class LaunchChild {
     /// How the launch handler adds the store.
@@ -27,6 +32,8 @@ public final class LaunchChild {
     private let mode: Mode
     private let modelVersion: Int
     private let migration: StartupMigration
+    /// The app on a scenario's store file; nil for the pod app.
+    private let storeFileApp: StoreFileApp?
     private let start: UInt64
     private var report = LaunchReport()
     private var meter: MainThreadMeter?
@@ -45,6 +52,21 @@ public final class LaunchChild {
         self.mode = mode
         self.modelVersion = modelVersion
         self.migration = migration
+        storeFileApp = nil
+        start =
+            ProcessInfo.processInfo.environment[LaunchClock.startVariable].flatMap(UInt64.init)
+            ?? LaunchClock.nowNanoseconds()
+        slowdown = LaunchSlowdown()
+    }
+
+    /// A launch of the app `app` on the store file at `url` (a copy: the launch may migrate it).
+    public init(storeFile app: StoreFileApp, url: URL, mode: Mode) {
+        store = .sqlite
+        self.url = url
+        self.mode = mode
+        modelVersion = 0
+        migration = app.migration
+        storeFileApp = app
         start =
             ProcessInfo.processInfo.environment[LaunchClock.startVariable].flatMap(UInt64.init)
             ?? LaunchClock.nowNanoseconds()
@@ -67,6 +89,7 @@ public final class LaunchChild {
     }
 
     private func launchHandler() {
+        if let storeFileApp { return launchStoreFile(storeFileApp) }
         let model: ManagedObjectModel
         do {
             model = try PodModel.make(version: modelVersion)
@@ -108,7 +131,84 @@ public final class LaunchChild {
                 }
             }
         }
-        // The handler returns here; the next main-queue tick is the first frame.
+        drawFirstFrameNext()
+    }
+
+    /// The launch handler of the app on a store file: the bundle loaded here (as a container's initializer loads
+    /// the compiled model), the store brought to the app's version and opened, here or on a background queue.
+    private func launchStoreFile(_ app: StoreFileApp) {
+        let versions: [ModelVersion]
+        do {
+            versions = try ManagedObjectModel.versions(contentsOf: app.bundle)
+        } catch {
+            return fail("the model bundle \(app.bundle.lastPathComponent): \(error)")
+        }
+        guard let target = versions.first(where: { $0.name == app.version }) else {
+            return fail("the model bundle \(app.bundle.lastPathComponent) has no version \(app.version)")
+        }
+        let container = PersistentContainer(name: "Launch", managedObjectModel: target.model, storeType: .sqlite)
+        var description = StoreDescription(type: .sqlite, url: url)
+        if app.migration == .lightweight {
+            description.sourceModels = versions.filter { $0.name != target.name }.map(\.model)
+        }
+        description.migrationProgress = { progress in self.reportProgress(progress.fractionCompleted) }
+        container.persistentStoreDescriptions = [description]
+        self.container = container
+        let (url, start) = (url, start)
+        let open: @Sendable () -> Void = {
+            if app.migration == .history {
+                do {
+                    let found = MappingModelSearch.mappingModels(near: app.bundle)
+                    let migration = try StoreFileMigration(
+                        store: url, bundle: app.bundle, to: app.version,
+                        stepMigration: StoreFileMigration.mappingModelSteps(found.models))
+                    // The launch cannot load the app's Swift policies: a step that needs one fails before any step.
+                    try migration.checkPolicies(found.models, policies: EntityMigrationPolicies())
+                    let result = try migration.run { _, progress in
+                        self.reportProgress(progress.fractionCompleted)
+                    }
+                    // A mapping-model step reports no progress; the walk's steps say whether it migrated.
+                    if result.steps.contains(where: { $0.kind != "unchanged" }) { self.reportProgress(1) }
+                } catch {
+                    let message = "the store's migration to \(app.version) failed: \(error)"
+                    DispatchQueue.main.async { MainActor.assumeIsolated { self.fail(message) } }
+                    return
+                }
+            }
+            container.loadPersistentStores { _, error in
+                let ready = LaunchClock.milliseconds(since: start)
+                let message = error.map { "the store did not load: \($0)" }
+                DispatchQueue.main.async {
+                    MainActor.assumeIsolated {
+                        if let message { return self.fail(message) }
+                        self.report.timeToStoreReadyMs = ready
+                        self.storeReady = true
+                        self.showFirstScreenWhenPossible()
+                    }
+                }
+            }
+        }
+        if mode == .sync {
+            open()
+        } else {
+            DispatchQueue.global(qos: .userInitiated).async(execute: open)
+        }
+        drawFirstFrameNext()
+    }
+
+    /// Reports migration progress to the parent at once, and to the report on the main queue.
+    nonisolated private func reportProgress(_ fraction: Double) {
+        Self.emit("progress \(String(format: "%.3f", fraction))")
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                self.report.migrated = true
+                self.report.migrationFraction = fraction
+            }
+        }
+    }
+
+    /// The handler returns after this; the next main-queue tick is the first frame.
+    private func drawFirstFrameNext() {
         DispatchQueue.main.async {
             MainActor.assumeIsolated {
                 self.slowdown?.milestone()
@@ -123,10 +223,16 @@ public final class LaunchChild {
     private func showFirstScreenWhenPossible() {
         guard frameDrawn, storeReady, let context = container?.viewContext, finished != nil else { return }
         do {
-            var request = FetchRequest<ManagedObject>(entityName: "Pod")
-            request.sortDescriptors = [SortKey("name"), SortKey("version")]
-            request.fetchLimit = 50
-            report.firstScreenRows = try context.fetch(request).count
+            if let app = storeFileApp {
+                let rows = try context.fetch(try app.request())
+                if let key = app.shownKey { for row in rows { _ = row.value(forKey: key) } }
+                report.firstScreenRows = rows.count
+            } else {
+                var request = FetchRequest<ManagedObject>(entityName: "Pod")
+                request.sortDescriptors = [SortKey("name"), SortKey("version")]
+                request.fetchLimit = 50
+                report.firstScreenRows = try context.fetch(request).count
+            }
             slowdown?.milestone()
             report.timeToFirstScreenMs = LaunchClock.milliseconds(since: start)
             report.cpuToFirstScreenMs = LaunchClock.processCPUMilliseconds()

@@ -17,6 +17,9 @@ public struct StartupLauncher: Sendable {
         public var deadline: Duration
         /// How the store reaches the app's model when it is older (lightweight, or the custom staged migration).
         public var migration: StartupMigration
+        /// The app on a scenario's store file (`seededStore` is then that file, copied with its `-wal`, `-shm` and
+        /// external data); nil for the pod app.
+        public var storeFileApp: StoreFileApp?
 
         /// A launch of a copy of `seededStore` by an app of model `appModelVersion`.
         public init(
@@ -29,6 +32,14 @@ public struct StartupLauncher: Sendable {
             self.appModelVersion = appModelVersion
             self.deadline = deadline
             self.migration = migration
+        }
+
+        /// A launch of a copy of the store file at `storeFile` by `app`.
+        public init(storeFile: URL, app: StoreFileApp, mode: LaunchChild.Mode, deadline: Duration) {
+            self.init(
+                store: .sqlite, seededStore: storeFile, mode: mode, appModelVersion: 0, deadline: deadline,
+                migration: app.migration)
+            storeFileApp = app
         }
     }
 
@@ -54,16 +65,27 @@ public struct StartupLauncher: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let copy = folder.appendingPathComponent(launch.seededStore.lastPathComponent)
-        try FileManager.default.copyItem(at: launch.seededStore, to: copy)
+        if launch.storeFileApp != nil {
+            // Never the original: a store file is the user's, and the launch may migrate it.
+            try ScenarioStoreFile.copy(launch.seededStore, to: copy)
+        } else {
+            try FileManager.default.copyItem(at: launch.seededStore, to: copy)
+        }
         // On disk before the launch's clock starts, as an app's store is (the writeback is not the launch's).
-        try StoreCopyFlush.flush(copy)
+        try StoreCopyFlush.flush(folder)
 
         let child = Process()
         child.executableURL = executable
         child.arguments = [
             "child", "launch", "--store", launch.store.name, "--path", copy.path, "--mode", launch.mode.rawValue,
-            "--model-version", String(launch.appModelVersion), "--migration", launch.migration.rawValue,
         ]
+        if let app = launch.storeFileApp {
+            child.arguments? += app.arguments
+        } else {
+            child.arguments? += [
+                "--model-version", String(launch.appModelVersion), "--migration", launch.migration.rawValue,
+            ]
+        }
         let output = Pipe()
         child.standardOutput = output
         child.standardError = FileHandle.nullDevice

@@ -9,8 +9,13 @@ import ObjectStack
 ///   migration.
 /// - `custom`: the same versions through a staged migration whose custom stage back-fills the new attribute on
 ///   every pod (`stars` from `downloads`), as an app filling a new field does: app code that touches every object.
+/// - `history`: on a scenario's `store_file:`, the store walks its model bundle's history to the scenario's version
+///   (`StoreFileMigration`), a step at a time, through the project's mapping model where one fits the step.
+///
+/// On a `store_file:`, `none` opens the store as the scenario's version (it must be at it) and `lightweight` lets the
+/// coordinator infer one migration from the store's version to the scenario's, as an app's container does.
 public enum StartupMigration: String, Sendable, CaseIterable, Codable {
-    case none, lightweight, custom
+    case none, lightweight, custom, history
 
     /// The app's pod model version for a store of `storeVersion`.
     public func appVersion(storeVersion: Int) -> Int {

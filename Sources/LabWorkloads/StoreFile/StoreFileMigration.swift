@@ -24,7 +24,8 @@ public struct StoreFileMigration: Sendable {
     public struct Step: Sendable {
         /// The versions migrated from and to.
         public let from: String, to: String
-        /// How: `unchanged` (no entity differs), `lightweight` (inferred), `mapping model` (a mapping model's).
+        /// How: `unchanged` (no entity differs), `lightweight` (inferred), or `mapping model NAME` (the mapping
+        /// model it ran, by name: `mapping model Moody 2-Moody 3`).
         public let kind: String
         /// The rows the store holds after the step.
         public let rows: Int
@@ -61,10 +62,11 @@ public struct StoreFileMigration: Sendable {
         }
     }
 
-    /// Runs one step with a mapping model, in place and atomically; nil when no mapping model is known for the
-    /// step. Given the store, the source and destination versions, and the open options for the new store.
+    /// Runs one step with a mapping model, in place and atomically, and returns the mapping model's name; nil when
+    /// no mapping model is known for the step (it then runs lightweight). Given the store, the source and destination
+    /// versions, and the open options for the new store.
     public typealias StepMigration =
-        @Sendable (URL, ModelVersion, ModelVersion, [String: String]) throws -> Bool
+        @Sendable (URL, ModelVersion, ModelVersion, [String: String]) throws -> String?
 
     /// The store file.
     public let store: URL
@@ -170,8 +172,8 @@ public struct StoreFileMigration: Sendable {
             let label = "\(from.name) -> \(to.name)"
             let started = clock.now
             var kind = "lightweight"
-            if let stepMigration, try stepMigration(store, from, to, options) {
-                kind = "mapping model"
+            if let stepMigration, let mapping = try stepMigration(store, from, to, options) {
+                kind = "mapping model \(mapping)"
             } else {
                 let migrator = StoreMigrator(
                     type: .sqlite, url: store, destinationModel: to.model, sourceModels: [from.model],

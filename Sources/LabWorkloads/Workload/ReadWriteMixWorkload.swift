@@ -14,6 +14,8 @@ import ObjectStack
 struct ReadWriteMixWorkload: StackWorkload {
     let name = "read-write-mix"
     let acceptsModelFiles = true
+    /// On a store file the mix runs on a copy of it, at the scenario's version, instead of a seeded store.
+    let readsStoreFiles = true
     /// The session's metrics, and on a model file what the writes inserted and deleted.
     let metrics: [Metric] = Metric.session + [.inserted, .deleted]
     let headlineMetrics: [Metric] = [
@@ -97,7 +99,8 @@ struct ReadWriteMixWorkload: StackWorkload {
     @MainActor
     func run(_ session: RunSession, on modelFile: ModelFileRun) async throws -> WorkloadOutcome {
         let stack = session.stack
-        _ = try modelFile.seed(stack)
+        // A store file's copy is already in place (`prepare`); otherwise the population is seeded.
+        if modelFile.file.storeFile == nil { _ = try modelFile.seed(stack) }
         let duration = session.number("duration_s")
         let batchSize = session.integer("batch_size")
         let interval = Double(batchSize) / session.number("write_rate")

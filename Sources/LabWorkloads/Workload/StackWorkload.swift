@@ -60,6 +60,9 @@ extension StackWorkload {
         }
         // A workload that declares `durability` (the import) opens every store of its stack with it.
         let options = run.parameters["durability"].map { [Durability.option: $0.description] } ?? [:]
+        if let storeFile = (run.modelFile as? ScenarioModelFile)?.storeFile {
+            try prepare(storeFile, for: run, store: store)
+        }
         let stack = try LabStack(
             strategy: strategy, store: store, model: ScenarioModel.load(run), in: run.directory, clock: run.clock,
             options: options)
@@ -68,5 +71,34 @@ extension StackWorkload {
         return try await ProcessUsage.measuring {
             session.metrics(try await self.run(session))
         }
+    }
+
+    /// Puts a copy of a scenario's store file where the stack opens its store (never the file itself), walked
+    /// through the model bundle's history to the scenario's version (the project's mapping models where they fit)
+    /// before the run: the stack then opens a store of the app's version.
+    /// - Throws: `LabError.invalidScenario` for a cell on another store than SQLite, or a step whose mapping model
+    ///   names a policy class (a Swift policy cannot be loaded by name); the migration's errors.
+    func prepare(_ storeFile: ScenarioStoreFile, for run: WorkloadRun, store: StoreKind) throws {
+        guard store == .sqlite else {
+            throw LabError(
+                .invalidScenario,
+                "store_file \(storeFile.url.lastPathComponent) is a Core Data store, an SQLite file; this cell's store "
+                    + "is \(store.name), expected sqlite")
+        }
+        guard let selection = (run.modelFile as? ScenarioModelFile)?.selection else { return }
+        try FileManager.default.createDirectory(at: run.directory, withIntermediateDirectories: true)
+        let copy = store.location(in: run.directory)
+        try storeFile.copy(to: copy)
+        guard storeFile.versionIndex < selection.versionIndex else { return }
+        let found = MappingModelSearch.mappingModels(near: selection.url)
+        let migration = try StoreFileMigration(
+            store: copy, bundle: selection.url, from: storeFile.versionName, to: selection.version.name,
+            stepMigration: StoreFileMigration.mappingModelSteps(found.models))
+        do {
+            try migration.checkPolicies(found.models, policies: EntityMigrationPolicies())
+        } catch let error as ObjectStackError {
+            throw LabError(.invalidScenario, "store_file \(storeFile.url.lastPathComponent): \(error.message)")
+        }
+        _ = try migration.run()
     }
 }

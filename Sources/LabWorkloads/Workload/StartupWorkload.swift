@@ -9,9 +9,15 @@ import LabCore
 /// population at `from_version`, opened at the scenario's version through every version in between, and the
 /// first screen fetched; `objects`, `mode`, the pod versions and `migration` are not read. Each migration step's
 /// time has a column of its own (`metrics(for:)`).
+///
+/// On a scenario's store file (`store_file:`) each launch is again a child process under the watchdog, on a copy of
+/// the file (never the file itself), sync or async: the app is the scenario's version of the bundle, and
+/// `migration` says how the store reaches it (`none`: it is at it; `lightweight`: one inferred migration; `history`:
+/// the bundle's versions a step at a time, through the project's mapping models); `objects` is the store's rows.
 struct StartupWorkload: Workload {
     let name = "startup"
     let acceptsModelFiles = true
+    let readsStoreFiles = true
     /// A launch opens a file: the in-memory store has nothing to launch on.
     let stores = StoreKind.fileStores
     /// A launch's milestones, its longest stall, the watchdog's verdict and the deadline crossing. (A launch has
@@ -64,7 +70,8 @@ struct StartupWorkload: Workload {
                 "migration", .choice(StartupMigration.allCases.map(\.rawValue)), default: .text("none"),
                 help:
                     "none; lightweight: the app adds an attribute (an inferred migration); custom: a staged migration "
-                    + "whose custom stage back-fills it on every pod (app code touching every object)"),
+                    + "whose custom stage back-fills it on every pod (app code touching every object); history (on a "
+                    + "store_file): the bundle's versions a step at a time to the scenario's, with its mapping models"),
             ParameterSpec(
                 "deadline_s", .number(above: 0), default: .integer(20),
                 help: "the watchdog kills a launch whose first frame has not come by then"),
@@ -99,6 +106,7 @@ struct StartupWorkload: Workload {
     @MainActor
     func run(_ run: WorkloadRun) async throws -> [Metric: Double] {
         if let modelFile = try ModelFileRun(run) {
+            if let storeFile = modelFile.file.storeFile { return try await launch(on: storeFile, modelFile, run) }
             guard let store = run.store, store.isFile else {
                 throw LabError(.invalidScenario, "a startup cell names no file store (sqlite, lmdb)")
             }
@@ -122,6 +130,11 @@ struct StartupWorkload: Workload {
         guard let migration = StartupMigration(rawValue: parameters["migration"]?.description ?? "none") else {
             throw LabError(.invalidScenario, "migration must be one of \(StartupMigration.allCases.map(\.rawValue))")
         }
+        guard migration != .history else {
+            throw LabError(
+                .invalidScenario,
+                "migration history walks a store file's model bundle; this scenario names no store_file (and model)")
+        }
         let storeVersion = integer("store_version")
         // The migration axis names the app's version; without it, app_version does (older scenario files).
         let appVersion = migration == .none ? integer("app_version") : migration.appVersion(storeVersion: storeVersion)
@@ -143,12 +156,58 @@ struct StartupWorkload: Workload {
             deadline: .milliseconds(Int64(deadlineSeconds * 1_000)),
             migration: migration == .custom ? .custom : .lightweight)
         let report = try await Task.detached { try StartupLauncher().run(launch, workDirectory: workDirectory) }.value
+        return try metrics(of: report, deadlineSeconds: deadlineSeconds, objects: integer("objects"))
+    }
+
+    /// A launch of the app at the scenario's version on a copy of its store file, in a child process.
+    /// - Throws: `LabError.invalidScenario` for a cell on another store than SQLite, a `custom` migration, or
+    ///   `none` on a store at another version; `LabError.workloadFailed` for a launch that failed (the store did not
+    ///   migrate or open), not for one the watchdog killed.
+    @MainActor
+    private func launch(on storeFile: ScenarioStoreFile, _ modelFile: ModelFileRun, _ run: WorkloadRun) async throws
+        -> [Metric: Double]
+    {
+        guard run.store == .sqlite else {
+            throw LabError(
+                .invalidScenario,
+                "store_file \(storeFile.url.lastPathComponent) is a Core Data store, an SQLite file; this cell's store "
+                    + "is \(run.store?.name ?? "none"), expected sqlite")
+        }
+        let parameters = run.parameters
+        guard let mode = parameters["mode"].flatMap({ LaunchChild.Mode(rawValue: $0.description) }),
+            let migration = StartupMigration(rawValue: parameters["migration"]?.description ?? "none"),
+            migration != .custom
+        else {
+            throw LabError(
+                .invalidScenario, "on a store_file, mode is sync or async and migration none, lightweight or history")
+        }
+        let selection = modelFile.file.selection
+        if migration == .none, storeFile.versionIndex != selection.versionIndex {
+            throw LabError(
+                .invalidScenario,
+                "store_file \(storeFile.url.lastPathComponent) is at \(storeFile.versionName) and the scenario's version is "
+                    + "\(selection.version.name): migration none opens it as it is; expected migration history or "
+                    + "lightweight")
+        }
+        let deadlineSeconds = parameters["deadline_s"]?.numberValue ?? 20
+        let launch = StartupLauncher.Launch(
+            storeFile: storeFile.url,
+            app: StoreFileApp(selection: selection, screen: modelFile.screen, migration: migration),
+            mode: mode, deadline: .milliseconds(Int64(deadlineSeconds * 1_000)))
+        let workDirectory = run.workDirectory
+        let report = try await Task.detached { try StartupLauncher().run(launch, workDirectory: workDirectory) }.value
+        return try metrics(of: report, deadlineSeconds: deadlineSeconds, objects: storeFile.rows)
+    }
+
+    /// A launch's metrics from its report; a killed launch is a result, a failed one an error.
+    /// - Throws: `LabError.workloadFailed` with the child's error.
+    private func metrics(of report: LaunchReport, deadlineSeconds: Double, objects: Int) throws -> [Metric: Double] {
         if let error = report.error { throw LabError(.workloadFailed, error) }
         var metrics: [Metric: Double] = [
             .killedByWatchdog: report.killedByWatchdog ? 1 : 0,
             .migrated: report.migrated ? 1 : 0,
             .deadlineMilliseconds: deadlineSeconds * 1_000,
-            .objects: Double(integer("objects")),
+            .objects: Double(objects),
         ]
         metrics[.timeToMainMilliseconds] = report.timeToMainMs
         metrics[.timeToFirstFrameMilliseconds] = report.timeToFirstFrameMs
