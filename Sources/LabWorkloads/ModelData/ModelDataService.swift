@@ -16,6 +16,9 @@ import Foundation
 /// ```
 /// - Note: Thread-safe. Pages are encoded before the service starts.
 public final class ModelDataService: Sendable {
+    /// How long a request's handler may take before the server gives up on it (FlyingFox's default is 15 s).
+    static let handlerTimeout: TimeInterval = 300
+
     /// Where the service listens, such as `http://127.0.0.1:41234`.
     public let baseURL: URL
     private let server: HTTPServer
@@ -34,7 +37,11 @@ public final class ModelDataService: Sendable {
     {
         let server: HTTPServer
         do {
-            server = HTTPServer(address: try .inet(ip4: host, port: port), logger: .disabled)
+            // FlyingFox answers 500 when a handler has not responded within its timeout (15 s by default). On a loaded
+            // machine the cooperative pool can starve a handler that long; a late page is the lab's to measure, not
+            // an error.
+            server = HTTPServer(
+                address: try .inet(ip4: host, port: port), timeout: Self.handlerTimeout, logger: .disabled)
         } catch {
             throw LabError(.serviceFailed, "cannot listen on \(host):\(port)", cause: error)
         }

@@ -19,6 +19,9 @@ import LabCore
 /// ```
 /// - Note: Thread-safe. Pages are encoded once at start, so serving costs the lab little CPU of its own.
 public final class PodService: Sendable {
+    /// How long a request's handler may take before the server gives up on it (FlyingFox's default is 15 s).
+    static let handlerTimeout: TimeInterval = 300
+
     /// Where the service listens, such as `http://127.0.0.1:41234`.
     public let baseURL: URL
     /// Pages the service serves.
@@ -43,7 +46,11 @@ public final class PodService: Sendable {
         let pages = try encodePages(catalogue, pageSize: pageSize)
         let server: HTTPServer
         do {
-            server = HTTPServer(address: try .inet(ip4: host, port: port), logger: .disabled)
+            // FlyingFox answers 500 when a handler has not responded within its timeout (15 s by default). On a loaded
+            // machine the cooperative pool can starve a handler that long; a late page is the lab's to measure, not
+            // an error.
+            server = HTTPServer(
+                address: try .inet(ip4: host, port: port), timeout: Self.handlerTimeout, logger: .disabled)
         } catch {
             throw LabError(.serviceFailed, "cannot listen on \(host):\(port)", cause: error)
         }
