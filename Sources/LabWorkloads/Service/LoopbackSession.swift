@@ -15,6 +15,8 @@ public struct LoopbackSession: Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
+        // As long as the services give a handler (300 s): a page late on a loaded machine is measured, not lost.
+        configuration.timeoutIntervalForRequest = 300
         session = URLSession(configuration: configuration)
     }
 
