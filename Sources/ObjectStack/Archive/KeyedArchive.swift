@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A keyed archive (the format of `NSKeyedArchiver`) read as a graph of plain values, without the classes it
 /// names.
@@ -114,13 +115,26 @@ public struct KeyedArchive: Sendable {
     /// a stored property named `value` and is not public: reflection reads it. A test over real archives
     /// (`KeyedArchiveTests`) fails if a later Foundation changes that.
     private static func uidIndex(of object: Any) -> Int? {
-        guard String(describing: Swift.type(of: object)).contains("KeyedArchiverUID") else { return nil }
+        guard isUID(object) else { return nil }
         for child in Mirror(reflecting: object).children where child.label == "value" {
             if let value = child.value as? UInt32 { return Int(value) }
             if let value = child.value as? Int { return value }
             if let value = child.value as? UInt64 { return Int(value) }
         }
         return nil
+    }
+
+    /// Which dynamic types are Foundation's UID class, by type: naming a type is slow, and an archive of a model
+    /// holds tens of thousands of numbers.
+    private static let uidTypes = Mutex<[ObjectIdentifier: Bool]>([:])
+
+    private static func isUID(_ object: Any) -> Bool {
+        let type = Swift.type(of: object)
+        let key = ObjectIdentifier(type)
+        if let known = uidTypes.withLock({ $0[key] }) { return known }
+        let answer = String(describing: type).contains("KeyedArchiverUID")
+        uidTypes.withLock { $0[key] = answer }
+        return answer
     }
 
     // MARK: - Objects

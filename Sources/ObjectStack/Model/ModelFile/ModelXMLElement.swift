@@ -124,14 +124,19 @@ struct ModelXMLElement: Sendable {
     /// Model files have none, and FoundationXML on Linux crashes (strlen of a null pointer) on one without
     /// data, such as `<?xm?>` — found by fuzzing — so they are refused before XMLParser sees them.
     static func processingInstructionLine(in bytes: [UInt8]) -> Int? {
-        func starts(_ text: String, at index: Int) -> Bool {
-            let pattern = Array(text.utf8)
-            return index + pattern.count <= bytes.count && Array(bytes[index..<(index + pattern.count)]) == pattern
+        // Byte by byte, with no allocation per position: a mapping model's file holds megabytes of archived
+        // models, and this scan runs before every parse of one.
+        func starts(_ pattern: StaticString, at index: Int) -> Bool {
+            let count = pattern.utf8CodeUnitCount
+            guard index + count <= bytes.count else { return false }
+            let start = pattern.utf8Start
+            for offset in 0..<count where bytes[index + offset] != start[offset] { return false }
+            return true
         }
-        func skip(past end: String, from index: Int) -> Int {
+        func skip(past end: StaticString, from index: Int) -> Int {
             var index = index
             while index < bytes.count && !starts(end, at: index) { index += 1 }
-            return index + end.utf8.count
+            return index + end.utf8CodeUnitCount
         }
         // The declaration, if any, comes first (after a byte-order mark).
         var index = starts("\u{FEFF}", at: 0) ? 3 : 0
@@ -139,6 +144,10 @@ struct ModelXMLElement: Sendable {
             index = skip(past: "?>", from: index)
         }
         while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
             if starts("<!--", at: index) {
                 index = skip(past: "-->", from: index + 4)
             } else if starts("<![CDATA[", at: index) {
