@@ -16,7 +16,10 @@ import Foundation
 /// ```
 /// - Note: Thread-safe. Pages are encoded before the service starts.
 public final class ModelDataService: Sendable {
-    /// How long a request's handler may take before the server gives up on it (FlyingFox's default is 15 s).
+    /// How long the server may take to start listening, and a request's handler to answer, before either is a
+    /// failure (FlyingFox's handler default is 15 s). On a loaded machine the cooperative pool can starve the
+    /// server's tasks for tens of seconds (a test run's synchronous tests hold its threads); a late start or a late
+    /// page is slow, not broken.
     static let handlerTimeout: TimeInterval = 300
 
     /// Where the service listens, such as `http://127.0.0.1:41234`.
@@ -56,7 +59,7 @@ public final class ModelDataService: Sendable {
         await server.appendRoute("GET /objects/*") { request in respond(to: request, pages: pages) }
         let task = Task { try await server.run() }
         do {
-            try await server.waitUntilListening(timeout: 10)
+            try await server.waitUntilListening(timeout: Self.handlerTimeout)
         } catch {
             task.cancel()
             throw LabError(.serviceFailed, "the model data service did not start on \(host):\(port)", cause: error)

@@ -19,7 +19,10 @@ import LabCore
 /// ```
 /// - Note: Thread-safe. Pages are encoded once at start, so serving costs the lab little CPU of its own.
 public final class PodService: Sendable {
-    /// How long a request's handler may take before the server gives up on it (FlyingFox's default is 15 s).
+    /// How long the server may take to start listening, and a request's handler to answer, before either is a
+    /// failure (FlyingFox's handler default is 15 s). On a loaded machine the cooperative pool can starve the
+    /// server's tasks for tens of seconds (a test run's synchronous tests hold its threads); a late start or a late
+    /// page is slow, not broken.
     static let handlerTimeout: TimeInterval = 300
 
     /// Where the service listens, such as `http://127.0.0.1:41234`.
@@ -57,7 +60,7 @@ public final class PodService: Sendable {
         await server.appendRoute("GET /specs") { request in respond(to: request, pages: pages) }
         let task = Task { try await server.run() }
         do {
-            try await server.waitUntilListening(timeout: 10)
+            try await server.waitUntilListening(timeout: Self.handlerTimeout)
         } catch {
             task.cancel()
             if case .failure(let failure) = await task.result {
