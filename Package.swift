@@ -56,6 +56,9 @@ let package = Package(
         ),
         // The I/O recorder's C (the StackLabIOLog product): logs a process's writes and syncs under one folder.
         .target(name: "CIOLog"),
+        // The engine comparison's raw engines in C: the same work as LabEngines' swift-direct Swift, the floor with no
+        // Swift in it (only LabEngines links it).
+        .target(name: "CRawEngines", dependencies: ["CSQLite", "CLMDB"]),
         .target(
             name: "ObjectStack",
             dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")]
@@ -87,7 +90,7 @@ let package = Package(
             name: "LabEngines",
             dependencies: [
                 "LabCore", "LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "CSQLite", "CLMDB",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "CRawEngines", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Reliability tools: the fuzzer, the crash (kill) campaign and the child processes they and the tests start.
@@ -131,6 +134,7 @@ let package = Package(
             name: "LabEnginesTests",
             dependencies: [
                 "LabEngines", "LabWorkloads", "ObjectStack", "ObjectStackSQLite", "ObjectStackLMDB", "TestSupport",
+                "CRawEngines",
             ]
         ),
         .testTarget(

@@ -6,7 +6,10 @@ extension EngineOverheadCell {
     /// `insert`: N pods in one save, on a fresh file each sample.
     func insert() throws -> Samples {
         let rows = rows()
-        return try onFreshFiles { engine in try milliseconds { try engine.insert(rows) } }
+        return try onFreshFiles { engine in
+            engine.prepareInsert(rows)
+            return try milliseconds { try engine.insert(rows) }
+        }
     }
 
     /// `batch-insert`: ObjectStack's one `BatchInsertRequest` of dictionaries built beforehand (not timed); the raw
@@ -19,6 +22,7 @@ extension EngineOverheadCell {
                 let objects = StackPods.batchObjects(rows)
                 time = try milliseconds { try stack.batchInsert(objects) }
             } else {
+                engine.prepareInsert(rows)
                 time = try milliseconds { try engine.insert(rows) }
             }
             try check(try engine.count(downloadsAbove: -1), rows.count, "the pods a batch insert wrote")

@@ -4,10 +4,16 @@ extension EngineOverheadWorkload {
     /// The implementations a cell can name.
     enum Implementation: String, CaseIterable {
         case objectStack = "objectstack"
+        /// The engine's C API called from C (`CRawEngines`): the floor with no Swift in the timed work. For the
+        /// in-memory store, which has no C engine, plain Swift collections (`SwiftPods`).
         case raw
+        /// The same work as `raw`, written in Swift calling the same C API directly, with no object layer
+        /// (`DirectSQLitePods`, `DirectLMDBPods`): Swift's own cost over C, apart from the stack's. SQLite and LMDB.
+        case swiftDirect = "swift-direct"
         case grdb
         /// fetch-by-id as `existingObject(with:)` must do it: each lookup in a read transaction of its own (SQLite:
-        /// one cached statement stepped in its implicit transaction; LMDB: one read transaction renewed and reset).
+        /// one cached statement stepped in its implicit transaction; LMDB: one read transaction renewed and reset), in C
+        /// as `raw`.
         case rawPerLookup = "raw-per-lookup"
     }
 

@@ -4,8 +4,9 @@ import ObjectStack
 
 /// The engine-overhead workload: one operation on N pods, timed `samples` times (reads: more, until they add up
 /// to `min_time_ms`), through one implementation —
-/// ObjectStack on the store, the store's engine through its C API (`raw`; for the in-memory store, the same
-/// rows in plain Swift dictionaries and arrays), or GRDB's Codable records (SQLite only). The scenario's matrix puts the three side by side and the runner interleaves them per repetition;
+/// ObjectStack on the store, the store's engine through its C API called from C (`raw`; for the in-memory store,
+/// the same rows in plain Swift dictionaries and arrays), the same C API called from Swift with no object layer
+/// (`swift-direct`, SQLite and LMDB: Swift's own cost), or GRDB's Codable records (SQLite only). The scenario's matrix puts the three side by side and the runner interleaves them per repetition;
 /// `ratio_vs_raw` is then this cell's median over the raw cell's, same store, operation and size.
 ///
 /// Operations: `insert` (N pods in one save, fresh file each sample), `fetch-all` (all N, every value read;
@@ -25,7 +26,9 @@ public struct EngineOverheadWorkload: Workload {
     public let stores: [StoreKind] = [.sqlite, .lmdb, .memory]
     /// The operation's median time, its ratio to the raw engine's and what its results hold (the objects are the
     /// `objects` parameter's column). No concurrency strategy: one context, or none, on one store.
-    public let metrics: [Metric] = [.medianMilliseconds, .ratioVsRaw, .ratioVsPerLookup, .bytesPerObject]
+    public let metrics: [Metric] = [
+        .medianMilliseconds, .ratioVsRaw, .ratioVsSwiftDirect, .ratioVsPerLookup, .bytesPerObject,
+    ]
     public let headlineMetrics: [Metric] = [.medianMilliseconds, .ratioVsRaw, .bytesPerObject, .peakMemoryMegabytes]
 
     /// Creates the workload.
@@ -39,8 +42,9 @@ public struct EngineOverheadWorkload: Workload {
             ParameterSpec(
                 "implementation", .choice(Implementation.allCases.map(\.rawValue)), default: nil,
                 help:
-                    "objectstack, raw (the engine's C API), grdb (Codable records; SQLite only) or raw-per-lookup "
-                    + "(fetch-by-id on SQLite and LMDB: each lookup in a read transaction of its own)"),
+                    "objectstack, raw (the engine's C API called from C), swift-direct (the same work in Swift calling "
+                    + "the C API; SQLite and LMDB), grdb (Codable records; SQLite only) or raw-per-lookup "
+                    + "(fetch-by-id on SQLite and LMDB: each lookup in a read transaction of its own, in C)"),
             ParameterSpec(
                 "operation", .choice(Operation.allCases.map(\.rawValue)), default: nil,
                 help:
@@ -91,13 +95,19 @@ public struct EngineOverheadWorkload: Workload {
 
     public func finish(_ results: inout [RunResult]) { Self.addRatios(&results) }
 
-    /// Whether a cell makes sense: GRDB is SQLite only; `merge`, `child-save` and `import` are ObjectStack's alone;
+    /// Whether a cell makes sense: GRDB is SQLite only; swift-direct SQLite and LMDB (the in-memory store has no C
+    /// API); `merge`, `child-save` and `import` are ObjectStack's alone;
     /// `batch-insert` is ObjectStack's against the raw engine's insert; a durability other than the store's own
     /// only on the writes (`durable`), where it changes what is timed.
     static func accepts(_ parameters: [String: ScenarioValue]) -> Bool {
         let implementation = parameters["implementation"]?.description
         let operation = parameters["operation"]?.description
         if implementation == Implementation.grdb.rawValue, parameters["store"]?.description != StoreKind.sqlite.name {
+            return false
+        }
+        if implementation == Implementation.swiftDirect.rawValue,
+            parameters["store"]?.description == StoreKind.memory.name
+        {
             return false
         }
         if implementation == Implementation.rawPerLookup.rawValue {
@@ -179,7 +189,8 @@ public struct EngineOverheadWorkload: Workload {
     }
 
     /// Sets `ratio_vs_raw` on every successful result: the median over repetitions of its cell's median
-    /// time, over the same for the raw cell of the same store, operation and size; and `ratio_vs_per_lookup` on
+    /// time, over the same for the raw cell of the same store, operation and size; `ratio_vs_swift_direct` the same
+    /// over the swift-direct cell's; and `ratio_vs_per_lookup` on
     /// fetch-by-id results, over the raw-per-lookup cell's.
     static func addRatios(_ results: inout [RunResult]) {
         func key(_ result: RunResult, implementation: String? = nil) -> [String] {
@@ -203,6 +214,13 @@ public struct EngineOverheadWorkload: Workload {
                 let raw = medians[key(results[index], implementation: Implementation.raw.rawValue)]?.median, raw > 0
             else { continue }
             results[index].metrics[.ratioVsRaw] = own / raw
+        }
+        for index in results.indices where results[index].error == nil {
+            guard let own = medians[key(results[index])]?.median,
+                let direct = medians[key(results[index], implementation: Implementation.swiftDirect.rawValue)]?.median,
+                direct > 0
+            else { continue }
+            results[index].metrics[.ratioVsSwiftDirect] = own / direct
         }
         for index in results.indices where results[index].error == nil {
             guard let own = medians[key(results[index])]?.median,

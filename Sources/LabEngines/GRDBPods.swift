@@ -57,7 +57,7 @@ final class GRDBPods: PodEngine {
     init(url: URL, durability: Durability = .normal) throws {
         self.url = url
         self.durability = durability
-        try RawSQLitePods.createSchema(url)
+        try DirectSQLitePods.createSchema(url)
         queue = try Self.open(url, durability)
     }
 

@@ -13,6 +13,11 @@ extension Metric {
     public static let ratioVsRaw = Metric(
         "ratio_vs_raw", unit: .ratio, polarity: .lowerIsBetter, group: engineGroup, decimals: 2,
         about: "the cell's median of median_ms over the raw cell's of the same store, operation and size")
+    /// How many times Swift calling the engine directly the cell takes: what the cell adds over Swift's own cost.
+    public static let ratioVsSwiftDirect = Metric(
+        "ratio_vs_swift_direct", unit: .ratio, polarity: .lowerIsBetter, group: engineGroup, decimals: 2,
+        about: "the cell's median of median_ms over the swift-direct cell's of the same store, operation and size "
+            + "(Swift calling the engine's C API with no object layer)")
     public static let ratioVsPerLookup = Metric(
         "ratio_vs_per_lookup", unit: .ratio, polarity: .lowerIsBetter, group: engineGroup, decimals: 2,
         about: "fetch-by-id: the cell's median of median_ms over the raw-per-lookup cell's of the same store and size "

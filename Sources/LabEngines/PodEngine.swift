@@ -8,6 +8,9 @@ import LabWorkloads
 /// no cache survives into the measurement) before the timed call.
 /// - Note: Not thread-safe; the workload uses one engine from one thread.
 protocol PodEngine: AnyObject {
+    /// Readies `rows` for the next `insert`, outside the clock (the C engines copy them into C strings, as a C
+    /// program would hold its rows before it inserts them).
+    func prepareInsert(_ rows: [PodRow])
     /// Inserts every row in one transaction (one save). Timed for `insert`.
     func insert(_ rows: [PodRow]) throws
     /// Drops every cache: the next read starts from the file as a newly opened stack would.
@@ -31,4 +34,9 @@ protocol PodEngine: AnyObject {
     func count(downloadsAbove downloads: Int64) throws -> Int
     /// Closes the files.
     func close()
+}
+
+extension PodEngine {
+    /// Nothing to ready: a Swift engine inserts the rows as they are.
+    func prepareInsert(_ rows: [PodRow]) {}
 }

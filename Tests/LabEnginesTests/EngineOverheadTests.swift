@@ -1,3 +1,4 @@
+import CRawEngines
 import Foundation
 import LabWorkloads
 import ObjectStack
@@ -92,6 +93,91 @@ struct EngineOverheadTests {
         }
         let header = try #require(csv.split(separator: "\n").first).split(separator: ",").map(String.init)
         #expect(header.contains("ratio_vs_per_lookup"))
+    }
+
+    @Test(
+        "swift-direct runs every operation raw has on SQLite and LMDB, reads back what it wrote, and is a ratio's base")
+    @MainActor
+    func swiftDirect() async throws {
+        let (_, results, csv) = try await run(
+            """
+            name: direct
+            workload: engine-overhead
+            repetitions: 1
+            parameters: {samples: 2, lookups: 50}
+            matrix:
+              store: [sqlite, lmdb, memory]
+              objects: [130]
+              operation: [insert, batch-insert, fetch-all, fetch-by-id, fetch-sorted, update, count]
+              implementation: [objectstack, raw, swift-direct]
+            """)
+        for result in results { #expect(result.error == nil, "\(result.cell.label): \(result.error ?? "")") }
+        let cells = results.map { $0.cell.parameters.mapValues(\.description) }
+        let direct = cells.filter { $0["implementation"] == "swift-direct" }
+        let raw = cells.filter { $0["implementation"] == "raw" && $0["store"] != "memory" }
+        // Every operation of the raw cells, on the two stores with a C API; none on the in-memory store.
+        #expect(direct.count == 14)
+        #expect(
+            Set(direct.map { $0["store"]! + "/" + $0["operation"]! })
+                == Set(raw.map { $0["store"]! + "/" + $0["operation"]! }))
+        for result in results {
+            let parameters = result.cell.parameters.mapValues(\.description)
+            #expect(
+                (result.metrics[.ratioVsSwiftDirect] != nil) == (parameters["store"] != "memory"),
+                "\(result.cell.label)")
+            if parameters["implementation"] == "swift-direct" {
+                #expect(result.metrics[.ratioVsSwiftDirect] == 1)
+                #expect((result.metrics[.ratioVsRaw] ?? 0) > 0)
+            }
+        }
+        let header = try #require(csv.split(separator: "\n").first).split(separator: ",").map(String.init)
+        #expect(header.contains("ratio_vs_swift_direct"))
+    }
+
+    @Test(
+        "raw (C) and swift-direct (Swift) read back every value they wrote, and the C side its updates",
+        arguments: [StoreKind.sqlite, .lmdb], [EngineOverheadWorkload.Implementation.raw, .swiftDirect])
+    func readsBackValues(store: StoreKind, implementation: EngineOverheadWorkload.Implementation) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("direct-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let cell = try #require(
+            EngineOverheadCell(
+                [
+                    "store": .text(store.name), "implementation": .text(implementation.rawValue),
+                    "operation": .text("fetch-all"), "objects": .integer(40),
+                ], in: directory))
+        let rows = cell.rows()
+        let engine = try cell.engine(0)
+        defer { engine.close() }
+        engine.prepareInsert(rows)
+        try engine.insert(rows)
+        try engine.reopen()
+        #expect(try Self.values(engine.fetchAll().held).sorted { $0.id < $1.id } == rows)
+        try engine.prepareUpdate([3, 7])
+        try engine.update(round: 0)
+        try engine.reopen()
+        let updated = try Self.values(engine.fetchAll().held).filter { [3, 7].contains($0.id) }.sorted { $0.id < $1.id }
+        #expect(updated.map(\.downloads) == [rows[2].downloads + 1, rows[6].downloads + 1])
+        #expect(updated.map(\.updated) == [rows[2].updated + 1, rows[6].updated + 1])
+        try engine.prepareLookups([40, 1, 2])
+        #expect(try engine.fetchByID() == rows[39].checksum &+ rows[0].checksum &+ rows[1].checksum)
+        try engine.prepareLookups([41])
+        #expect(throws: StoreError.self) { try engine.fetchByID() }
+    }
+
+    /// The pods a fetch-all holds, as rows: Swift's `PodRow`s, or the C engines' `stacklab_pod`s read back.
+    static func values(_ held: Any) throws -> [PodRow] {
+        if let rows = held as? [PodRow] { return rows }
+        let pods = try #require(held as? CPods)
+        func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
+        return (0..<pods.count).map { index in
+            let pod = pods.pods![index]
+            return PodRow(
+                id: pod.id, name: text(pod.name) ?? "", version: text(pod.version) ?? "",
+                authors: text(pod.authors) ?? "", homepage: text(pod.homepage), license: text(pod.license),
+                summary: text(pod.summary), downloads: pod.downloads, updated: pod.updated)
+        }
     }
 
     @Test("batch-insert times one BatchInsertRequest against the raw engine's insert, on every store")

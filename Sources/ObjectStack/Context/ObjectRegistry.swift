@@ -14,6 +14,7 @@ struct ObjectRegistry {
     /// - Returns: the object, and whether `make` made it.
     @inline(__always)
     mutating func object(for id: ManagedObjectID, orRegister make: () -> ManagedObject) -> (ManagedObject, Bool) {
+        objects.reserveForInsert()
         var made = false
         let object = Self.current(
             &objects[

@@ -59,6 +59,7 @@ struct RowCache {
         // One hash per row, found or not: a new row's entry is inserted by the lookup that missed (a lookup and
         // then an insert hashed each new row of a save twice). A new entry starts at this row with no holders,
         // which the update below then brings to the same state as an existing one.
+        entries.reserveForInsert()
         Self.update(
             &entries[ObjectKey(id), default: Entry(snapshot: snapshot, references: 0, storedAt: now)],
             with: snapshot, references: references, at: now, generation: generation)
