@@ -10,7 +10,7 @@ struct BenchCommandTests {
     static let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Scenarios")
 
-    @Test("stacklab-bench run takes stacklab run's options and writes the engine comparison's CSV, GRDB rows included")
+    @Test("stacklab-bench run takes stacklab run's options and writes the engine comparison's CSV, every engine's rows")
     func benchRuns() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
@@ -23,7 +23,7 @@ struct BenchCommandTests {
         #expect(run.output.contains("engine-overhead (engine-overhead): medians of the repetitions"), "\(run.output)")
         let table = try ResultTable(contentsOf: out.appendingPathComponent("engine-overhead.csv"))
         let implementations = Set(table.rows.compactMap { table.value("implementation", in: $0) })
-        #expect(implementations == ["objectstack", "raw", "grdb"])
+        #expect(implementations == ["objectstack", "raw", "grdb", "swift-direct"])
         #expect(table.rows.allSatisfy { table.value("error", in: $0) == "" })
         let check = try StackLabBinary.run(
             [
