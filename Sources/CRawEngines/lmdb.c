@@ -214,15 +214,19 @@ int stacklab_raw_lmdb_insert(stacklab_raw_lmdb *db, const stacklab_pod *pods, si
     return mdb_txn_commit(txn);
 }
 
+// A read-only transaction with a cursor over `dbi`; on failure nothing is left open.
+static int open_read_cursor(stacklab_raw_lmdb *db, MDB_dbi dbi, MDB_txn **txn, MDB_cursor **cursor) {
+    int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, txn);
+    if (rc) return rc;
+    if ((rc = mdb_cursor_open(*txn, dbi, cursor))) mdb_txn_abort(*txn);
+    return rc;
+}
+
 int stacklab_raw_lmdb_fetch_all(stacklab_raw_lmdb *db, stacklab_pod **pods, size_t *count, int64_t *checksum) {
     MDB_txn *txn;
     MDB_cursor *cursor;
-    int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
+    int rc = open_read_cursor(db, db->rows, &txn, &cursor);
     if (rc) return rc;
-    if ((rc = mdb_cursor_open(txn, db->rows, &cursor))) {
-        mdb_txn_abort(txn);
-        return rc;
-    }
     size_t capacity = 0, used = 0;
     stacklab_pod *rows = NULL;
     uint64_t sum = 0;
@@ -297,12 +301,8 @@ int stacklab_raw_lmdb_fetch_by_id(
 int stacklab_raw_lmdb_fetch_sorted(stacklab_raw_lmdb *db, int64_t limit, int64_t *checksum) {
     MDB_txn *txn;
     MDB_cursor *cursor;
-    int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
+    int rc = open_read_cursor(db, db->by_name, &txn, &cursor);
     if (rc) return rc;
-    if ((rc = mdb_cursor_open(txn, db->by_name, &cursor))) {
-        mdb_txn_abort(txn);
-        return rc;
-    }
     // The byName index in key order (name, then big-endian primary key), each row read by its key.
     uint64_t sum = 0;
     int64_t read = 0;
@@ -355,12 +355,8 @@ int stacklab_raw_lmdb_update(stacklab_raw_lmdb *db, stacklab_pod *pods, size_t c
 int stacklab_raw_lmdb_count(stacklab_raw_lmdb *db, int64_t downloads, int64_t *count) {
     MDB_txn *txn;
     MDB_cursor *cursor;
-    int rc = mdb_txn_begin(db->env, NULL, MDB_RDONLY, &txn);
+    int rc = open_read_cursor(db, db->rows, &txn, &cursor);
     if (rc) return rc;
-    if ((rc = mdb_cursor_open(txn, db->rows, &cursor))) {
-        mdb_txn_abort(txn);
-        return rc;
-    }
     int64_t found = 0;
     MDB_val key, value;
     for (rc = mdb_cursor_get(cursor, &key, &value, MDB_FIRST); rc == MDB_SUCCESS;
