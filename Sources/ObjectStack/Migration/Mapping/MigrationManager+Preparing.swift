@@ -87,15 +87,23 @@ extension MigrationManager {
                         + "cannot be evaluated: \(error.message)", cause: error)
             }
         }
+        // Attribute and relationship mappings name a property of the destination entity in the same way.
+        func destinationProperty<Property>(
+            _ properties: [String: Property], _ kind: String, _ property: PropertyMapping,
+            _ destination: EntityDescription
+        ) throws -> Property {
+            guard let found = properties[property.name] else {
+                throw invalid(
+                    mapping,
+                    "\(label).\(property.name): \(destination.name) has no \(kind) \(property.name) in the "
+                        + "destination model")
+            }
+            return found
+        }
         var attributes: [(AttributeDescription, BoundPropertyExpression, String)] = []
         for property in entityMapping.attributeMappings {
             guard let destination else { continue }
-            guard let attribute = destination.attributesByName[property.name] else {
-                throw invalid(
-                    mapping,
-                    "\(label).\(property.name): \(destination.name) has no attribute \(property.name) in the "
-                        + "destination model")
-            }
+            let attribute = try destinationProperty(destination.attributesByName, "attribute", property, destination)
             // An attribute mapping without an expression reads the same-named source attribute, as Xcode
             // compiles one; with no such attribute it leaves the attribute unset.
             guard
@@ -129,12 +137,8 @@ extension MigrationManager {
         var relationships: [(RelationshipDescription, BoundPropertyExpression, String)] = []
         for property in entityMapping.relationshipMappings {
             guard let destination else { continue }
-            guard let relationship = destination.relationshipsByName[property.name] else {
-                throw invalid(
-                    mapping,
-                    "\(label).\(property.name): \(destination.name) has no relationship \(property.name) in "
-                        + "the destination model")
-            }
+            let relationship = try destinationProperty(
+                destination.relationshipsByName, "relationship", property, destination)
             guard let expression = property.valueExpression else { continue }
             let boundExpression = try bound(property, expression)
             let type = ExpressionResultType.element(of: boundExpression)
