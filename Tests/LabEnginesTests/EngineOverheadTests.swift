@@ -85,14 +85,9 @@ struct EngineOverheadTests {
         #expect(
             cells.filter { $0["implementation"] == "raw-per-lookup" }.map { $0["store"]! + "/" + $0["operation"]! }
                 == ["sqlite/fetch-by-id", "lmdb/fetch-by-id"])
-        for result in results {
-            let parameters = result.cell.parameters.mapValues(\.description)
-            let perLookupCell = parameters["store"] != "memory" && parameters["operation"] == "fetch-by-id"
-            #expect((result.metrics[.ratioVsPerLookup] != nil) == perLookupCell, "\(result.cell.label)")
-            if parameters["implementation"] == "raw-per-lookup" { #expect(result.metrics[.ratioVsPerLookup] == 1) }
-        }
-        let header = try #require(csv.split(separator: "\n").first).split(separator: ",").map(String.init)
-        #expect(header.contains("ratio_vs_per_lookup"))
+        try Self.expectRatios(
+            .ratioVsPerLookup, column: "ratio_vs_per_lookup", base: "raw-per-lookup", in: results, csv: csv
+        ) { $0["store"] != "memory" && $0["operation"] == "fetch-by-id" }
     }
 
     @Test(
@@ -120,18 +115,27 @@ struct EngineOverheadTests {
         #expect(
             Set(direct.map { $0["store"]! + "/" + $0["operation"]! })
                 == Set(raw.map { $0["store"]! + "/" + $0["operation"]! }))
+        try Self.expectRatios(
+            .ratioVsSwiftDirect, column: "ratio_vs_swift_direct", base: "swift-direct", in: results, csv: csv
+        ) { $0["store"] != "memory" }
+        for result in results where result.cell.parameters["implementation"]?.description == "swift-direct" {
+            #expect((result.metrics[.ratioVsRaw] ?? 0) > 0)
+        }
+    }
+
+    /// Expects `metric` on exactly the cells `hasRatio` picks, 1 on the `base` implementation's own cells, and
+    /// `column` in the CSV's header: a second reference implementation gives its ratio where it has a cell.
+    static func expectRatios(
+        _ metric: Metric, column: String, base: String, in results: [RunResult], csv: String,
+        where hasRatio: ([String: String]) -> Bool
+    ) throws {
         for result in results {
             let parameters = result.cell.parameters.mapValues(\.description)
-            #expect(
-                (result.metrics[.ratioVsSwiftDirect] != nil) == (parameters["store"] != "memory"),
-                "\(result.cell.label)")
-            if parameters["implementation"] == "swift-direct" {
-                #expect(result.metrics[.ratioVsSwiftDirect] == 1)
-                #expect((result.metrics[.ratioVsRaw] ?? 0) > 0)
-            }
+            #expect((result.metrics[metric] != nil) == hasRatio(parameters), "\(result.cell.label)")
+            if parameters["implementation"] == base { #expect(result.metrics[metric] == 1) }
         }
         let header = try #require(csv.split(separator: "\n").first).split(separator: ",").map(String.init)
-        #expect(header.contains("ratio_vs_swift_direct"))
+        #expect(header.contains(column))
     }
 
     @Test(
