@@ -17,18 +17,11 @@ final class DirectLMDBPods: PodEngine {
     private var rows: MDB_dbi = 0, byName: MDB_dbi = 0, unique: MDB_dbi = 0
     private var lookupKeys: [Int64] = []
     private var updating: [PodRow] = []
-    /// `raw-per-lookup`: each `fetch-by-id` lookup in a read transaction of its own, as `existingObject(with:)` does.
-    private let perLookup: Bool
-    /// The per-lookup read transaction, begun once (untimed) and kept reset between lookups.
-    private var lookupTransaction: OpaquePointer?
     private let durability: Durability
 
-    /// Opens (creating) the environment at `url`; with `perLookup`, `fetchByID` reads each key in a read
-    /// transaction of its own (one transaction renewed and reset per lookup); it syncs as the store does at
-    /// `durability`.
-    init(url: URL, perLookup: Bool = false, durability: Durability = .full) throws {
+    /// Opens (creating) the environment at `url`; it syncs as the store does at `durability`.
+    init(url: URL, durability: Durability = .full) throws {
         self.url = url
-        self.perLookup = perLookup
         self.durability = durability
         try open()
     }
@@ -53,8 +46,6 @@ final class DirectLMDBPods: PodEngine {
     }
 
     func close() {
-        mdb_txn_abort(lookupTransaction)
-        lookupTransaction = nil
         mdb_env_close(env)
         env = nil
     }
@@ -104,32 +95,12 @@ final class DirectLMDBPods: PodEngine {
 
     func prepareLookups(_ keys: [Int64]) throws {
         lookupKeys = keys
-        guard perLookup, lookupTransaction == nil else { return }
-        var txn: OpaquePointer?
-        try check(mdb_txn_begin(env, nil, UInt32(bitPattern: MDB_RDONLY), &txn), "mdb_txn_begin")
-        mdb_txn_reset(txn)
-        lookupTransaction = txn
     }
 
     func fetchByID() throws -> Int {
-        if perLookup { return try fetchByIDPerLookup() }
         var checksum = 0
         try read { txn in
             for key in lookupKeys { checksum &+= try get(txn, key).checksum }
-        }
-        return checksum
-    }
-
-    /// Each lookup on its own: the kept read transaction renewed (a fresh snapshot), the row read, and reset.
-    private func fetchByIDPerLookup() throws -> Int {
-        guard let txn = lookupTransaction else {
-            preconditionFailure("fetch-by-id before prepareLookups: the workload prepares the lookups first")
-        }
-        var checksum = 0
-        for key in lookupKeys {
-            try check(mdb_txn_renew(txn), "mdb_txn_renew")
-            defer { mdb_txn_reset(txn) }
-            checksum &+= try get(txn, key).checksum
         }
         return checksum
     }

@@ -16,17 +16,11 @@ final class DirectSQLitePods: PodEngine {
     private var handle: OpaquePointer?
     private var lookupKeys: [Int64] = []
     private var updating: [PodRow] = []
-    /// `raw-per-lookup`: each `fetch-by-id` lookup in its own implicit transaction, as `existingObject(with:)` does.
-    private let perLookup: Bool
-    /// The per-lookup select, prepared once (untimed) in `prepareLookups`.
-    private var lookup: OpaquePointer?
     private let durability: Durability
 
-    /// Opens (creating through the store) the file at `url`; with `perLookup`, `fetchByID` reads each key in a
-    /// transaction of its own; it syncs as the store does at `durability`.
-    init(url: URL, perLookup: Bool = false, durability: Durability = .normal) throws {
+    /// Opens (creating through the store) the file at `url`; it syncs as the store does at `durability`.
+    init(url: URL, durability: Durability = .normal) throws {
         self.url = url
-        self.perLookup = perLookup
         self.durability = durability
         try Self.createSchema(url)
         try open()
@@ -51,8 +45,6 @@ final class DirectSQLitePods: PodEngine {
     }
 
     func close() {
-        sqlite3_finalize(lookup)
-        lookup = nil
         sqlite3_close_v2(handle)
         handle = nil
     }
@@ -104,17 +96,9 @@ final class DirectSQLitePods: PodEngine {
 
     func prepareLookups(_ keys: [Int64]) throws {
         lookupKeys = keys
-        guard perLookup else { return }
-        sqlite3_finalize(lookup)
-        lookup = try prepare(Self.selectByKey)
     }
 
-    /// One pod by primary key, every value.
-    private static let selectByKey =
-        "SELECT Z_PK, ZNAME, ZVERSION, ZAUTHORS, ZHOMEPAGE, ZLICENSE, ZSUMMARY, ZDOWNLOADS, ZUPDATED FROM ZPOD WHERE Z_PK = ?"
-
     func fetchByID() throws -> Int {
-        if perLookup { return try fetchByIDPerLookup() }
         let select = try prepare(
             "SELECT Z_PK, ZNAME, ZVERSION, ZAUTHORS, ZHOMEPAGE, ZLICENSE, ZSUMMARY, ZDOWNLOADS, ZUPDATED FROM ZPOD WHERE Z_PK = ?"
         )
@@ -125,25 +109,6 @@ final class DirectSQLitePods: PodEngine {
         for key in lookupKeys {
             sqlite3_bind_int64(select, 1, key)
             guard sqlite3_step(select) == SQLITE_ROW else {
-                throw StoreError(code: .objectNotFound, message: "raw SQLite: no pod with primary key \(key)", url: url)
-            }
-            checksum &+= Self.row(select).checksum
-            sqlite3_reset(select)
-        }
-        return checksum
-    }
-
-    /// Each lookup on its own: the cached statement bound, stepped in SQLite's implicit read transaction, and reset,
-    /// which ends that transaction.
-    private func fetchByIDPerLookup() throws -> Int {
-        guard let select = lookup else {
-            preconditionFailure("fetch-by-id before prepareLookups: the workload prepares the lookups first")
-        }
-        var checksum = 0
-        for key in lookupKeys {
-            sqlite3_bind_int64(select, 1, key)
-            guard sqlite3_step(select) == SQLITE_ROW else {
-                sqlite3_reset(select)
                 throw StoreError(code: .objectNotFound, message: "raw SQLite: no pod with primary key \(key)", url: url)
             }
             checksum &+= Self.row(select).checksum
