@@ -158,12 +158,15 @@ public final class LaunchChild {
         let open: @Sendable () -> Void = {
             if app.migration == .history {
                 do {
-                    let found = MappingModelSearch.mappingModels(near: app.bundle)
-                    let migration = try StoreFileMigration(
-                        store: url, bundle: app.bundle, to: app.version,
-                        stepMigration: StoreFileMigration.mappingModelSteps(found.models))
-                    // The launch cannot load the app's Swift policies: a step that needs one fails before any step.
-                    try migration.checkPolicies(found.models, policies: EntityMigrationPolicies())
+                    var migration = try StoreFileMigration(store: url, bundle: app.bundle, to: app.version)
+                    // Reading a mapping model decodes the two models it archives: most launches find the store at
+                    // its version already and read none.
+                    if migration.startIndex < migration.targetIndex {
+                        let found = MappingModelSearch.mappingModels(near: app.bundle)
+                        migration.stepMigration = StoreFileMigration.mappingModelSteps(found.models)
+                        // The launch cannot load the app's Swift policies: a step that needs one fails before any.
+                        try migration.checkPolicies(found.models, policies: EntityMigrationPolicies())
+                    }
                     let result = try migration.run { _, progress in
                         self.reportProgress(progress.fractionCompleted)
                     }

@@ -80,8 +80,9 @@ public struct StoreFileMigration: Sendable {
     public let targetIndex: Int
     /// Core Data's hashes of the target version, and where they came from.
     public let hashes: (value: CoreDataVersionHashes, source: String)?
-    /// The mapping-model step, when mapping models are known (a step it declines runs lightweight).
-    public let stepMigration: StepMigration?
+    /// The mapping-model step, when mapping models are known (a step it declines runs lightweight). Settable after
+    /// planning, so that a caller reads mapping models only when the plan has a step to take.
+    public var stepMigration: StepMigration?
 
     /// Plans the walk of the store at `store` through the versions of `bundle`.
     /// - Parameters:
