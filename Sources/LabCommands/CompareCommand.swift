@@ -4,35 +4,39 @@ import LabWorkloads
 
 /// `stacklab compare`: a result CSV against a baseline, per cell and metric, as ratios with confidence intervals;
 /// two builds run round by round (`--paired`); or one run's cells against their reference cells (`--within`).
-struct CompareCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "compare",
-        abstract: "Compare runs as ratios with 95% intervals: two CSVs, two builds round by round, or one run's cells.",
-        discussion: """
-            Per matrix cell and metric: the ratio current/base (Hodges-Lehmann) with its confidence interval \
-            (--confidence, 95%), and a verdict against the band ±--threshold: faster or slower when the whole \
-            interval lies beyond it (by the metric's declared direction: more throughput is faster), same when it \
-            lies inside, unresolved otherwise (with the runs that would likely resolve it) or when the runs are \
-            too few for an interval (four a side unpaired, six pairs paired, at 95%); a count or a column no \
-            sidecar declares is changed instead of faster or slower (a warning names undeclared columns). A \
-            metric no run of a cell has is left out.
+struct CompareCommand<Tool: LabTool>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "compare",
+            abstract:
+                "Compare runs as ratios with 95% intervals: two CSVs, two builds round by round, or one run's cells.",
+            discussion: """
+                Per matrix cell and metric: the ratio current/base (Hodges-Lehmann) with its confidence interval \
+                (--confidence, 95%), and a verdict against the band ±--threshold: faster or slower when the whole \
+                interval lies beyond it (by the metric's declared direction: more throughput is faster), same when it \
+                lies inside, unresolved otherwise (with the runs that would likely resolve it) or when the runs are \
+                too few for an interval (four a side unpaired, six pairs paired, at 95%); a count or a column no \
+                sidecar declares is changed instead of faster or slower (a warning names undeclared columns). A \
+                metric no run of a cell has is left out.
 
-            Three forms. `compare BASE.csv CURRENT.csv`: two runs, unpaired; exit 1 when a metric of a cell is \
-            slower. `compare --paired BASE CURRENT [SCENARIO.yaml]`: with two CSVs whose k-th runs of a cell ran \
-            side by side, paired; with two stacklab binaries and a scenario, it runs the scenario --rounds times \
-            with each build (`run --repetitions 1`), alternating which goes first, writes the sides' CSVs to \
-            --runs, compares pair by pair, and pools each --pool metric over every cell as the startup gate \
-            does; exit 1 when a pooled metric is slower (the per-cell verdicts are for reading). \
-            `compare --within COLUMN=VALUE RUN.csv`: each cell of one run against its twin with COLUMN=VALUE \
-            (strategy=shared-coordinator), unpaired; exit 0.
+                Three forms. `compare BASE.csv CURRENT.csv`: two runs, unpaired; exit 1 when a metric of a cell is \
+                slower. `compare --paired BASE CURRENT [SCENARIO.yaml]`: with two CSVs whose k-th runs of a cell ran \
+                side by side, paired; with two stacklab binaries and a scenario, it runs every cell --rounds times \
+                with each build (`run --repetitions 1`), the two builds back to back cell by cell (--interleave \
+                cell; round: a whole round of cells per build), alternating which goes first, writes the sides' \
+                CSVs to --runs, compares pair by pair, and pools each --pool metric over every cell as the startup \
+                gate does; exit 1 when a pooled metric is slower (the per-cell verdicts are for reading). \
+                `compare --within COLUMN=VALUE RUN.csv`: each cell of one run against its twin with COLUMN=VALUE \
+                (strategy=shared-coordinator), unpaired; exit 0.
 
-            --format markdown prints the verdicts as a GitHub-flavoured table (slower first, the same only \
-            counted) for a pull request or $GITHUB_STEP_SUMMARY; --format benchmark-json prints the current \
-            medians as the JSON array github-action-benchmark reads, one direction per call: --polarity smaller \
-            (tool customSmallerIsBetter: times, memory) or bigger (customBiggerIsBetter: throughput); counts are \
-            left out. --out writes the per-cell comparison as CSV, with a sidecar declaring its columns. \
-            Exit status, whatever the format: 0 nothing slower, 1 slower, 2 bad input.
-            """)
+                --format markdown prints the verdicts as a GitHub-flavoured table (slower first, the same only \
+                counted) for a pull request or $GITHUB_STEP_SUMMARY; --format benchmark-json prints the current \
+                medians as the JSON array github-action-benchmark reads, one direction per call: --polarity smaller \
+                (tool customSmallerIsBetter: times, memory) or bigger (customBiggerIsBetter: throughput); counts are \
+                left out. --out writes the per-cell comparison as CSV, with a sidecar declaring its columns. \
+                Exit status, whatever the format: 0 nothing slower, 1 slower, 2 bad input.
+                """)
+    }
     @Argument(
         help: "BASE.csv CURRENT.csv; with --paired, or BASE_BINARY CURRENT_BINARY SCENARIO; with --within, RUN.csv.")
     var inputs: [String] = []
@@ -53,6 +57,8 @@ struct CompareCommand: ParsableCommand {
     var pool: [String] = []
     @Option(help: "With --paired builds: rounds, each running every cell once per build.") var rounds = 10
     @Option(help: "With --paired builds: where the rounds and the sides' CSVs go.") var runs = "results/paired"
+    @Option(help: "With --paired builds: pair the builds cell by cell (cell) or a whole round at a time (round).")
+    var interleave = Interleaving.cell
     @Option(help: ArgumentHelp("With --paired builds: run only cells whose parameter k has value v.", valueName: "k=v"))
     var filter: [String] = []
     @Flag(help: "With --paired builds: run the scenario shrunk, as `run --quick`.") var quick = false
@@ -68,6 +74,14 @@ struct CompareCommand: ParsableCommand {
         case text
         case markdown
         case benchmarkJSON = "benchmark-json"
+    }
+
+    /// How `--paired` builds take turns.
+    enum Interleaving: String, ExpressibleByArgument, CaseIterable {
+        /// Each cell with both builds back to back: a pair's runs are seconds apart.
+        case cell
+        /// Every cell with one build, then with the other: one `run` per build and round.
+        case round
     }
 
     /// Which form the arguments make.
@@ -144,6 +158,7 @@ struct CompareCommand: ParsableCommand {
                 current: .init(binary: URL(fileURLWithPath: current), environment: environment),
                 scenario: URL(fileURLWithPath: scenario), rounds: rounds, outDirectory: URL(fileURLWithPath: runs))
             runner.runArguments = filter.flatMap { ["--filter", $0] } + (quick ? ["--quick"] : [])
+            if interleave == .cell { runner.cells = try cellFilters(scenario) }
             runner.progress = { line in FileHandle.standardError.write(Data("compare: \(line)\n".utf8)) }
             for binary in [base, current] where !FileManager.default.isExecutableFile(atPath: binary) {
                 throw failure(verb: "compare", "\(binary): not an executable stacklab binary")
@@ -160,6 +175,32 @@ struct CompareCommand: ParsableCommand {
                 confidence: confidence, out: out ?? folder.appendingPathComponent("comparison.csv").path,
                 pooledOut: folder.appendingPathComponent("pooled.csv"))
         }
+    }
+
+    /// Each cell of `scenario` (shrunk under --quick, after --filter) as the filters that select it alone; none,
+    /// with a warning, when this program cannot read the scenario (a workload another program runs): the builds
+    /// then take turns a round at a time.
+    private func cellFilters(_ scenario: String) throws -> [[String]] {
+        let loaded: Scenario
+        do {
+            loaded = try ScenarioFile.load(URL(fileURLWithPath: scenario), workloads: Tool.workloads)
+        } catch {
+            warn(verb: "compare", "\(error); the builds take turns a round at a time (--interleave round)")
+            return []
+        }
+        var filters: [String: Set<String>] = [:]
+        for item in filter {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            filters[parts[0], default: []].insert(parts.count > 1 ? parts[1] : "")
+        }
+        do {
+            try loaded.validate(filters: filters)
+        } catch {
+            throw failure(verb: "compare", "\(error)")
+        }
+        let cells = (quick ? loaded.quick() : loaded).cells(filters: filters)
+        guard !cells.isEmpty else { throw failure(verb: "compare", "\(scenario): no cell matches the filters") }
+        return PairedBuildRunner.cellFilters(cells)
     }
 
     /// The current build's extra environment, from `--current-env`.

@@ -49,7 +49,7 @@ public enum LabVerb: String, CaseIterable, Sendable {
         case .run: RunCommand<Tool>.self
         case .list: ListCommand<Tool>.self
         case .check: CheckCommand<Tool>.self
-        case .compare: CompareCommand.self
+        case .compare: CompareCommand<Tool>.self
         case .gate: GateCommand.self
         case .merge: MergeCommand.self
         case .report: ReportCommand<Tool>.self

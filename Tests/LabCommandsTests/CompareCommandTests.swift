@@ -72,8 +72,10 @@ struct CompareCommandTests {
         #expect(try StackLabBinary.run(["compare", "--within", "store=sqlite", run, run]).status == 2)
     }
 
-    @Test("compare --paired with two builds runs the scenario round by round and writes both sides and the verdicts")
-    func pairedBuilds() throws {
+    @Test(
+        "compare --paired with two builds pairs them cell by cell or round by round, writing both sides and verdicts",
+        arguments: ["cell", "round"])
+    func pairedBuilds(interleave: String) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("builds-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let binary = StackLabBinary.url.path
@@ -81,15 +83,37 @@ struct CompareCommandTests {
             .appendingPathComponent("Golden/golden.yaml").path
         let result = try StackLabBinary.run([
             "compare", "--paired", binary, binary, scenario, "--rounds", "2", "--quick", "--runs", folder.path,
+            "--interleave", interleave,
         ])
         // Two rounds are two pairs a cell, too few for any interval: unresolved, so nothing slower.
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("round 2/2: current") && result.output.contains("round 2/2: base"))
+        let runs = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("runs").path)
+        if interleave == "cell" {
+            // golden.yaml's two cells, each run by both builds in turn, the first to go alternating.
+            #expect(result.output.contains("round 2/2, cell 2/2 (--filter strategy=nested-contexts): base"))
+            #expect(
+                Set(runs)
+                    == Set(
+                        ["base", "current"].flatMap { side in
+                            (1...2).flatMap { round in (1...2).map { "\(side)-\(round)-cell\($0)" } }
+                        }))
+            let lines = result.output.split(separator: "\n").filter { $0.contains("compare: round") }
+            #expect(lines.count == 8)
+            #expect(lines[0].hasSuffix(")") && lines[0].contains("cell 1/2") && lines[0].contains(": base"))
+            #expect(lines[2].contains("cell 2/2") && lines[2].contains(": current"), "the first to go alternates")
+        } else {
+            #expect(result.output.contains("round 2/2: current") && result.output.contains("round 2/2: base"))
+            #expect(Set(runs) == ["base-1", "base-2", "current-1", "current-2"])
+        }
         for file in ["base.csv", "current.csv", "comparison.csv", "comparison.env.json", "pooled.csv"] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path), "\(file)")
         }
         let base = try ResultTable(contentsOf: folder.appendingPathComponent("base.csv"))
-        #expect(Set(base.rows.compactMap { base.value("repetition", in: $0) }) == ["1", "2"])
+        #expect(base.rows.compactMap { base.value("repetition", in: $0) }.sorted() == ["1", "1", "2", "2"])
+        #expect(
+            Set(base.rows.compactMap { base.value("strategy", in: $0) }) == ["shared-coordinator", "nested-contexts"])
+        let comparison = try ResultTable(contentsOf: folder.appendingPathComponent("comparison.csv"))
+        #expect(comparison.rows.contains { comparison.value("metric", in: $0) == "wall_ms" })
         let missing = try StackLabBinary.run(["compare", "--paired", "/nonexistent/stacklab", binary, scenario])
         #expect(missing.status == 2 && missing.output.contains("/nonexistent/stacklab"))
         #expect(try StackLabBinary.run(["compare", "--paired", binary, binary, scenario, "--rounds", "0"]).status == 2)
