@@ -39,7 +39,9 @@ out=results/gate
 base_commit=$(git rev-parse --verify "$base_ref^{commit}")
 echo "gate: base $base_ref ($base_commit), current: the working tree of $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' + changes')${inject:+, slowed down by $inject (test hook)}"
 echo "gate: building (release)"
-swift build -c release --product stacklab >/dev/null
+# A build that fails is bad input (exit 2), never a regression: set -e would pass on swift build's status, 1.
+swift build -c release --product stacklab >/dev/null \
+    || { echo "gate: the working tree does not build in release mode" >&2; exit 2; }
 current_bin="$(swift build -c release --product stacklab --show-bin-path)/stacklab"
 # Base is HEAD and no source file differs from it (README or results may): the same binary.
 if [ "$base_commit" = "$(git rev-parse HEAD)" ] && [ -z "$(git status --porcelain -- Sources Package.swift)" ]; then
@@ -50,7 +52,8 @@ else
         git worktree prune
         git worktree add --detach "$base_tree" "$base_commit" >/dev/null
     fi
-    swift build -c release --product stacklab --package-path "$base_tree" --scratch-path "$base_tree/.build" >/dev/null
+    swift build -c release --product stacklab --package-path "$base_tree" --scratch-path "$base_tree/.build" >/dev/null \
+        || { echo "gate: the base $base_ref does not build in release mode" >&2; exit 2; }
     base_bin="$base_tree/.build/release/stacklab"
 fi
 

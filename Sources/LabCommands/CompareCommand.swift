@@ -22,8 +22,8 @@ struct CompareCommand<Tool: LabTool>: ParsableCommand {
                 Three forms. `compare BASE.csv CURRENT.csv`: two runs, unpaired; exit 1 when a metric of a cell is \
                 slower. `compare --paired BASE CURRENT [SCENARIO.yaml]`: with two CSVs whose k-th runs of a cell ran \
                 side by side, paired; with two stacklab binaries and a scenario, it runs every cell --rounds times \
-                with each build (`run --repetitions 1`), the two builds back to back cell by cell (--interleave \
-                cell; round: a whole round of cells per build), alternating which goes first, writes the sides' \
+                with each build, the two taking turns run by run, one process each (--interleave cell; round: a \
+                process per build and round, `run --repetitions 1`), alternating which goes first, writes the sides' \
                 CSVs to --runs, compares pair by pair, and pools each --pool metric over every cell as the startup \
                 gate does; exit 1 when a pooled metric is slower (the per-cell verdicts are for reading). \
                 `compare --within COLUMN=VALUE RUN.csv`: each cell of one run against its twin with COLUMN=VALUE \
@@ -58,7 +58,7 @@ struct CompareCommand<Tool: LabTool>: ParsableCommand {
     @Option(help: "With --paired builds: rounds, each running every cell once per build.") var rounds = 10
     @Option(help: "With --paired builds: where the rounds and the sides' CSVs go.") var runs = "results/paired"
     @Option(help: "With --paired builds: pair the builds cell by cell (cell) or a whole round at a time (round).")
-    var interleave = Interleaving.cell
+    var interleave = PairedBuildRunner.Interleaving.cell
     @Option(help: ArgumentHelp("With --paired builds: run only cells whose parameter k has value v.", valueName: "k=v"))
     var filter: [String] = []
     @Flag(help: "With --paired builds: run the scenario shrunk, as `run --quick`.") var quick = false
@@ -74,14 +74,6 @@ struct CompareCommand<Tool: LabTool>: ParsableCommand {
         case text
         case markdown
         case benchmarkJSON = "benchmark-json"
-    }
-
-    /// How `--paired` builds take turns.
-    enum Interleaving: String, ExpressibleByArgument, CaseIterable {
-        /// Each cell with both builds back to back: a pair's runs are seconds apart.
-        case cell
-        /// Every cell with one build, then with the other: one `run` per build and round.
-        case round
     }
 
     /// Which form the arguments make.
@@ -158,7 +150,7 @@ struct CompareCommand<Tool: LabTool>: ParsableCommand {
                 current: .init(binary: URL(fileURLWithPath: current), environment: environment),
                 scenario: URL(fileURLWithPath: scenario), rounds: rounds, outDirectory: URL(fileURLWithPath: runs))
             runner.runArguments = filter.flatMap { ["--filter", $0] } + (quick ? ["--quick"] : [])
-            if interleave == .cell { runner.cells = try cellFilters(scenario) }
+            runner.interleave = interleave
             runner.progress = { line in FileHandle.standardError.write(Data("compare: \(line)\n".utf8)) }
             for binary in [base, current] where !FileManager.default.isExecutableFile(atPath: binary) {
                 throw failure(verb: "compare", "\(binary): not an executable stacklab binary")
@@ -175,32 +167,6 @@ struct CompareCommand<Tool: LabTool>: ParsableCommand {
                 confidence: confidence, out: out ?? folder.appendingPathComponent("comparison.csv").path,
                 pooledOut: folder.appendingPathComponent("pooled.csv"))
         }
-    }
-
-    /// Each cell of `scenario` (shrunk under --quick, after --filter) as the filters that select it alone; none,
-    /// with a warning, when this program cannot read the scenario (a workload another program runs): the builds
-    /// then take turns a round at a time.
-    private func cellFilters(_ scenario: String) throws -> [[String]] {
-        let loaded: Scenario
-        do {
-            loaded = try ScenarioFile.load(URL(fileURLWithPath: scenario), workloads: Tool.workloads)
-        } catch {
-            warn(verb: "compare", "\(error); the builds take turns a round at a time (--interleave round)")
-            return []
-        }
-        var filters: [String: Set<String>] = [:]
-        for item in filter {
-            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            filters[parts[0], default: []].insert(parts.count > 1 ? parts[1] : "")
-        }
-        do {
-            try loaded.validate(filters: filters)
-        } catch {
-            throw failure(verb: "compare", "\(error)")
-        }
-        let cells = (quick ? loaded.quick() : loaded).cells(filters: filters)
-        guard !cells.isEmpty else { throw failure(verb: "compare", "\(scenario): no cell matches the filters") }
-        return PairedBuildRunner.cellFilters(cells)
     }
 
     /// The current build's extra environment, from `--current-env`.

@@ -27,6 +27,7 @@ struct RunCommand<Tool: LabTool>: AsyncParsableCommand {
     var shard: String?
     @Flag(help: "Show every metric in the summary, not only the workload's headline metrics (wider than 120 columns).")
     var wide = false
+    @Flag(help: .hidden) var paced = false
 
     func validate() throws {
         try selection.validate()
@@ -41,6 +42,8 @@ struct RunCommand<Tool: LabTool>: AsyncParsableCommand {
         let scenarios = try selection.load(files, workloads: Tool.workloads)
         var options = selection.options(out: out)
         options.shard = shard.flatMap(Shard.init)
+        // compare --paired's worker: each run waits for its turn on standard input (RunPace).
+        if paced { options.pace = .standardStreams }
         let runner = ScenarioRunner(options: options)
         var failed = 0
         for scenario in scenarios.map(runner.prepared) {

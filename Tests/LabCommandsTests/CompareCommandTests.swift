@@ -89,18 +89,13 @@ struct CompareCommandTests {
         #expect(result.status == 0, "\(result.output)")
         let runs = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("runs").path)
         if interleave == "cell" {
-            // golden.yaml's two cells, each run by both builds in turn, the first to go alternating.
-            #expect(result.output.contains("round 2/2, cell 2/2 (--filter strategy=nested-contexts): base"))
-            #expect(
-                Set(runs)
-                    == Set(
-                        ["base", "current"].flatMap { side in
-                            (1...2).flatMap { round in (1...2).map { "\(side)-\(round)-cell\($0)" } }
-                        }))
+            // One process a build, taking turns run by run; golden.yaml's two cells, the first to go alternating.
+            #expect(Set(runs) == ["base", "current"])
             let lines = result.output.split(separator: "\n").filter { $0.contains("compare: round") }
-            #expect(lines.count == 8)
-            #expect(lines[0].hasSuffix(")") && lines[0].contains("cell 1/2") && lines[0].contains(": base"))
-            #expect(lines[2].contains("cell 2/2") && lines[2].contains(": current"), "the first to go alternates")
+            #expect(lines.count == 8, "\(lines)")
+            #expect(lines.first?.contains("round 1/2, cell 1: current") == true, "\(lines)")
+            #expect(lines.count > 2 && lines[2].contains("round 1/2, cell 2: base"), "\(lines)")
+            #expect(result.output.contains("round 2/2, cell 2: current"))
         } else {
             #expect(result.output.contains("round 2/2: current") && result.output.contains("round 2/2: base"))
             #expect(Set(runs) == ["base-1", "base-2", "current-1", "current-2"])

@@ -1,27 +1,34 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import LabCore
 
-/// A workload whose matrix mixes every kind of value a cell filter must name: integers, numbers, words, flags.
-private struct GridWorkload: Workload {
-    let name = "grid"
+/// What happened, in order: the pace's calls and the runs between them.
+private final class TurnLog: Sendable {
+    let entries = Mutex<[String]>([])
+
+    func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+}
+
+/// A workload that records the order its runs ran in, each run's cell and repetition.
+private struct TurnWorkload: Workload {
+    let name = "turns"
     let stores: [StoreKind] = []
     let metrics: [Metric] = []
     let headlineMetrics: [Metric] = []
     let measuresProcessUsage = false
+    let log: TurnLog
 
     var parameters: [ParameterSpec] {
-        [
-            ParameterSpec("size", .integer(minimum: 1), default: .integer(1), help: "a size"),
-            ParameterSpec("share", .number(above: 0), default: .number(0.5), help: "a share"),
-            ParameterSpec("mode", .choice(["plain", "two-words"]), default: .text("plain"), help: "a mode"),
-            ParameterSpec("flag", .boolean, default: .boolean(false), help: "a flag"),
-        ]
+        [ParameterSpec("size", .integer(minimum: 1), default: .integer(1), help: "a size")]
     }
 
     @MainActor
-    func run(_ run: WorkloadRun) async throws -> [Metric: Double] { [:] }
+    func run(_ run: WorkloadRun) async throws -> [Metric: Double] {
+        log.append("run size=\(run.integer("size"))")
+        return [.wallMilliseconds: 1]
+    }
 }
 
 @Suite("compare --paired's runner: the scenario each build runs, and the sides' CSVs")
@@ -74,67 +81,47 @@ struct PairedBuildRunnerTests {
         #expect(table.declarations["wall_ms"] != nil, "the first round's declarations")
     }
 
-    @Test("each cell's filters select that cell and no other, whatever its values' kinds")
-    func cellFiltersSelectOneCell() throws {
+    @Test("a paced run waits for its turn before every run, warm-ups first, and says when each is done")
+    @MainActor
+    func pacedRuns() async throws {
+        let log = TurnLog()
+        let workload = TurnWorkload(log: log)
         let scenario = try ScenarioFile.parse(
             """
-            name: grid
-            workload: grid
+            name: turns
+            workload: turns
+            repetitions: 2
+            warmup: 1
             matrix:
-              size: [1, 10, 100]
-              share: [0.25, 1.5]
-              mode: [plain, two-words]
-              flag: [false, true]
-            """, file: URL(fileURLWithPath: "/tests/grid.yaml"), workloads: WorkloadRegistry([GridWorkload()]))
-        let cells = scenario.cells()
-        let filters = PairedBuildRunner.cellFilters(cells)
-        #expect(filters.count == 24)
-        for (cell, arguments) in zip(cells, filters) {
-            // `--filter k=v` pairs, as `run` reads them into name → accepted values.
-            var selected: [String: Set<String>] = [:]
-            for index in stride(from: 0, to: arguments.count, by: 2) {
-                #expect(arguments[index] == "--filter")
-                let parts = arguments[index + 1].split(separator: "=", maxSplits: 1).map(String.init)
-                selected[parts[0], default: []].insert(parts[1])
-            }
-            #expect(Set(selected.keys) == ["size", "share", "mode", "flag"])
-            #expect(scenario.cells(filters: selected).map(\.index) == [cell.index], "\(arguments)")
+              size: [1, 2]
+            """, file: URL(fileURLWithPath: "/tests/turns.yaml"), workloads: WorkloadRegistry([workload]))
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("paced-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        var options = ScenarioRunner.Options(outDirectory: out)
+        options.pace = RunPace(
+            waitForTurn: { id in log.append("ready \(id)") },
+            turnDone: { id in log.append("done \(id)") })
+        let runner = ScenarioRunner(options: options, progress: ProgressReporter(isTerminal: false) { _ in })
+        let results = try await runner.run(scenario)
+        #expect(results.count == 4)
+        var expected: [String] = []
+        for (cell, repetition) in [(1, 0), (2, 0), (1, 1), (2, 1), (1, 2), (2, 2)] {
+            expected += ["ready c\(cell)r\(repetition)", "run size=\(cell)", "done c\(cell)r\(repetition)"]
         }
+        #expect(log.entries.withLock { $0 } == expected)
     }
 
-    @Test("cell by cell, each side's files join by round: rows numbered by round, columns and metrics of every file")
-    func joinCellByCell() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("paired-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var runs: [(round: Int, url: URL)] = []
-        for round in 1...3 {
-            for cell in 1...2 {
-                // The second cell's runs have a column the first's lack: its row keeps it, the first's leave it empty.
-                let extra = cell == 2 ? ",cpu_ms" : ""
-                let header = "scenario,workload,strategy,repetition,run_id,timestamp,wall_ms\(extra),error\n"
-                let row = "s,w,s\(cell),1,c\(cell)r1,t,\(100 * cell + round)\(cell == 2 ? ",7" : ""),\n"
-                let url = folder.appendingPathComponent("round-\(round)-cell\(cell).csv")
-                try Data((header + row).utf8).write(to: url)
-                var record = EnvironmentRecord.reconstructed(
-                    for: try ResultTable(contentsOf: url), workload: "w", command: ["run"])
-                record.metrics = cell == 2 ? [.wallMilliseconds, .cpuMilliseconds] : [.wallMilliseconds]
-                record.matrixCells = 1
-                try record.write(to: EnvironmentRecord.sidecar(of: url))
-                runs.append((round, url))
-            }
-        }
-        let side = folder.appendingPathComponent("current.csv")
-        try PairedBuildRunner.join(runs, into: side)
-        let table = try ResultTable(contentsOf: side)
-        #expect(table.columns.contains("cpu_ms") && table.columns.last == "error")
-        #expect(table.rows.count == 6)
-        #expect(
-            table.rows.compactMap { table.value("run_id", in: $0) } == ["c1r1", "c2r1", "c1r2", "c2r2", "c1r3", "c2r3"])
-        #expect(table.rows.compactMap { table.value("wall_ms", in: $0) } == ["101", "201", "102", "202", "103", "203"])
-        #expect(table.rows.map { table.value("cpu_ms", in: $0) ?? "" } == ["", "7", "", "7", "", "7"])
-        #expect(table.environment?.repetitions == 3 && table.environment?.rounds == 3)
-        #expect(table.environment?.matrixCells == 2)
-        #expect(table.declarations["cpu_ms"] != nil, "a metric only the second cell's runs have is declared")
+    @Test("a run id names its cell and repetition, and only a ready line has one")
+    func runIDs() {
+        #expect(PairedBuildRunner.parse("c12r3") == (cell: 12, repetition: 3))
+        #expect(PairedBuildRunner.parse("c4r0") == (cell: 4, repetition: 0))
+        #expect(PairedBuildRunner.readyID("ready c4r0") == "c4r0")
+        #expect(PairedBuildRunner.readyID("done c4r0") == nil)
+    }
+
+    @Test("a program without run --paced is not taken for a build that has it")
+    func pacedProbe() {
+        #expect(!PairedBuildRunner.takesPacedRuns(URL(fileURLWithPath: "/usr/bin/true")))
+        #expect(!PairedBuildRunner.takesPacedRuns(URL(fileURLWithPath: "/nonexistent/stacklab")))
     }
 }

@@ -1,16 +1,19 @@
 import Foundation
 
-/// Runs one scenario with two builds of the lab round by round, so that machine noise falls on both alike: each
-/// round runs every cell once with each build (`run SCENARIO --repetitions 1`), and which goes first alternates so
-/// neither always meets the warmer cache. The k-th run of a cell on each side then ran side by side, and `compare
-/// --paired` compares them pair by pair (`RatioComparison.Pairing`) and pooled over every cell
-/// (`PooledComparison`), as the startup gate does for launches.
+/// Runs one scenario with two builds of the lab round by round, so that machine noise falls on both alike. The k-th
+/// run of a cell on each side then ran side by side, and `compare --paired` compares them pair by pair
+/// (`RatioComparison.Pairing`) and pooled over every cell (`PooledComparison`), as the startup gate does for
+/// launches.
 ///
-/// Given its `cells`, a round runs them one at a time, each with both builds back to back (`--filter` for the cell):
-/// the two runs of a pair are seconds apart, not a whole scenario apart. That matters here: on this 2-core machine
-/// a whole side of a round ran 8% faster or slower than the other in an A/A trial of the concurrency scenario, every
-/// cell alike, so per-round pairs carried the machine's drift from one minute to the next into every pair of the
-/// round, and a pooled interval of one round was narrow around a shift that was not the builds'.
+/// Cell by cell (``Interleaving/cell``, the default), each build runs the whole scenario in one process that waits
+/// for its turn before each run (`run --paced`, ``RunPace``), and the two take turns run by run: a pair's runs are
+/// seconds apart, and which goes first alternates from cell to cell and round to round. Round by round
+/// (``Interleaving/round``, and for a build from before `--paced`), each round runs every cell once with one build
+/// (`run SCENARIO --repetitions 1`), then once with the other, the first to go alternating from round to round.
+/// Turns of a whole round let the machine's drift in: in an A/A trial of the concurrency scenario on this 2-core
+/// machine, one side of a round ran up to 8% faster than the other in every cell alike, so a pooled interval of one
+/// round was narrow around a shift that was not the builds'. A process per cell would pair as closely, but made every
+/// run its process's first: a fifth more CPU time per import, and half as much again of run-to-run spread.
 ///
 /// Each build runs a copy of the scenario without `budget`, `max_repetitions` and `reference` (the rounds are the
 /// runner's, and a build from before those keys still reads it), with a relative model path made absolute.
@@ -26,6 +29,14 @@ import Foundation
 /// ```
 /// - Note: Not thread-safe; it runs the builds one after the other and blocks until they finish.
 public struct PairedBuildRunner {
+    /// How the two builds take turns.
+    public enum Interleaving: String, Sendable, CaseIterable {
+        /// Both builds at once, one process each, taking turns run by run.
+        case cell
+        /// One build's whole round, then the other's, a process per round.
+        case round
+    }
+
     /// One build: the executable and what its runs' environment adds (a test hook on one side).
     public struct Side: Sendable {
         public var binary: URL
@@ -46,11 +57,10 @@ public struct PairedBuildRunner {
     public var rounds: Int
     /// What each `run` gets besides the scenario and the repetitions (`--filter k=v`, `--quick`).
     public var runArguments: [String] = []
-    /// The cells to pair one at a time, each as the `--filter k=v` arguments that select it alone
-    /// (``cellFilters(_:)``); empty runs a whole round of cells per side in one `run`.
-    public var cells: [[String]] = []
     /// Where the rounds' folders and the sides' CSVs go.
     public var outDirectory: URL
+    /// How the builds take turns.
+    public var interleave = Interleaving.cell
     /// Hears a line per run started.
     public var progress: @Sendable (String) -> Void = { _ in }
 
@@ -81,36 +91,37 @@ public struct PairedBuildRunner {
         }
         let copy = outDirectory.appendingPathComponent(scenario.lastPathComponent)
         try Data(Self.scenarioForRounds(text, directory: scenario.deletingLastPathComponent()).utf8).write(to: copy)
-        var produced: [String: [(round: Int, url: URL)]] = ["base": [], "current": []]
-        let units = cells.isEmpty ? [[]] : cells
-        for round in 1...max(rounds, 1) {
-            for (index, filters) in units.enumerated() {
-                let order =
-                    (round + index) % 2 == 1
-                    ? [("base", base), ("current", current)] : [("current", current), ("base", base)]
-                let unit = cells.isEmpty ? "" : ", cell \(index + 1)/\(cells.count) (\(filters.joined(separator: " ")))"
-                for (name, side) in order {
-                    progress("round \(round)/\(rounds)\(unit): \(name) (\(side.binary.path))")
-                    let folder = runs.appendingPathComponent(
-                        cells.isEmpty ? "\(name)-\(round)" : "\(name)-\(round)-cell\(index + 1)")
-                    let csv = try launch(side, name: name, scenario: copy, filters: filters, into: folder)
-                    produced[name]?.append((round, csv))
-                }
-            }
-        }
         let baseURL = outDirectory.appendingPathComponent("base.csv")
         let currentURL = outDirectory.appendingPathComponent("current.csv")
+        if interleave == .cell {
+            if Self.takesPacedRuns(base.binary), Self.takesPacedRuns(current.binary) {
+                let sides = try runPaced(scenario: copy, runs: runs)
+                try Self.adopt(sides.base, into: baseURL)
+                try Self.adopt(sides.current, into: currentURL)
+                return (baseURL, currentURL)
+            }
+            progress("a build has no `run --paced` (built before it): the builds take turns round by round")
+        }
+        var produced: [String: [URL]] = ["base": [], "current": []]
+        for round in 1...max(rounds, 1) {
+            let order =
+                round % 2 == 1 ? [("base", base), ("current", current)] : [("current", current), ("base", base)]
+            for (name, side) in order {
+                progress("round \(round)/\(rounds): \(name) (\(side.binary.path))")
+                let folder = runs.appendingPathComponent("\(name)-\(round)")
+                produced[name]?.append(try launch(side, name: name, scenario: copy, into: folder))
+            }
+        }
         try Self.join(produced["base"] ?? [], into: baseURL)
         try Self.join(produced["current"] ?? [], into: currentURL)
         return (baseURL, currentURL)
     }
 
-    /// Runs one round of one side, or of one cell (`filters`); returns its CSV.
-    private func launch(_ side: Side, name: String, scenario: URL, filters: [String], into folder: URL) throws -> URL {
+    /// Runs one round of one side; returns its CSV.
+    private func launch(_ side: Side, name: String, scenario: URL, into folder: URL) throws -> URL {
         let process = Process()
         process.executableURL = side.binary
-        process.arguments =
-            ["run", scenario.path, "--repetitions", "1", "--out", folder.path] + runArguments + filters
+        process.arguments = ["run", scenario.path, "--repetitions", "1", "--out", folder.path] + runArguments
         process.environment = ProcessInfo.processInfo.environment.merging(side.environment) { _, own in own }
         process.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
@@ -150,62 +161,34 @@ public struct PairedBuildRunner {
         }.joined(separator: "\n")
     }
 
-    /// The `--filter` arguments that select each of `cells` alone: its matrix values.
-    public static func cellFilters(_ cells: [RunCell]) -> [[String]] {
-        cells.map { cell in cell.matrixValues.flatMap { ["--filter", "\($0.name)=\($0.value)"] } }
-    }
-
     /// One side's rounds as one CSV: the first round's header, every round's rows with `repetition` and `run_id`
     /// renumbered by round, and the first round's sidecar with the rounds as its repetitions.
     static func join(_ rounds: [URL], into url: URL) throws {
-        try join(rounds.enumerated().map { (round: $0.offset + 1, url: $0.element) }, into: url)
-    }
-
-    /// One side's runs as one CSV, each run's rows numbered by its round: a round of every cell in one file, or
-    /// of one cell a file. The columns are every file's (in order of first appearance; a row leaves the columns
-    /// its file lacks empty), the sidecar the first file's with the rounds as its repetitions, every file's
-    /// metrics declared, and the cells counted. A column new to a later file goes after the one its file has before it.
-    static func join(_ runs: [(round: Int, url: URL)], into url: URL) throws {
-        var tables: [(round: Int, table: ResultTable)] = []
-        var header: [String] = []
-        for (round, file) in runs {
-            let table = try ResultTable(contentsOf: file)
-            // A column new to the header goes after the column its file has before it, so trailing ones stay last.
-            for (position, column) in table.columns.enumerated() where !header.contains(column) {
-                let after = position == 0 ? nil : header.firstIndex(of: table.columns[position - 1])
-                header.insert(column, at: after.map { $0 + 1 } ?? 0)
-            }
-            tables.append((round, table))
-        }
-        let repetition = header.firstIndex(of: "repetition")
-        let runID = header.firstIndex(of: "run_id")
         var rows: [[String]] = []
-        var cellsSeen = Set<String>()
-        for (round, table) in tables {
-            let positions = header.map { table.columns.firstIndex(of: $0) }
-            for original in table.rows {
-                var row = positions.map { $0.map { original[$0] } ?? "" }
-                if let repetition { row[repetition] = String(round) }
+        var header: [String] = []
+        for (index, file) in rounds.enumerated() {
+            let table = try ResultTable(contentsOf: file)
+            if header.isEmpty { header = table.columns }
+            guard table.columns == header else {
+                throw LabError(.invalidResults, "\(file.path): its columns differ from the first round's")
+            }
+            let repetition = header.firstIndex(of: "repetition")
+            let runID = header.firstIndex(of: "run_id")
+            for var row in table.rows {
+                if let repetition { row[repetition] = String(index + 1) }
                 if let runID, let cell = row[runID].split(separator: "r").first {
-                    row[runID] = "\(cell)r\(round)"
-                    cellsSeen.insert(String(cell))
+                    row[runID] = "\(cell)r\(index + 1)"
                 }
                 rows.append(row)
             }
         }
         try Data((ResultCSV.render([header] + rows) + "\n").utf8).write(to: url, options: .atomic)
-        let records = runs.compactMap { try? EnvironmentRecord.read(from: EnvironmentRecord.sidecar(of: $0.url)) }
-        guard var record = records.first else { return }
-        let rounds = Set(runs.map(\.round)).count
-        record.repetitions = rounds
-        record.rounds = rounds
-        if runs.count > rounds, !cellsSeen.isEmpty { record.matrixCells = cellsSeen.count }
-        record.finished = records.map(\.finished).max() ?? record.finished
-        var metrics = record.metrics ?? []
-        for other in records.dropFirst() {
-            metrics += (other.metrics ?? []).filter { metric in !metrics.contains { $0.name == metric.name } }
+        if let first = rounds.first,
+            var record = try? EnvironmentRecord.read(from: EnvironmentRecord.sidecar(of: first))
+        {
+            record.repetitions = rounds.count
+            record.rounds = rounds.count
+            try record.write(to: EnvironmentRecord.sidecar(of: url))
         }
-        record.metrics = record.metrics == nil && metrics.isEmpty ? nil : metrics
-        try record.write(to: EnvironmentRecord.sidecar(of: url))
     }
 }

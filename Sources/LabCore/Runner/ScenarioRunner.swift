@@ -44,6 +44,8 @@ public final class ScenarioRunner {
         public var engines: [EngineVersion] = []
         /// The clock every run times with.
         public var clock: any LabClock = SystemClock()
+        /// Holds each run until another process says go (`run --paced`); nil runs one after the other freely.
+        public var pace: RunPace?
 
         /// Creates options writing to `outDirectory`.
         public init(
@@ -106,7 +108,7 @@ public final class ScenarioRunner {
             for _ in 0..<scenario.warmup {
                 done += 1
                 progress.starting(done, of: total, scenario: scenario.name, cell: cell, repetition: 0, warmup: true)
-                let result = await runOnce(scenario, cell: cell, repetition: 0, shared: shared)
+                let result = await pacedRun(scenario, cell: cell, repetition: 0, shared: shared)
                 progress.finished(done, of: total, result: result, warmup: true)
             }
         }
@@ -126,7 +128,7 @@ public final class ScenarioRunner {
                 progress.starting(
                     done, of: total, scenario: scenario.name, cell: cell, repetition: round, warmup: false)
                 let start = clock.nowMilliseconds()
-                let result = await runOnce(scenario, cell: cell, repetition: round, shared: shared)
+                let result = await pacedRun(scenario, cell: cell, repetition: round, shared: shared)
                 lastTime[cell.index] = clock.milliseconds(since: start)
                 progress.finished(done, of: total, result: result, warmup: false)
                 results.append(result)
@@ -189,6 +191,15 @@ public final class ScenarioRunner {
         case "workload": scenario.workload.name
         default: cell.parameters[column]?.description ?? ""
         }
+    }
+
+    /// One run, when the pace (if any) lets it go.
+    func pacedRun(_ scenario: Scenario, cell: RunCell, repetition: Int, shared: URL) async -> RunResult {
+        let id = "c\(cell.index)r\(repetition)"
+        options.pace?.waitForTurn(id)
+        let result = await runOnce(scenario, cell: cell, repetition: repetition, shared: shared)
+        options.pace?.turnDone(id)
+        return result
     }
 
     /// One run in a fresh folder; never throws: a failure becomes the result's `error`.

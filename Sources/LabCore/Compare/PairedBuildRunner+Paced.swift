@@ -1,0 +1,90 @@
+import Foundation
+
+extension PairedBuildRunner {
+    /// Whether a build takes `run --paced`: its hidden help names the flag (a build from before it does not).
+    static func takesPacedRuns(_ binary: URL) -> Bool {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["run", "--help-hidden"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        let help = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return process.terminationStatus == 0 && help.contains("--paced")
+    }
+
+    /// Runs the scenario with both builds at once, each in one `run --paced` process, and lets them take turns run
+    /// by run: each run's two sides back to back, the first to go alternating from cell to cell and round to round.
+    /// - Returns: each side's CSV.
+    /// - Throws: `LabError.invalidResults` when a build stops early, the two disagree on the next run, or a build
+    ///   cannot run the scenario, naming the build and the last thing it said.
+    func runPaced(scenario copy: URL, runs: URL) throws -> (base: URL, current: URL) {
+        let arguments = ["--repetitions", String(rounds), "--paced"] + runArguments
+        let baseWorker = try PacedWorker(
+            name: "base", side: base, scenario: copy, arguments: arguments, folder: runs.appendingPathComponent("base"))
+        let currentWorker: PacedWorker
+        do {
+            currentWorker = try PacedWorker(
+                name: "current", side: current, scenario: copy, arguments: arguments,
+                folder: runs.appendingPathComponent("current"))
+        } catch {
+            baseWorker.stop()
+            throw error
+        }
+        let workers = [baseWorker, currentWorker]
+        do {
+            while true {
+                let ready = workers.map { $0.nextLine() }
+                if ready.allSatisfy({ $0 == nil }) { break }
+                guard let id = ready[0].flatMap(Self.readyID), ready[1].flatMap(Self.readyID) == id else {
+                    throw LabError(
+                        .invalidResults,
+                        "the builds disagree on the next run (base: \(ready[0] ?? "ended"), current: "
+                            + "\(ready[1] ?? "ended")); \(workers.map { $0.lastWords() }.joined(separator: "; "))")
+                }
+                let (cell, repetition) = Self.parse(id)
+                let order = (cell + repetition) % 2 == 1 ? workers : workers.reversed()
+                let round = repetition == 0 ? "warm-up" : "round \(repetition)/\(rounds)"
+                for worker in order {
+                    progress("\(round), cell \(cell): \(worker.name) (\(worker.side.binary.path))")
+                    worker.go()
+                    guard worker.nextLine() == "done \(id)" else {
+                        throw LabError(
+                            .invalidResults,
+                            "\(worker.name) build \(worker.side.binary.path) stopped during run \(id): "
+                                + worker.lastWords())
+                    }
+                }
+            }
+            return (try baseWorker.finish(), try currentWorker.finish())
+        } catch {
+            for worker in workers { worker.stop() }
+            throw error
+        }
+    }
+
+    /// The run id of a `ready` line (`ready c3r2` → `c3r2`).
+    static func readyID(_ line: String) -> String? {
+        line.hasPrefix("ready ") ? String(line.dropFirst("ready ".count)) : nil
+    }
+
+    /// A run id's cell index and repetition (`c3r2` → 3, 2).
+    static func parse(_ id: String) -> (cell: Int, repetition: Int) {
+        let parts = id.dropFirst().split(separator: "r")
+        return (parts.first.flatMap { Int($0) } ?? 0, parts.count > 1 ? Int(parts[1]) ?? 0 : 0)
+    }
+
+    /// A side's one CSV as that side's file: copied with its sidecar, the rounds its rows' repetitions.
+    static func adopt(_ csv: URL, into url: URL) throws {
+        try? FileManager.default.removeItem(at: url)
+        try FileManager.default.copyItem(at: csv, to: url)
+        guard var record = try? EnvironmentRecord.read(from: EnvironmentRecord.sidecar(of: csv)) else { return }
+        let table = try ResultTable(contentsOf: url)
+        let rounds = table.rows.compactMap { table.value("repetition", in: $0).flatMap { Int($0) } }.max() ?? 0
+        record.repetitions = rounds
+        record.rounds = rounds
+        try record.write(to: EnvironmentRecord.sidecar(of: url))
+    }
+}
