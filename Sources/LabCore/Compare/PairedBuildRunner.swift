@@ -13,7 +13,7 @@ import Foundation
 /// Turns of a whole round let the machine's drift in: in an A/A trial of the concurrency scenario on this 2-core
 /// machine, one side of a round ran up to 8% faster than the other in every cell alike, so a pooled interval of one
 /// round was narrow around a shift that was not the builds'. A process per cell would pair as closely, but made every
-/// run its process's first: a fifth more CPU time per import, and half as much again of run-to-run spread.
+/// run its process's first: a median 8% more CPU time per import.
 ///
 /// Each build runs a copy of the scenario without `budget`, `max_repetitions` and `reference` (the rounds are the
 /// runner's, and a build from before those keys still reads it), with a relative model path made absolute.

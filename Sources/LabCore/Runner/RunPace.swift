@@ -4,9 +4,8 @@ import Foundation
 /// two builds of the lab take turns cell by cell while each runs its whole scenario in one long-lived process
 /// (`run --paced`, driven by `PairedBuildRunner`).
 ///
-/// A process per cell would pair runs as closely, but every run would then be its process's first: it paid for a
-/// cold heap and first-use setup inside its measured phase (a fifth more CPU time per import on this machine) and
-/// varied half as much again from run to run.
+/// A process per cell would pair runs as closely, but every run would then be its process's first, paying for a
+/// cold heap and first-use setup inside its measured phase: a median 8% more CPU time per import on this machine.
 ///
 /// The protocol, one line each way per run: the runner writes `paced: ready c<cell>r<repetition>` and waits for a
 /// line on its input (any line; end of input lets every later run go at once), runs, then writes
