@@ -113,8 +113,10 @@ struct PairedBuildRunnerTests {
 
     @Test("a run id names its cell and repetition, and only a ready line has one")
     func runIDs() {
-        #expect(PairedBuildRunner.parse("c12r3") == (cell: 12, repetition: 3))
-        #expect(PairedBuildRunner.parse("c4r0") == (cell: 4, repetition: 0))
+        #expect(RunResult.parseRunID("c12r3")! == (cell: 12, repetition: 3))
+        #expect(RunResult.parseRunID(RunResult.runID(cell: 4, repetition: 0))! == (cell: 4, repetition: 0))
+        #expect(RunResult.parseRunID("c4") == nil)
+        #expect(RunResult.parseRunID("x4r1") == nil)
         #expect(PairedBuildRunner.readyID("ready c4r0") == "c4r0")
         #expect(PairedBuildRunner.readyID("done c4r0") == nil)
     }

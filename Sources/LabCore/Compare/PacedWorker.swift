@@ -66,16 +66,7 @@ final class PacedWorker {
     func finish() throws -> URL {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
-        // 1 is a run that failed: its row has an error cell, which the comparison leaves out.
-        guard process.terminationStatus <= 1 else {
-            throw LabError(
-                .invalidResults, "\(name) build \(side.binary.path) could not run the scenario: \(lastWords())")
-        }
-        let csvs = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { $0.hasSuffix(".csv") }
-        guard let csv = csvs?.sorted().first else {
-            throw LabError(.invalidResults, "\(name) build \(side.binary.path) wrote no CSV in \(folder.path)")
-        }
-        return folder.appendingPathComponent(csv)
+        return try PairedBuildRunner.csv(of: process, name: name, side: side, folder: folder, lastWords: lastWords)
     }
 
     /// Ends the process (after a failure elsewhere).

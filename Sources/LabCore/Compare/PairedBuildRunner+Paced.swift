@@ -38,13 +38,14 @@ extension PairedBuildRunner {
             while true {
                 let ready = workers.map { $0.nextLine() }
                 if ready.allSatisfy({ $0 == nil }) { break }
-                guard let id = ready[0].flatMap(Self.readyID), ready[1].flatMap(Self.readyID) == id else {
+                guard let id = ready[0].flatMap(Self.readyID), ready[1].flatMap(Self.readyID) == id,
+                    let (cell, repetition) = RunResult.parseRunID(id)
+                else {
                     throw LabError(
                         .invalidResults,
                         "the builds disagree on the next run (base: \(ready[0] ?? "ended"), current: "
                             + "\(ready[1] ?? "ended")); \(workers.map { $0.lastWords() }.joined(separator: "; "))")
                 }
-                let (cell, repetition) = Self.parse(id)
                 let order = (cell + repetition) % 2 == 1 ? workers : workers.reversed()
                 let round = repetition == 0 ? "warm-up" : "round \(repetition)/\(rounds)"
                 for worker in order {
@@ -70,19 +71,11 @@ extension PairedBuildRunner {
         line.hasPrefix("ready ") ? String(line.dropFirst("ready ".count)) : nil
     }
 
-    /// A run id's cell index and repetition (`c3r2` → 3, 2).
-    static func parse(_ id: String) -> (cell: Int, repetition: Int) {
-        let parts = id.dropFirst().split(separator: "r")
-        return (parts.first.flatMap { Int($0) } ?? 0, parts.count > 1 ? Int(parts[1]) ?? 0 : 0)
-    }
-
-    /// A side's one CSV as that side's file: copied with its sidecar, the rounds its rows' repetitions.
-    static func adopt(_ csv: URL, into url: URL) throws {
+    /// A side's one CSV as that side's file: copied with its sidecar, which says it ran `rounds` rounds.
+    static func adopt(_ csv: URL, into url: URL, rounds: Int) throws {
         try? FileManager.default.removeItem(at: url)
         try FileManager.default.copyItem(at: csv, to: url)
         guard var record = try? EnvironmentRecord.read(from: EnvironmentRecord.sidecar(of: csv)) else { return }
-        let table = try ResultTable(contentsOf: url)
-        let rounds = table.rows.compactMap { table.value("repetition", in: $0).flatMap { Int($0) } }.max() ?? 0
         record.repetitions = rounds
         record.rounds = rounds
         try record.write(to: EnvironmentRecord.sidecar(of: url))

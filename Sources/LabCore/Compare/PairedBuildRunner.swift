@@ -96,8 +96,8 @@ public struct PairedBuildRunner {
         if interleave == .cell {
             if Self.takesPacedRuns(base.binary), Self.takesPacedRuns(current.binary) {
                 let sides = try runPaced(scenario: copy, runs: runs)
-                try Self.adopt(sides.base, into: baseURL)
-                try Self.adopt(sides.current, into: currentURL)
+                try Self.adopt(sides.base, into: baseURL, rounds: rounds)
+                try Self.adopt(sides.current, into: currentURL, rounds: rounds)
                 return (baseURL, currentURL)
             }
             progress("a build has no `run --paced` (built before it): the builds take turns round by round")
@@ -133,10 +133,18 @@ public struct PairedBuildRunner {
         }
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        return try Self.csv(of: process, name: name, side: side, folder: folder) {
+            said.split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
+        }
+    }
+
+    /// The CSV an ended run of a side wrote to `folder`.
+    /// - Throws: `LabError.invalidResults` when the process failed, naming the build and `lastWords`, or wrote no CSV.
+    static func csv(of process: Process, name: String, side: Side, folder: URL, lastWords: () -> String) throws -> URL {
         // 1 is a run that failed: its row has an error cell, which the comparison leaves out.
         guard process.terminationStatus <= 1 else {
-            let line = said.split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
-            throw LabError(.invalidResults, "\(name) build \(side.binary.path) could not run the scenario: \(line)")
+            throw LabError(
+                .invalidResults, "\(name) build \(side.binary.path) could not run the scenario: \(lastWords())")
         }
         let csvs = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter { $0.hasSuffix(".csv") }
         guard let csv = csvs?.sorted().first else {
@@ -176,8 +184,8 @@ public struct PairedBuildRunner {
             let runID = header.firstIndex(of: "run_id")
             for var row in table.rows {
                 if let repetition { row[repetition] = String(index + 1) }
-                if let runID, let cell = row[runID].split(separator: "r").first {
-                    row[runID] = "\(cell)r\(index + 1)"
+                if let runID, let id = RunResult.parseRunID(row[runID]) {
+                    row[runID] = RunResult.runID(cell: id.cell, repetition: index + 1)
                 }
                 rows.append(row)
             }

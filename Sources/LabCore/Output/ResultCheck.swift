@@ -34,9 +34,11 @@ public enum ResultCheck {
         }
         for cell in scenario.cells(filters: filters) {
             // Under a budget a cell may have had more rounds than the fewest, each once.
-            let rounds = (1...scenario.mostRepetitions).last { seen["c\(cell.index)r\($0)"] != nil } ?? 0
+            let rounds =
+                (1...scenario.mostRepetitions).last { seen[RunResult.runID(cell: cell.index, repetition: $0)] != nil }
+                ?? 0
             for repetition in 1...max(scenario.repetitions, rounds) {
-                let id = "c\(cell.index)r\(repetition)"
+                let id = RunResult.runID(cell: cell.index, repetition: repetition)
                 switch seen[id] ?? 0 {
                 case 0: problems.append("\(url.path): no row for run \(id) (\(cell.label), repetition \(repetition))")
                 case 1: break

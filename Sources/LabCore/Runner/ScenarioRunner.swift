@@ -195,7 +195,7 @@ public final class ScenarioRunner {
 
     /// One run, when the pace (if any) lets it go.
     func pacedRun(_ scenario: Scenario, cell: RunCell, repetition: Int, shared: URL) async -> RunResult {
-        let id = "c\(cell.index)r\(repetition)"
+        let id = RunResult.runID(cell: cell.index, repetition: repetition)
         options.pace?.waitForTurn(id)
         let result = await runOnce(scenario, cell: cell, repetition: repetition, shared: shared)
         options.pace?.turnDone(id)
