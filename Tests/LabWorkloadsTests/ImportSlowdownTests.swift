@@ -3,8 +3,8 @@ import Testing
 
 @testable import LabWorkloads
 
-/// The compare trials' test hook: off unless its variable holds a share, and when on, each milestone burns the
-/// share of the CPU time the import used since the last one (CPU time, not wall time: nothing here waits on a clock).
+/// The compare trials' test hook: off unless its variable holds a share, and when on, burns at the import's end the
+/// share of the CPU time the import used (CPU time, not wall time: nothing here waits on a clock).
 @Suite("The import's slowdown hook")
 struct ImportSlowdownTests {
     @Test("the hook is there only for a share between 0 and 10")
@@ -17,7 +17,7 @@ struct ImportSlowdownTests {
         #expect(ImportSlowdown.variable == "STACKLAB_TEST_IMPORT_SLOWDOWN")
     }
 
-    @Test("a milestone burns on its thread at least the share of the CPU time used since the hook began")
+    @Test("the hook burns on its thread at least the share of the CPU time used since the hook began")
     func burnsTheShare() throws {
         let hook = try #require(ImportSlowdown(environment: [ImportSlowdown.variable: "0.5"]))
         let work = LaunchClock.cpuNanoseconds(CLOCK_THREAD_CPUTIME_ID)
@@ -26,7 +26,7 @@ struct ImportSlowdownTests {
         #expect(sum > 0)
         let worked = LaunchClock.cpuNanoseconds(CLOCK_THREAD_CPUTIME_ID) - work
         let before = LaunchClock.cpuNanoseconds(CLOCK_THREAD_CPUTIME_ID)
-        hook.milestone()
+        hook.burnShare()
         let burnt = LaunchClock.cpuNanoseconds(CLOCK_THREAD_CPUTIME_ID) - before
         // The process's CPU time since the hook began includes this thread's work, so half of it is at least half
         // of the work.

@@ -316,18 +316,8 @@ struct ImportWorkload: StackWorkload {
     ) async throws -> (counts: PodImporter.Counts, finished: Double) {
         var pace = pace
         let clock = phases.clock
-        // The compare trials' test hook, after each saved batch on the importing thread: nil unless its variable is set.
+        // The compare trials' test hook: nil unless its variable is set.
         let slowdown = ImportSlowdown()
-        let heard = committed
-        let committed: (@Sendable (ArraySlice<PodSpec>) -> Void)?
-        if let slowdown {
-            committed = { @Sendable batch in
-                slowdown.milestone()
-                heard?(batch)
-            }
-        } else {
-            committed = heard
-        }
         let resets = context !== stack.main
         var total = PodImporter.Counts()
         var number = 1
@@ -368,8 +358,8 @@ struct ImportWorkload: StackWorkload {
         } while number <= pages
         // The merges the saves queued on the main queue are part of the import: the UI has the pods once they ran.
         try await stack.catchUp()
-        // The test hook's last share: the merges after the last save are part of the import too.
-        slowdown?.milestone()
+        // The test hook's share of everything the import did, the merges after the last save included.
+        slowdown?.burnShare()
         return (total, phases.record(.mergeWait, since: now))
     }
 }
