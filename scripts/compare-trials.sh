@@ -3,20 +3,27 @@
 #        scripts/compare-trials.sh slowdown [TRIALS] [ROUNDS] [SCENARIO] [-- RUN-OPTIONS…]
 #        scripts/compare-trials.sh budget [SCENARIO]
 #        scripts/compare-trials.sh gate [TRIALS] [REPETITIONS]
+#        scripts/compare-trials.sh blocks AA_TRIAL [ROUNDS]
 #   The benchmark runs that show `stacklab compare` concludes (issue 57). Measure on a quiet machine: each trial prints
 #   the 1-minute load average before it, and warns when it is 1.5 or more.
 #   Builds this working tree twice in release mode, .build and .build-base (two builds of the same code: an A/A pair
 #   whose only differences are the builds'), and reuses both on later calls.
 #   - aa: `compare --paired` of the two builds on SCENARIO (default Scenarios/concurrency.yaml), ROUNDS rounds
-#     (default 20: the CPU time of one import varies 10-13% from run to run here, and in two 10-round trials on
-#     2026-11-28 53% and 61% of the comparisons below were the same within 10%, the rest needing a median of 16-19
-#     pairs for an interval that decides), threshold 10%. Prints the share of per-cell comparisons called faster or slower (the test: at most 5%),
+#     (default 20: the CPU time of one import varies 10-13% from run to run here; two 10-round trials on 2026-11-28
+#     found 53% and 61% of the comparisons below the same within 10%, one of 20 rounds on 2026-11-29 96%), threshold
+#     10%. Prints the share of per-cell comparisons called faster or slower (the test: at most 5%),
 #     the share of wall-time, CPU-time and throughput comparisons that are the same within 10% (at least 70%), and
 #     the median margin the stall and latency comparisons are the same within (same_within_pct: at most 25%).
 #   - slowdown: TRIALS (default 10) trials with the import path slowed down by SHARE (default 0.10, the test hook
 #     STACKLAB_TEST_IMPORT_SLOWDOWN on the current build) and TRIALS without, alternating, each a `compare --paired`
 #     of ROUNDS rounds (default 2) pooled over every cell, threshold THRESHOLD (default 5%). Prints how many of each
 #     named the pooled CPU time (and wall time) slower (the test: at least 9 of 10 slowed, at most 1 of 10 unchanged).
+#     SIDES (default "slowed unchanged") runs one side only: `SIDES=slowed` with `blocks` for the unchanged side.
+#   - blocks: an A/A trial's pairs (results/trials/aa-N, N = AA_TRIAL) cut into blocks of ROUNDS rounds (default 2),
+#     each pooled over every cell at THRESHOLD as an unchanged slowdown trial is: without new runs, one unchanged
+#     trial per block. Unlike separate trials, the blocks share their two processes, so a difference a process
+#     carries from its start (its memory layout, say) falls on every block alike: they show the rounds' noise, not
+#     the processes'. Prints how many blocks named the pooled CPU time (and wall time) slower.
 #   - budget: a plain `stacklab run SCENARIO` (default Scenarios/concurrency.yaml, with its budget) timed, beside
 #     twice the duration the committed baseline's sidecar records (the test: at most that).
 #   - gate: TRIALS (default 10) runs of scripts/startup-gate.sh HEAD REPETITIONS (default 10) with its 10% test hook
@@ -31,7 +38,7 @@
 #   not judged), 2 bad input or a build or run that failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-usage() { sed -n '2,5p' "$0" | sed 's/^# *//' >&2; exit 2; }
+usage() { sed -n '2,6p' "$0" | sed 's/^# *//' >&2; exit 2; }
 kind=${1:-}; shift || true
 positional=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do positional+=("$1"); shift; done
@@ -111,9 +118,9 @@ slowdown() {
     local share=${SHARE:-0.10} threshold=${THRESHOLD:-5%}
     build
     [ -s "$out/slowdown.csv" ] || echo "trial,current_side,started_utc,load_before,scenario,rounds,cpu_pairs,cpu_ratio,cpu_low,cpu_high,cpu_verdict,wall_ratio,wall_low,wall_high,wall_verdict,exit,run_options" >"$out/slowdown.csv"
-    local first; first=$(( $(count "$out/slowdown-*-slowed/") + 1 ))
+    local first; first=$(( $(count "$out/slowdown-*-${SIDES%% *}/") + 1 ))
     for ((trial = first; trial < first + trials; trial++)); do
-        for side in slowed unchanged; do
+        for side in ${SIDES:-slowed unchanged}; do
             local runs="$out/slowdown-$trial-$side" started before status=0 hook=()
             started=$(date -u +%FT%TZ); before=$(load)
             [ "$side" = slowed ] && hook=(--current-env "STACKLAB_TEST_IMPORT_SLOWDOWN=$share")
@@ -134,6 +141,41 @@ slowdown() {
     awk -F, 'NR > 1 { n[$2]++; if ($11 == "slower") cpu[$2]++; if ($15 == "slower") wall[$2]++ }
         END { for (side in n) printf "trials: %s: pooled CPU time slower in %d of %d, wall time in %d of %d\n", side, cpu[side], n[side], wall[side], n[side] }' \
         "$out/slowdown.csv"
+}
+
+blocks() {
+    local trial=${positional[0]:-} size=${positional[1]:-2} threshold=${THRESHOLD:-5%}
+    local folder="$out/aa-$trial"
+    [ -n "$trial" ] && [ -s "$folder/base.csv" ] && [ -s "$folder/current.csv" ] \
+        || { echo "trials: no paired CSVs in $folder" >&2; exit 2; }
+    swift build -c release --product stacklab >"$out/build.log" 2>&1 \
+        || { echo "trials: the release build failed; see $out/build.log" >&2; exit 2; }
+    local blocks="$out/blocks-$trial" rounds
+    rm -rf "$blocks"; mkdir -p "$blocks"
+    rounds=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        { r = $col["repetition"] + 0; if (r > most) most = r } END { print most + 0 }' "$folder/base.csv")
+    [ -s "$out/blocks.csv" ] || echo "aa_trial,block,rounds,cpu_pairs,cpu_ratio,cpu_low,cpu_high,cpu_verdict,wall_ratio,wall_low,wall_high,wall_verdict,exit" >"$out/blocks.csv"
+    for ((block = 1; (block - 1) * size < rounds; block++)); do
+        local low=$(( (block - 1) * size + 1 )) high=$(( block * size )) status=0
+        [ $high -le "$rounds" ] || break
+        for side in base current; do
+            awk -F, -v low=$low -v high=$high 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; print; next }
+                { r = $col["repetition"] + 0; if (r >= low && r <= high) print }' "$folder/$side.csv" >"$blocks/$side-$block.csv"
+            cp "$folder/$side.env.json" "$blocks/$side-$block.env.json"
+        done
+        .build/release/stacklab compare --paired "$blocks/base-$block.csv" "$blocks/current-$block.csv" \
+            --threshold "$threshold" --pool cpu_ms --pool wall_ms --out "$blocks/comparison-$block.csv" \
+            >"$blocks/block-$block.txt" 2>&1 || status=$?
+        [ $status -le 1 ] || { echo "trials: compare --paired failed (exit $status); see $blocks/block-$block.txt" >&2; exit 2; }
+        local cpu wall
+        cpu=$(awk '$1 == "pooled" && $5 == "cpu_ms" { print $7 "," $10 "," $11 "," $12 }' "$blocks/block-$block.txt" | sed 's/–/,/')
+        wall=$(awk '$1 == "pooled" && $5 == "wall_ms" { print $10 "," $11 "," $12 }' "$blocks/block-$block.txt" | sed 's/–/,/')
+        echo "$trial,$block,$low-$high,$cpu,$wall,$status" >>"$out/blocks.csv"
+        echo "trials: A/A $trial, block $block (rounds $low-$high): pooled cpu_ms pairs,ratio,low,high,verdict: $cpu; wall_ms: $wall"
+    done
+    awk -F, -v trial="$trial" '$1 == trial { n++; if ($8 == "slower") cpu++; if ($12 == "slower") wall++ }
+        END { printf "trials: A/A %s in blocks: pooled CPU time slower in %d of %d, wall time in %d of %d\n", trial, cpu, n, wall, n }' \
+        "$out/blocks.csv"
 }
 
 budget() {
@@ -190,5 +232,6 @@ aa) aa ;;
 gate) gate ;;
 slowdown) slowdown ;;
 budget) budget ;;
+blocks) blocks ;;
 *) usage ;;
 esac
