@@ -30,4 +30,14 @@ public enum LaunchClock {
         clock_gettime(clock, &time)
         return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
     }
+
+    /// Spins on the calling thread until it has used `nanoseconds` of CPU time (the slowdown test hooks' work).
+    /// - Returns: the CPU time spent, in nanoseconds: at least `nanoseconds`.
+    @discardableResult
+    static func spin(cpuNanoseconds nanoseconds: Double) -> Double {
+        let begin = cpuNanoseconds(CLOCK_THREAD_CPUTIME_ID)
+        var spent: Double = 0
+        while spent < nanoseconds { spent = cpuNanoseconds(CLOCK_THREAD_CPUTIME_ID) - begin }
+        return spent
+    }
 }

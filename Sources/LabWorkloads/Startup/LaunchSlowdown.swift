@@ -29,9 +29,6 @@ final class LaunchSlowdown {
         let own = max(0, LaunchClock.cpuNanoseconds(CLOCK_PROCESS_CPUTIME_ID) - burnt)
         let owed = own * share - burnt
         guard owed > 0 else { return }
-        let begin = LaunchClock.cpuNanoseconds(CLOCK_THREAD_CPUTIME_ID)
-        var spent: Double = 0
-        while spent < owed { spent = LaunchClock.cpuNanoseconds(CLOCK_THREAD_CPUTIME_ID) - begin }
-        burnt += spent
+        burnt += LaunchClock.spin(cpuNanoseconds: owed)
     }
 }

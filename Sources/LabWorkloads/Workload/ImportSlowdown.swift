@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A test hook, not a feature: makes the import path do more work by a given share, so `stacklab compare
 /// --paired` can be shown to name a slowdown of that size (`STACKLAB_TEST_IMPORT_SLOWDOWN=0.10`: 10% more work;
@@ -14,32 +13,24 @@ import Synchronization
 /// strategy grew by 11-13% (the concurrency scenario's 10,000-batch cells, 3 rounds, 2026-11-29). CPU time,
 /// not wall time, is the measure: on a busy machine the import waits for a core for much of its wall time, and
 /// slower code does not make that waiting longer.
-/// - Note: Thread-safe: the importer's batches may run on different threads of its context's queue, one at a time.
 final class ImportSlowdown: Sendable {
     /// The environment variable with the share (a fraction: 0.10 for 10%).
     static let variable = "STACKLAB_TEST_IMPORT_SLOWDOWN"
 
     private let share: Double
-    /// The process's CPU time when the import began, and the CPU time the hook has burnt since, in nanoseconds.
-    private let state: Mutex<(start: Double, burnt: Double)>
+    /// The process's CPU time when the import began, in nanoseconds.
+    private let start: Double
 
     /// The hook, starting its count now; nil when the variable is unset or not a positive share.
     init?(environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let text = environment[Self.variable], let share = Double(text), share > 0, share < 10 else { return nil }
         self.share = share
-        state = Mutex((LaunchClock.cpuNanoseconds(CLOCK_PROCESS_CPUTIME_ID), 0))
+        start = LaunchClock.cpuNanoseconds(CLOCK_PROCESS_CPUTIME_ID)
     }
 
-    /// Spins until the hook's CPU time is `share` of the import's own since it began.
+    /// Spins until the hook's CPU time is `share` of the import's own since it began. Call it once, at the end.
     func burnShare() {
-        let owed = state.withLock { state in
-            let own = max(0, LaunchClock.cpuNanoseconds(CLOCK_PROCESS_CPUTIME_ID) - state.start - state.burnt)
-            return own * share - state.burnt
-        }
-        guard owed > 0 else { return }
-        let begin = LaunchClock.cpuNanoseconds(CLOCK_THREAD_CPUTIME_ID)
-        var spent: Double = 0
-        while spent < owed { spent = LaunchClock.cpuNanoseconds(CLOCK_THREAD_CPUTIME_ID) - begin }
-        state.withLock { $0.burnt += spent }
+        let own = max(0, LaunchClock.cpuNanoseconds(CLOCK_PROCESS_CPUTIME_ID) - start)
+        LaunchClock.spin(cpuNanoseconds: own * share)
     }
 }
