@@ -38,13 +38,14 @@ extension PairedBuildRunner {
             while true {
                 let ready = workers.map { $0.nextLine() }
                 if ready.allSatisfy({ $0 == nil }) { break }
-                guard let id = ready[0].flatMap(Self.readyID), ready[1].flatMap(Self.readyID) == id,
-                    let (cell, repetition) = RunResult.parseRunID(id)
-                else {
+                guard let id = ready[0].flatMap(Self.readyID), ready[1].flatMap(Self.readyID) == id else {
                     throw LabError(
                         .invalidResults,
                         "the builds disagree on the next run (base: \(ready[0] ?? "ended"), current: "
                             + "\(ready[1] ?? "ended")); \(workers.map { $0.lastWords() }.joined(separator: "; "))")
+                }
+                guard let (cell, repetition) = RunResult.parseRunID(id) else {
+                    throw LabError(.invalidResults, "both builds announced '\(id)', which is not a run id (cNrM)")
                 }
                 let order = (cell + repetition) % 2 == 1 ? workers : workers.reversed()
                 let round = repetition == 0 ? "warm-up" : "round \(repetition)/\(rounds)"
