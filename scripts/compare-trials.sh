@@ -165,11 +165,11 @@ blocks() {
         done
         .build/release/stacklab compare --paired "$blocks/base-$block.csv" "$blocks/current-$block.csv" \
             --threshold "$threshold" --pool cpu_ms --pool wall_ms --out "$blocks/comparison-$block.csv" \
-            >"$blocks/block-$block.txt" 2>&1 || status=$?
+            --pooled-out "$blocks/pooled-$block.csv" >"$blocks/block-$block.txt" 2>&1 || status=$?
         [ $status -le 1 ] || { echo "trials: compare --paired failed (exit $status); see $blocks/block-$block.txt" >&2; exit 2; }
         local cpu wall
-        cpu=$(awk '$1 == "pooled" && $5 == "cpu_ms" { print $7 "," $10 "," $11 "," $12 }' "$blocks/block-$block.txt" | sed 's/–/,/')
-        wall=$(awk '$1 == "pooled" && $5 == "wall_ms" { print $10 "," $11 "," $12 }' "$blocks/block-$block.txt" | sed 's/–/,/')
+        cpu=$(fields "$blocks/pooled-$block.csv" cpu_ms baseline_n ratio ratio_low ratio_high verdict)
+        wall=$(fields "$blocks/pooled-$block.csv" wall_ms ratio ratio_low ratio_high verdict)
         echo "$trial,$block,$low-$high,$cpu,$wall,$status" >>"$out/blocks.csv"
         echo "trials: A/A $trial, block $block (rounds $low-$high): pooled cpu_ms pairs,ratio,low,high,verdict: $cpu; wall_ms: $wall"
     done

@@ -55,6 +55,10 @@ struct CompareCommand<Tool: LabTool>: ParsableCommand {
     var polarity = BenchmarkJSON.Direction.smaller
     @Option(help: "With --paired: a metric pooled over every cell (repeatable; default cpu_ms and wall_ms).")
     var pool: [String] = []
+    @Option(
+        name: .customLong("pooled-out"),
+        help: "With --paired: write the pooled rows as CSV to this file (builds: default RUNS/pooled.csv).")
+    var pooledOut: String?
     @Option(help: "With --paired builds: rounds, each running every cell once per build.") var rounds = 10
     @Option(help: "With --paired builds: where the rounds and the sides' CSVs go.") var runs = "results/paired"
     @Option(help: "With --paired builds: pair the builds cell by cell (cell) or a whole round at a time (round).")
@@ -114,6 +118,7 @@ struct CompareCommand<Tool: LabTool>: ParsableCommand {
         } else if !filter.isEmpty || quick || !currentEnvironment.isEmpty {
             throw ValidationError("--filter, --quick and --current-env go with --paired BASE_BINARY CURRENT_BINARY")
         }
+        if pooledOut != nil, !paired { throw ValidationError("--pooled-out goes with --paired: only pairs are pooled") }
     }
 
     func run() throws {
@@ -143,7 +148,8 @@ struct CompareCommand<Tool: LabTool>: ParsableCommand {
         case .files(let base, let current):
             try compare(
                 base: URL(fileURLWithPath: base), current: URL(fileURLWithPath: current), metrics: metricList,
-                threshold: threshold, confidence: confidence, out: out)
+                threshold: threshold, confidence: confidence, out: out,
+                pooledOut: pooledOut.map { URL(fileURLWithPath: $0) })
         case .builds(let base, let current, let scenario):
             var runner = PairedBuildRunner(
                 base: .init(binary: URL(fileURLWithPath: base)),
@@ -165,7 +171,7 @@ struct CompareCommand<Tool: LabTool>: ParsableCommand {
             try compare(
                 base: sides.base, current: sides.current, metrics: metricList, threshold: threshold,
                 confidence: confidence, out: out ?? folder.appendingPathComponent("comparison.csv").path,
-                pooledOut: folder.appendingPathComponent("pooled.csv"))
+                pooledOut: pooledOut.map { URL(fileURLWithPath: $0) } ?? folder.appendingPathComponent("pooled.csv"))
         }
     }
 

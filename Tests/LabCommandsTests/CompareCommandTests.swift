@@ -40,6 +40,7 @@ struct CompareCommandTests {
                 "compare", "--paired", Self.gate.appendingPathComponent("\(trial)-base.csv").path,
                 Self.gate.appendingPathComponent("\(trial)-current.csv").path, "--threshold", "5%", "--pool", "cpu_ms",
                 "--metric", "cpu_ms", "--out", folder.appendingPathComponent("\(trial).csv").path,
+                "--pooled-out", folder.appendingPathComponent("\(trial)-pooled.csv").path,
             ])
         }
         // The recorded 10% slowdown: the pooled CPU time's whole interval lies beyond +5%.
@@ -51,6 +52,16 @@ struct CompareCommandTests {
         #expect(pooled.contains("slower"))
         let unchanged = try paired("trial-2")
         #expect(unchanged.status == 0, "\(unchanged.output)")
+        // The pooled rows as CSV, as a build-running compare writes them: one per pooled metric, with its verdict.
+        for (trial, verdict) in [("trial-1", "slower"), ("trial-2", "same")] {
+            let lines = try String(contentsOf: folder.appendingPathComponent("\(trial)-pooled.csv"), encoding: .utf8)
+                .split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            let header = try #require(lines.first)
+            let metric = try #require(header.firstIndex(of: "metric"))
+            let column = try #require(header.firstIndex(of: "verdict"))
+            #expect(lines.count == 2 && lines[1][metric] == "cpu_ms" && lines[1][column] == verdict, "\(lines)")
+        }
+        #expect(try StackLabBinary.run(["compare", "a.csv", "b.csv", "--pooled-out", "p.csv"]).status == 2)
         // The per-cell CSV and its sidecar, which declares the interval's columns.
         let table = try ResultTable(contentsOf: folder.appendingPathComponent("trial-1.csv"))
         #expect(table.rows.allSatisfy { table.value("paired", in: $0) == "true" })
