@@ -53,7 +53,7 @@ struct CompareCommandTests {
         let unchanged = try paired("trial-2")
         #expect(unchanged.status == 0, "\(unchanged.output)")
         // The pooled rows as CSV, as a build-running compare writes them: one per pooled metric, with its verdict.
-        for (trial, verdict) in [("trial-1", "slower"), ("trial-2", "same")] {
+        for (trial, verdict) in [("trial-1", "slower"), ("trial-2", "unresolved")] {
             let lines = try String(contentsOf: folder.appendingPathComponent("\(trial)-pooled.csv"), encoding: .utf8)
                 .split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
             let header = try #require(lines.first)
