@@ -54,8 +54,10 @@ struct CompareCommandTests {
         #expect(unchanged.status == 0, "\(unchanged.output)")
         // The pooled rows as CSV, as a build-running compare writes them: one per pooled metric, with its verdict.
         for (trial, verdict) in [("trial-1", "slower"), ("trial-2", "unresolved")] {
-            let lines = try String(contentsOf: folder.appendingPathComponent("\(trial)-pooled.csv"), encoding: .utf8)
-                .split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            let text = try String(contentsOf: folder.appendingPathComponent("\(trial)-pooled.csv"), encoding: .utf8)
+            let lines = text.split(separator: "\n").map {
+                $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            }
             let header = try #require(lines.first)
             let metric = try #require(header.firstIndex(of: "metric"))
             let column = try #require(header.firstIndex(of: "verdict"))
