@@ -55,11 +55,19 @@ note_load() {
     echo "trials: 1-minute load average $now$(awk -v l="$now" 'BEGIN { if (l >= 1.5) print " (1.5 or more: not a quiet machine; these are not measurements)" }')"
 }
 
+# The working tree's release build in .build (and, with --twice, a second in .build-base); exit 2 when one fails.
+build_release() {
+    local scratch
+    : >"$out/build.log"
+    for scratch in .build ${1:+.build-base}; do
+        swift build -c release --product stacklab --scratch-path "$scratch" >>"$out/build.log" 2>&1 \
+            || { echo "trials: the release build failed; see $out/build.log" >&2; exit 2; }
+    done
+}
+
 build() {
     echo "trials: building the working tree in release mode, twice (.build and .build-base)"
-    swift build -c release --product stacklab >"$out/build.log" 2>&1 \
-        && swift build -c release --product stacklab --scratch-path .build-base >>"$out/build.log" 2>&1 \
-        || { echo "trials: the release build failed; see $out/build.log" >&2; exit 2; }
+    build_release --twice
     current=.build/release/stacklab
     base=.build-base/release/stacklab
 }
@@ -148,13 +156,15 @@ blocks() {
     local folder="$out/aa-$trial"
     [ -n "$trial" ] && [ -s "$folder/base.csv" ] && [ -s "$folder/current.csv" ] \
         || { echo "trials: no paired CSVs in $folder" >&2; exit 2; }
-    swift build -c release --product stacklab >"$out/build.log" 2>&1 \
-        || { echo "trials: the release build failed; see $out/build.log" >&2; exit 2; }
+    build_release
     local blocks="$out/blocks-$trial" rounds
     rm -rf "$blocks"; mkdir -p "$blocks"
     rounds=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
         { r = $col["repetition"] + 0; if (r > most) most = r } END { print most + 0 }' "$folder/base.csv")
     [ -s "$out/blocks.csv" ] || echo "aa_trial,block,rounds,cpu_pairs,cpu_ratio,cpu_low,cpu_high,cpu_verdict,wall_ratio,wall_low,wall_high,wall_verdict,exit" >"$out/blocks.csv"
+    # The blocks are recomputed whole, so an earlier reading of this trial's blocks leaves the log (else the count
+    # below would add them up twice).
+    awk -F, -v trial="$trial" 'NR == 1 || $1 != trial' "$out/blocks.csv" >"$out/blocks.csv.new" && mv "$out/blocks.csv.new" "$out/blocks.csv"
     for ((block = 1; (block - 1) * size < rounds; block++)); do
         local low=$(( (block - 1) * size + 1 )) high=$(( block * size )) status=0
         [ $high -le "$rounds" ] || break
@@ -182,8 +192,7 @@ budget() {
     local scenario=${positional[0]:-Scenarios/concurrency.yaml} name
     name=$(basename "$scenario" .yaml)
     echo "trials: building the working tree in release mode"
-    swift build -c release --product stacklab >"$out/build.log" 2>&1 \
-        || { echo "trials: the release build failed; see $out/build.log" >&2; exit 2; }
+    build_release
     note_load
     local start end
     start=$(date +%s)

@@ -130,6 +130,7 @@ struct CompareCommand<Tool: LabTool>: ParsableCommand {
         } catch let error as CompareError {
             throw failure(verb: "compare", "\(error)")
         }
+        let pooledFile = pooledOut.map { URL(fileURLWithPath: $0) }
         switch try form {
         case .within(let reference, let file):
             let table: ResultTable
@@ -149,7 +150,7 @@ struct CompareCommand<Tool: LabTool>: ParsableCommand {
             try compare(
                 base: URL(fileURLWithPath: base), current: URL(fileURLWithPath: current), metrics: metricList,
                 threshold: threshold, confidence: confidence, out: out,
-                pooledOut: pooledOut.map { URL(fileURLWithPath: $0) })
+                pooledOut: pooledFile)
         case .builds(let base, let current, let scenario):
             var runner = PairedBuildRunner(
                 base: .init(binary: URL(fileURLWithPath: base)),
@@ -171,7 +172,7 @@ struct CompareCommand<Tool: LabTool>: ParsableCommand {
             try compare(
                 base: sides.base, current: sides.current, metrics: metricList, threshold: threshold,
                 confidence: confidence, out: out ?? folder.appendingPathComponent("comparison.csv").path,
-                pooledOut: pooledOut.map { URL(fileURLWithPath: $0) } ?? folder.appendingPathComponent("pooled.csv"))
+                pooledOut: pooledFile ?? folder.appendingPathComponent("pooled.csv"))
         }
     }
 
