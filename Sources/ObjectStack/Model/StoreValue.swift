@@ -20,12 +20,14 @@ public enum StoreValue: Sendable, Hashable {
     case objectID(ManagedObjectID)
 
     /// Whether this is `.null`.
+    @inlinable
     public var isNull: Bool {
         if case .null = self { return true }
         return false
     }
 
     /// The value as a `Double` when it is numeric (integer, double, decimal or boolean).
+    @inlinable
     public var numericValue: Double? {
         switch self {
         case .integer(let v): return Double(v)

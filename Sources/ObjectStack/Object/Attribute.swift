@@ -1,3 +1,5 @@
+import Foundation
+
 /// A typed property of a `ManagedObject` subclass backed by the attribute it names.
 ///
 /// For example:
@@ -54,6 +56,25 @@ public struct Attribute<Value: AttributeValueConvertible> {
         // generic metadata on every read (that was a third of reading a fetched object's values).
         @inlinable @inline(__always) get {
             let name = object[keyPath: storageKeyPath].name
+            // Folded away in a specialised getter: a string property reads its string as is, and a number, Boolean
+            // or date property its value, neither through a `StoreValue`.
+            if Value.self == String.self || Value.self == String?.self {
+                switch object.typedStringValue(name) {
+                case .string(let string):
+                    return Value.self == String.self
+                        ? unsafeBitCast(string, to: Value.self) : unsafeBitCast(Optional(string), to: Value.self)
+                case .null:
+                    if let fallback = Value.valueForNil { return fallback }
+                case .other:
+                    break
+                }
+            }
+            if Value.self == Int64.self || Value.self == Int.self || Value.self == Int32.self
+                || Value.self == Int16.self || Value.self == Double.self || Value.self == Float.self
+                || Value.self == Bool.self || Value.self == Date.self
+            {
+                if let value = object.typedScalarValue(name).value(as: Value.self) { return value }
+            }
             let stored = object.typedAttributeValue(name)
             if let value = Value(storeValue: stored) { return value }
             if stored.isNull, let fallback = Value.valueForNil { return fallback }
@@ -93,6 +114,37 @@ extension ManagedObject {
         // A transient attribute has no stored position; its value lives elsewhere.
         guard slot.storedIndex >= 0 else { return attributeValue(typedAttribute(name.string)) }
         return storedAttributeValue(slot)
+    }
+
+    /// The value of the string attribute a typed property names, as `typedAttributeValue(_:)` reads it, without
+    /// a `StoreValue` around it; `.other` for an attribute of another kind or a transient one.
+    @usableFromInline
+    final func typedStringValue(_ name: AttributeName) -> TypedStringRead {
+        typedStoredRead(name, other: .other, null: .null, TypedStringRead.init) { $0.string(at: $1) }
+    }
+
+    /// The value of the number, Boolean or date attribute a typed property names, as `typedAttributeValue(_:)`
+    /// reads it, without a `StoreValue`; `.other` for an attribute of another kind or a transient one.
+    @usableFromInline
+    final func typedScalarValue(_ name: AttributeName) -> TypedScalarRead {
+        typedStoredRead(name, other: .other, null: .null, TypedScalarRead.init) { $0.scalar(at: $1) }
+    }
+
+    /// A stored attribute's value read one way: from its unsaved change, else from its row (firing the fault).
+    @inline(__always)
+    private func typedStoredRead<Read>(
+        _ name: AttributeName, other: Read, null: Read, _ change: (borrowing StoreValue) -> Read,
+        _ row: (RowSnapshot, Int) -> Read
+    ) -> Read {
+        if ManagedObjectContext.concurrencyDebug {
+            managedObjectContext?.assertOnQueue("@Attribute(\"\(name.string)\")")
+        }
+        guard let slot = entity.attributeSlot(for: name), slot.storedIndex >= 0 else { return other }
+        if let changed = changes[slot.index] { return change(changed) }
+        fireFault()
+        // As in `storedAttributeValue`: the object holds its row for the whole read.
+        guard let snapshot = snapshot.map(Unmanaged.passUnretained) else { return null }
+        return snapshot._withUnsafeGuaranteedRef { row($0, slot.storedIndex) }
     }
 
     /// Sets the attribute a typed property names, converted to the attribute's type; a value that does not fit

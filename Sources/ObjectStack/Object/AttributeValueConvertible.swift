@@ -17,15 +17,19 @@ extension AttributeValueConvertible {
 }
 
 extension Optional: AttributeValueConvertible where Wrapped: AttributeValueConvertible {
+    @inlinable
     public init?(storeValue: StoreValue) {
         self = storeValue.isNull ? .none : Wrapped(storeValue: storeValue)
     }
+    @inlinable
     public var storeValue: StoreValue { self?.storeValue ?? .null }
+    @inlinable
     public static var valueForNil: Self? { .some(.none) }
 }
 
 /// Integers of every width read from `.integer` (and booleans); a value that does not fit reads as nil.
 extension AttributeValueConvertible where Self: FixedWidthInteger {
+    @inlinable
     public init?(storeValue: StoreValue) {
         switch storeValue {
         case .integer(let v):
@@ -38,7 +42,9 @@ extension AttributeValueConvertible where Self: FixedWidthInteger {
         default: return nil
         }
     }
+    @inlinable
     public var storeValue: StoreValue { .integer(Int64(self)) }
+    @inlinable
     public static var valueForNil: Self? { 0 }
 }
 
@@ -48,24 +54,31 @@ extension Int32: AttributeValueConvertible {}
 extension Int64: AttributeValueConvertible {}
 
 extension Double: AttributeValueConvertible {
+    @inlinable
     public init?(storeValue: StoreValue) {
         guard let number = storeValue.numericValue else { return nil }
         self = number
     }
+    @inlinable
     public var storeValue: StoreValue { .double(self) }
+    @inlinable
     public static var valueForNil: Double? { 0 }
 }
 
 extension Float: AttributeValueConvertible {
+    @inlinable
     public init?(storeValue: StoreValue) {
         guard let number = storeValue.numericValue else { return nil }
         self = Float(number)
     }
+    @inlinable
     public var storeValue: StoreValue { .double(Double(self)) }
+    @inlinable
     public static var valueForNil: Float? { 0 }
 }
 
 extension Bool: AttributeValueConvertible {
+    @inlinable
     public init?(storeValue: StoreValue) {
         switch storeValue {
         case .boolean(let v): self = v
@@ -73,7 +86,9 @@ extension Bool: AttributeValueConvertible {
         default: return nil
         }
     }
+    @inlinable
     public var storeValue: StoreValue { .boolean(self) }
+    @inlinable
     public static var valueForNil: Bool? { false }
 }
 
@@ -86,25 +101,31 @@ extension Decimal: AttributeValueConvertible {
         default: return nil
         }
     }
+    @inlinable
     public var storeValue: StoreValue { .decimal(self) }
     public static var valueForNil: Decimal? { 0 }
 }
 
 extension String: AttributeValueConvertible {
+    @inlinable
     public init?(storeValue: StoreValue) {
         guard case .string(let v) = storeValue else { return nil }
         self = v
     }
+    @inlinable
     public var storeValue: StoreValue { .string(self) }
     /// The empty string, as Swift's bridging reads a nil `NSString` into a non-optional `String`.
+    @inlinable
     public static var valueForNil: String? { "" }
 }
 
 extension Date: AttributeValueConvertible {
+    @inlinable
     public init?(storeValue: StoreValue) {
         guard case .date(let v) = storeValue else { return nil }
         self = v
     }
+    @inlinable
     public var storeValue: StoreValue { .date(self) }
     /// The reference date (2001-01-01 00:00:00 UTC): what Core Data's scalar date (a `TimeInterval`) reads
     /// for nil.
@@ -116,6 +137,7 @@ extension Data: AttributeValueConvertible {
         guard case .data(let v) = storeValue else { return nil }
         self = v
     }
+    @inlinable
     public var storeValue: StoreValue { .data(self) }
     /// Empty data, as Swift's bridging reads a nil `NSData` into a non-optional `Data`.
     public static var valueForNil: Data? { Data() }
@@ -126,6 +148,7 @@ extension UUID: AttributeValueConvertible {
         guard case .uuid(let v) = storeValue else { return nil }
         self = v
     }
+    @inlinable
     public var storeValue: StoreValue { .uuid(self) }
     /// The nil UUID of RFC 4122 (all zero bits).
     public static var valueForNil: UUID? { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
@@ -136,6 +159,7 @@ extension URL: AttributeValueConvertible {
         guard case .uri(let v) = storeValue else { return nil }
         self = v
     }
+    @inlinable
     public var storeValue: StoreValue { .uri(self) }
     /// `about:blank`, the URL of nothing.
     public static var valueForNil: URL? { URL(string: "about:blank") }

@@ -72,6 +72,44 @@ final class PackedRowStorage: @unchecked Sendable {
         }
     }
 
+    /// Field `index` of the row at `offset` read as a string, decoded from its bytes without a `StoreValue`.
+    @inline(__always)
+    func string(at offset: Int, field index: Int) -> TypedStringRead {
+        let row = base + offset
+        switch Tag(rawValue: row.load(fromByteOffset: Self.tagsStart + index, as: UInt8.self)) {
+        case .string:
+            let count = Int(row.load(as: UInt32.self))
+            let slot = row.load(fromByteOffset: Self.slotsStart(fieldCount: count) + 8 &* index, as: UInt64.self)
+            let start = (row + Int(truncatingIfNeeded: slot & 0xFFFF_FFFF)).assumingMemoryBound(to: UInt8.self)
+            return .string(String(decoding: UnsafeBufferPointer(start: start, count: Int(slot >> 32)), as: UTF8.self))
+        case .null, nil: return .null
+        case .extra: return TypedStringRead(value(at: offset, field: index))
+        default: return .other
+        }
+    }
+
+    /// Field `index` of the row at `offset` read as a number, Boolean or date, without a `StoreValue`.
+    @inline(__always)
+    func scalar(at offset: Int, field index: Int) -> TypedScalarRead {
+        let row = base + offset
+        let tag = Tag(rawValue: row.load(fromByteOffset: Self.tagsStart + index, as: UInt8.self))
+        let slot = {
+            row.load(
+                fromByteOffset: Self.slotsStart(fieldCount: Int(row.load(as: UInt32.self))) + 8 &* index,
+                as: UInt64.self)
+        }
+        switch tag {
+        case .integer: return .integer(Int64(bitPattern: slot()))
+        case .double: return .double(Double(bitPattern: slot()))
+        case .falseValue: return .boolean(false)
+        case .trueValue: return .boolean(true)
+        case .date: return .date(Double(bitPattern: slot()))
+        case .null, nil: return .null
+        case .extra: return TypedScalarRead(value(at: offset, field: index))
+        case .string, .uuid: return .other
+        }
+    }
+
     /// Whether field `index` of the row at `offset` is nil.
     @inline(__always)
     func isNull(at offset: Int, field index: Int) -> Bool {

@@ -80,6 +80,32 @@ public final class RowSnapshot: Sendable {
         }
     }
 
+    /// The value at a `storedIndex` read as a string (nil past the row's end): a packed row decodes it from its
+    /// bytes, and neither kind wraps it in a `StoreValue` that the reader then unwraps and releases.
+    func string(at index: Int) -> TypedStringRead {
+        switch storage {
+        case .values(let values):
+            guard index >= 0 && index < values.count else { return .null }
+            return TypedStringRead(values[index])
+        case .packed(let packed):
+            guard index >= 0 && index < packed.fieldCount(at: offset) else { return .null }
+            return packed.string(at: offset, field: index)
+        }
+    }
+
+    /// The value at a `storedIndex` read as a number, Boolean or date (nil past the row's end), without copying
+    /// a `StoreValue` out.
+    func scalar(at index: Int) -> TypedScalarRead {
+        switch storage {
+        case .values(let values):
+            guard index >= 0 && index < values.count else { return .null }
+            return TypedScalarRead(values[index])
+        case .packed(let packed):
+            guard index >= 0 && index < packed.fieldCount(at: offset) else { return .null }
+            return packed.scalar(at: offset, field: index)
+        }
+    }
+
     /// Whether the value at a `storedIndex` is nil (or past the row's end), without decoding it.
     func isNull(at index: Int) -> Bool {
         switch storage {
