@@ -37,7 +37,7 @@ struct ObjectRegistry {
     }
 
     /// Makes room for `capacity` objects.
-    mutating func reserveCapacity(_ capacity: Int) { objects.reserveCapacity(capacity) }
+    mutating func reserveCapacity(_ capacity: Int) { objects.reserve(capacity) }
 
     /// The registered objects.
     var values: Dictionary<ObjectKey, ManagedObject>.Values { objects.values }

@@ -43,13 +43,13 @@ struct RowCache {
 
     /// Stores the rows of one read or write: room for all at once, and one reading of the clock.
     mutating func store<Rows: Collection>(_ rows: Rows) where Rows.Element == (ManagedObjectID, RowSnapshot) {
-        entries.reserveCapacity(entries.count + rows.count)
+        entries.reserve(entries.count + rows.count)
         let now = RowCacheInstant.now
         for (id, snapshot) in rows { store(snapshot, for: id, at: now) }
     }
 
     /// Makes room for `count` more rows.
-    mutating func reserveCapacity(_ count: Int) { entries.reserveCapacity(entries.count + count) }
+    mutating func reserveCapacity(_ count: Int) { entries.reserve(entries.count + count) }
 
     /// Stores a row read or written at `now`, counting `references` more holders of it (a fetching context's
     /// hold on an object it has just registered).
