@@ -197,6 +197,8 @@ struct LMDBRowCodec: Sendable {
         let code = UInt16(bytes[1]) | UInt16(bytes[2]) << 8
         reader.position = 3
         guard let version = reader.varint(), let count = reader.varint() else { throw corrupt("truncated row header") }
+        // Every field takes a byte at least: a larger count is damage, not a size for a reader to allocate.
+        guard count <= UInt64(bytes.count - reader.position) else { throw corrupt("field count past the row's end") }
         var legacy = -1
         if !legacyByCode.isEmpty, Int(code) < legacyByCode.count {
             for entry in legacyByCode[Int(code)] where UInt64(entry.fieldCount) == count { legacy = entry.layout }

@@ -103,4 +103,24 @@ struct LMDBDurabilityTests {
         #expect(problems.contains { $0.contains("row \(1 << 40) of rows/Item does not decode") })
         #expect(problems.contains { $0.contains("past the last key the file reserved") })
     }
+
+    @Test("a row whose header counts more fields than it has bytes reads as damaged, with nothing allocated for them")
+    func fieldCountPastTheRow() throws {
+        let folder = try ScratchFolder()
+        let (store, layout) = try Self.store(folder, items: 1)
+        let item = try #require(try ItemModel.make().entitiesByName["Item"])
+        let code = store.codec.code(of: item)
+        var row: [UInt8] = [LMDBRowCodec.formatVersion, UInt8(code & 0xFF), UInt8(code >> 8)]
+        LMDBRowCodec.appendVarint(1, to: &row)  // the version
+        LMDBRowCodec.appendVarint(1 << 40, to: &row)  // the field count
+        row.append(0)  // one field, nil
+        try store.environment.write { txn in
+            var key = [UInt8]()
+            key.appendPrimaryKey(1 << 40)
+            _ = try key.withUnsafeBytes { k in try row.withUnsafeBytes { try txn.put(layout.rows, k, $0) } }
+        }
+        let id = ManagedObjectID(entity: item, storeIdentifier: store.identifier, primaryKey: 1 << 40)
+        let error = try #require(throws: StoreError.self) { try store.snapshot(for: id) }
+        #expect(error.code == .corrupt && error.message.contains("field count"))
+    }
 }
