@@ -327,13 +327,7 @@ extension ManagedObjectContext {
     /// Registers objects under new IDs in place of their old ones.
     private func rekey(_ replacements: [(object: ManagedObject, id: ManagedObjectID)]) {
         // The row cache has no row of a new ID yet: the save that writes the rows counts this context's hold.
-        // Each object leaves the table before its new ID enters it, so the table never grows: reserving room
-        // for both rehashed every registered object.
-        for (object, id) in replacements {
-            guard registered.removeValue(forKey: object.objectID) != nil else { continue }
-            object.objectID = id
-            registered[id] = object
-        }
+        registered.rekey(replacements)
     }
 
     // MARK: - Writing

@@ -39,6 +39,27 @@ struct ObjectRegistry {
     /// Makes room for `capacity` objects.
     mutating func reserveCapacity(_ capacity: Int) { objects.reserve(capacity) }
 
+    /// Gives the objects of `replacements` that are registered their new IDs, re-registering them under those.
+    ///
+    /// When they are most of the table (the objects a large save inserted), the table is rebuilt under every
+    /// object's current ID in one pass of inserts: removing each old key shifted the keys after it in its probe
+    /// run back, and the runs of neighbouring keys made that a walk of several entries per removal (7% of saving
+    /// 10,000 new objects on LMDB).
+    mutating func rekey(_ replacements: [(object: ManagedObject, id: ManagedObjectID)]) {
+        guard replacements.count * 2 >= objects.count else {
+            for (object, id) in replacements {
+                guard objects.removeValue(forKey: ObjectKey(object.objectID)) != nil else { continue }
+                object.objectID = id
+                objects[ObjectKey(id)] = object
+            }
+            return
+        }
+        for (object, id) in replacements where objects[ObjectKey(object.objectID)] === object { object.objectID = id }
+        var rebuilt = [ObjectKey: ManagedObject](minimumCapacity: objects.count)
+        for object in objects.values { rebuilt[ObjectKey(object.objectID)] = object }
+        objects = rebuilt
+    }
+
     /// The registered objects.
     var values: Dictionary<ObjectKey, ManagedObject>.Values { objects.values }
     /// The IDs of the registered objects (each registered under its own ID: a new ID re-registers the object).

@@ -42,6 +42,13 @@ struct PredicateBinder {
 
     /// Binds a key path used as a sort key or a property to fetch: to-one steps only.
     func bindScalarKeyPath(_ text: String, purpose: String) throws -> BoundKeyPath {
+        // A sort key is most often one attribute of the entity: that binds to the one step, as the full binding
+        // below would, without splitting the text into components and walking them (5% of fetching a list's first
+        // screen of 50 objects).
+        if selfUnavailable == nil, !text.utf8.contains(UInt8(ascii: ".")), let attribute = entity.attributesByName[text]
+        {
+            return BoundKeyPath(variable: nil, steps: [.attribute(attribute)])
+        }
         let components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard case .keyPath(let path) = try bind(.keyPath(components)), !path.isCollection else {
             throw ObjectStackError.unknownKeyPath(
