@@ -83,26 +83,26 @@ public final class RowSnapshot: Sendable {
     /// The value at a `storedIndex` read as a string (nil past the row's end): a packed row decodes it from its
     /// bytes, and neither kind wraps it in a `StoreValue` that the reader then unwraps and releases.
     func string(at index: Int) -> TypedStringRead {
-        switch storage {
-        case .values(let values):
-            guard index >= 0 && index < values.count else { return .null }
-            return TypedStringRead(values[index])
-        case .packed(let packed):
-            guard index >= 0 && index < packed.fieldCount(at: offset) else { return .null }
-            return packed.string(at: offset, field: index)
-        }
+        read(index, null: .null, TypedStringRead.init) { $0.string(at: $1, field: $2) }
     }
 
     /// The value at a `storedIndex` read as a number, Boolean or date (nil past the row's end), without copying
     /// a `StoreValue` out.
     func scalar(at index: Int) -> TypedScalarRead {
+        read(index, null: .null, TypedScalarRead.init) { $0.scalar(at: $1, field: $2) }
+    }
+
+    /// The value at a `storedIndex` read one way from either kind of storage; `null` past the row's end.
+    @inline(__always)
+    private func read<Read>(
+        _ index: Int, null: Read, _ value: (borrowing StoreValue) -> Read,
+        _ packedValue: (PackedRowStorage, Int, Int) -> Read
+    ) -> Read {
         switch storage {
         case .values(let values):
-            guard index >= 0 && index < values.count else { return .null }
-            return TypedScalarRead(values[index])
+            return index >= 0 && index < values.count ? value(values[index]) : null
         case .packed(let packed):
-            guard index >= 0 && index < packed.fieldCount(at: offset) else { return .null }
-            return packed.scalar(at: offset, field: index)
+            return index >= 0 && index < packed.fieldCount(at: offset) ? packedValue(packed, offset, index) : null
         }
     }
 
