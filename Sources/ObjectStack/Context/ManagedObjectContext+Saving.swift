@@ -285,7 +285,8 @@ extension ManagedObjectContext {
         let mapping =
             model.hasRelationships || children.withLock({ !$0.isEmpty })
             ? Dictionary(uniqueKeysWithValues: replacements.map { ($0.object.objectID, $0.id) }) : [:]
-        rekey(replacements)
+        // The row cache has no row of a new ID yet: the save that writes the rows counts this context's hold.
+        registered.rekey(replacements)
         if !mapping.isEmpty {
             followNewIDs(mapping)
             forwardPermanentIDs(mapping)
@@ -295,7 +296,7 @@ extension ManagedObjectContext {
 
     /// Re-keys objects and every reference to them held by changed objects of the context.
     func replaceObjectIDs(_ mapping: [ManagedObjectID: ManagedObjectID]) {
-        rekey(mapping.compactMap { old, new in registered[old].map { ($0, new) } })
+        registered.rekey(mapping.compactMap { old, new in registered[old].map { ($0, new) } })
         followNewIDs(mapping)
     }
 
@@ -322,12 +323,6 @@ extension ManagedObjectContext {
         insertedSet.forEach(remap)
         changedSet.forEach(remap)
         deletedSet.forEach(remap)
-    }
-
-    /// Registers objects under new IDs in place of their old ones.
-    private func rekey(_ replacements: [(object: ManagedObject, id: ManagedObjectID)]) {
-        // The row cache has no row of a new ID yet: the save that writes the rows counts this context's hold.
-        registered.rekey(replacements)
     }
 
     // MARK: - Writing

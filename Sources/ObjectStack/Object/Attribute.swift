@@ -69,11 +69,9 @@ public struct Attribute<Value: AttributeValueConvertible> {
                     break
                 }
             }
-            if Value.self == Int64.self || Value.self == Int.self || Value.self == Int32.self
-                || Value.self == Int16.self || Value.self == Double.self || Value.self == Float.self
-                || Value.self == Bool.self || Value.self == Date.self
+            if TypedScalarRead.converts(to: Value.self), let value = object.typedScalarValue(name).value(as: Value.self)
             {
-                if let value = object.typedScalarValue(name).value(as: Value.self) { return value }
+                return value
             }
             let stored = object.typedAttributeValue(name)
             if let value = Value(storeValue: stored) { return value }

@@ -27,6 +27,15 @@ enum TypedScalarRead {
         }
     }
 
+    /// Whether `value(as:)` converts to `type`: the scalar types, listed beside their conversions (a constant in a
+    /// specialised getter).
+    @inlinable @inline(__always)
+    static func converts<Value>(to type: Value.Type) -> Bool {
+        Value.self == Int64.self || Value.self == Int.self || Value.self == Int32.self || Value.self == Int16.self
+            || Value.self == Double.self || Value.self == Float.self || Value.self == Bool.self
+            || Value.self == Date.self
+    }
+
     /// The value as a `Value` (one of the scalar types), converted as that type's `init?(storeValue:)` converts;
     /// nil when it does not convert, or is nil or `.other`, which the property then reads the general way.
     /// Folded to the one conversion that applies in a specialised getter.

@@ -49,24 +49,36 @@ final class PackedRowStorage: @unchecked Sendable {
         Int(base.load(fromByteOffset: offset, as: UInt32.self))
     }
 
+    /// Field `index` of the row at `offset`: the row's start, the field's tag and its slot.
+    @inline(__always)
+    private func field(at offset: Int, _ index: Int) -> (row: UnsafeMutableRawPointer, tag: Tag?, slot: UInt64) {
+        let row = base + offset
+        let count = Int(row.load(as: UInt32.self))
+        return (
+            row, Tag(rawValue: row.load(fromByteOffset: Self.tagsStart + index, as: UInt8.self)),
+            row.load(fromByteOffset: Self.slotsStart(fieldCount: count) + 8 &* index, as: UInt64.self)
+        )
+    }
+
+    /// The string a `.string` slot of `row` points to.
+    @inline(__always)
+    private static func string(in row: UnsafeMutableRawPointer, slot: UInt64) -> String {
+        let start = (row + Int(truncatingIfNeeded: slot & 0xFFFF_FFFF)).assumingMemoryBound(to: UInt8.self)
+        return String(decoding: UnsafeBufferPointer(start: start, count: Int(slot >> 32)), as: UTF8.self)
+    }
+
     /// The value of field `index` of the row at `offset`.
     @inline(__always)
     func value(at offset: Int, field index: Int) -> StoreValue {
-        let row = base + offset
-        let count = Int(row.load(as: UInt32.self))
-        let tag = row.load(fromByteOffset: Self.tagsStart + index, as: UInt8.self)
-        let slot = row.load(fromByteOffset: Self.slotsStart(fieldCount: count) + 8 &* index, as: UInt64.self)
-        switch Tag(rawValue: tag) {
+        let (row, tag, slot) = field(at: offset, index)
+        switch tag {
         case .integer: return .integer(Int64(bitPattern: slot))
         case .double: return .double(Double(bitPattern: slot))
         case .falseValue: return .boolean(false)
         case .trueValue: return .boolean(true)
         case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: slot)))
-        case .string:
-            let start = (row + Int(truncatingIfNeeded: slot & 0xFFFF_FFFF)).assumingMemoryBound(to: UInt8.self)
-            return .string(String(decoding: UnsafeBufferPointer(start: start, count: Int(slot >> 32)), as: UTF8.self))
-        case .uuid:
-            return .uuid(UUID(uuid: (row + Int(slot)).loadUnaligned(as: uuid_t.self)))
+        case .string: return .string(Self.string(in: row, slot: slot))
+        case .uuid: return .uuid(UUID(uuid: (row + Int(slot)).loadUnaligned(as: uuid_t.self)))
         case .extra: return extras[Int(slot)]
         case .null, nil: return .null
         }
@@ -75,15 +87,11 @@ final class PackedRowStorage: @unchecked Sendable {
     /// Field `index` of the row at `offset` read as a string, decoded from its bytes without a `StoreValue`.
     @inline(__always)
     func string(at offset: Int, field index: Int) -> TypedStringRead {
-        let row = base + offset
-        switch Tag(rawValue: row.load(fromByteOffset: Self.tagsStart + index, as: UInt8.self)) {
-        case .string:
-            let count = Int(row.load(as: UInt32.self))
-            let slot = row.load(fromByteOffset: Self.slotsStart(fieldCount: count) + 8 &* index, as: UInt64.self)
-            let start = (row + Int(truncatingIfNeeded: slot & 0xFFFF_FFFF)).assumingMemoryBound(to: UInt8.self)
-            return .string(String(decoding: UnsafeBufferPointer(start: start, count: Int(slot >> 32)), as: UTF8.self))
+        let (row, tag, slot) = field(at: offset, index)
+        switch tag {
+        case .string: return .string(Self.string(in: row, slot: slot))
         case .null, nil: return .null
-        case .extra: return TypedStringRead(value(at: offset, field: index))
+        case .extra: return TypedStringRead(extras[Int(slot)])
         default: return .other
         }
     }
@@ -91,21 +99,15 @@ final class PackedRowStorage: @unchecked Sendable {
     /// Field `index` of the row at `offset` read as a number, Boolean or date, without a `StoreValue`.
     @inline(__always)
     func scalar(at offset: Int, field index: Int) -> TypedScalarRead {
-        let row = base + offset
-        let tag = Tag(rawValue: row.load(fromByteOffset: Self.tagsStart + index, as: UInt8.self))
-        let slot = {
-            row.load(
-                fromByteOffset: Self.slotsStart(fieldCount: Int(row.load(as: UInt32.self))) + 8 &* index,
-                as: UInt64.self)
-        }
+        let (_, tag, slot) = field(at: offset, index)
         switch tag {
-        case .integer: return .integer(Int64(bitPattern: slot()))
-        case .double: return .double(Double(bitPattern: slot()))
+        case .integer: return .integer(Int64(bitPattern: slot))
+        case .double: return .double(Double(bitPattern: slot))
         case .falseValue: return .boolean(false)
         case .trueValue: return .boolean(true)
-        case .date: return .date(Double(bitPattern: slot()))
+        case .date: return .date(Double(bitPattern: slot))
         case .null, nil: return .null
-        case .extra: return TypedScalarRead(value(at: offset, field: index))
+        case .extra: return TypedScalarRead(extras[Int(slot)])
         case .string, .uuid: return .other
         }
     }
