@@ -79,12 +79,14 @@ struct EngineOverheadCell {
         case (.rawPerLookup, .lmdb): return try RawLMDBPods(url: url, perLookup: true, durability: durability)
         case (.swiftDirect, .sqlite): return try DirectSQLitePods(url: url, durability: durability)
         case (.swiftDirect, .lmdb): return try DirectLMDBPods(url: url, durability: durability)
+        case (.swiftObjects, .sqlite): return UniquedPods(over: try DirectSQLitePods(url: url, durability: durability))
+        case (.swiftObjects, .lmdb): return UniquedPods(over: try DirectLMDBPods(url: url, durability: durability))
         case (.grdb, .sqlite): return try GRDBPods(url: url, durability: durability)
         default:
             throw LabError(
                 .invalidScenario,
-                "\(implementation.rawValue) has no engine on \(store.name): raw-per-lookup and "
-                    + "swift-direct run on SQLite and LMDB, which have C APIs, and GRDB on SQLite")
+                "\(implementation.rawValue) has no engine on \(store.name): raw-per-lookup, "
+                    + "swift-direct and swift-objects run on SQLite and LMDB, which have C APIs, and GRDB on SQLite")
         }
     }
 

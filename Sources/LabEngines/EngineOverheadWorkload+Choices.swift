@@ -10,6 +10,10 @@ extension EngineOverheadWorkload {
         /// The same work as `raw`, written in Swift calling the same C API directly, with no object layer
         /// (`DirectSQLitePods`, `DirectLMDBPods`): Swift's own cost over C, apart from the stack's. SQLite and LMDB.
         case swiftDirect = "swift-direct"
+        /// swift-direct's `fetch-all` with each row made an object and uniqued in a table by primary key
+        /// (`UniquedPods`): the least any object layer adds, the floor under ObjectStack's fetch. SQLite and LMDB,
+        /// `fetch-all` only.
+        case swiftObjects = "swift-objects"
         case grdb
         /// fetch-by-id as `existingObject(with:)` must do it: each lookup in a read transaction of its own (SQLite:
         /// one cached statement stepped in its implicit transaction; LMDB: one read transaction renewed and reset), in C

@@ -6,7 +6,9 @@ import ObjectStack
 /// to `min_time_ms`), through one implementation —
 /// ObjectStack on the store, the store's engine through its C API called from C (`raw`; for the in-memory store,
 /// the same rows in plain Swift dictionaries and arrays), the same C API called from Swift with no object layer
-/// (`swift-direct`, SQLite and LMDB: Swift's own cost), or GRDB's Codable records (SQLite only). The scenario's matrix puts the three side by side and the runner interleaves them per repetition;
+/// (`swift-direct`, SQLite and LMDB: Swift's own cost), swift-direct's fetch with each row made an object uniqued
+/// by key (`swift-objects`, `fetch-all` on SQLite and LMDB: the least an object layer adds), or GRDB's Codable
+/// records (SQLite only). The scenario's matrix puts them side by side and the runner interleaves them per repetition;
 /// `ratio_vs_raw` is then this cell's median over the raw cell's, same store, operation and size.
 ///
 /// Operations: `insert` (N pods in one save, fresh file each sample), `fetch-all` (all N, every value read;
@@ -43,7 +45,9 @@ public struct EngineOverheadWorkload: Workload {
                 "implementation", .choice(Implementation.allCases.map(\.rawValue)), default: nil,
                 help:
                     "objectstack, raw (the engine's C API called from C), swift-direct (the same work in Swift calling "
-                    + "the C API; SQLite and LMDB), grdb (Codable records; SQLite only) or raw-per-lookup "
+                    + "the C API; SQLite and LMDB), swift-objects (swift-direct's fetch-all with each row an object "
+                    + "uniqued by key: the floor under an object layer's fetch), grdb (Codable records; SQLite only) "
+                    + "or raw-per-lookup "
                     + "(fetch-by-id on SQLite and LMDB: each lookup in a read transaction of its own, in C)"),
             ParameterSpec(
                 "operation", .choice(Operation.allCases.map(\.rawValue)), default: nil,
@@ -96,7 +100,7 @@ public struct EngineOverheadWorkload: Workload {
     public func finish(_ results: inout [RunResult]) { Self.addRatios(&results) }
 
     /// Whether a cell makes sense: GRDB is SQLite only; swift-direct SQLite and LMDB (the in-memory store has no C
-    /// API); `merge`, `child-save` and `import` are ObjectStack's alone;
+    /// API), swift-objects their `fetch-all` alone; `merge`, `child-save` and `import` are ObjectStack's alone;
     /// `batch-insert` is ObjectStack's against the raw engine's insert; a durability other than the store's own
     /// only on the writes (`durable`), where it changes what is timed.
     static func accepts(_ parameters: [String: ScenarioValue]) -> Bool {
@@ -109,6 +113,10 @@ public struct EngineOverheadWorkload: Workload {
             parameters["store"]?.description == StoreKind.memory.name
         {
             return false
+        }
+        if implementation == Implementation.swiftObjects.rawValue {
+            return operation == Operation.fetchAll.rawValue && parameters["store"]?.description != StoreKind.memory.name
+                && durabilityIsDefault(parameters) && !historyIsOn(parameters)
         }
         if implementation == Implementation.rawPerLookup.rawValue {
             return operation == Operation.fetchByID.rawValue

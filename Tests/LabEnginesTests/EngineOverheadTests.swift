@@ -123,6 +123,56 @@ struct EngineOverheadTests {
         }
     }
 
+    @Test("swift-objects runs fetch-all alone, on SQLite and LMDB, and is judged against raw and swift-direct")
+    @MainActor
+    func swiftObjectsCells() async throws {
+        let (_, results, _) = try await run(
+            """
+            name: floor
+            workload: engine-overhead
+            repetitions: 1
+            parameters: {samples: 2, lookups: 20}
+            matrix:
+              store: [sqlite, lmdb, memory]
+              objects: [90]
+              operation: [fetch-all, fetch-by-id, insert]
+              implementation: [raw, swift-direct, swift-objects]
+            """)
+        for result in results { #expect(result.error == nil, "\(result.cell.label): \(result.error ?? "")") }
+        let floor = results.filter { $0.cell.parameters["implementation"]?.description == "swift-objects" }
+        #expect(
+            floor.map { $0.cell.parameters["store"]!.description + "/" + $0.cell.parameters["operation"]!.description }
+                == ["sqlite/fetch-all", "lmdb/fetch-all"])
+        for result in floor {
+            #expect((result.metrics[.ratioVsRaw] ?? 0) > 0 && (result.metrics[.ratioVsSwiftDirect] ?? 0) > 0)
+            #expect((result.metrics[.bytesPerObject] ?? 0) > 0)
+        }
+    }
+
+    @Test("swift-objects hands back every pod once, as one object, in key order, and the table that uniques them")
+    func swiftObjectsUnique() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("floor-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let cell = try #require(
+            EngineOverheadCell(
+                [
+                    "store": .text("lmdb"), "implementation": .text("swift-objects"), "operation": .text("fetch-all"),
+                    "objects": .integer(25),
+                ], in: directory))
+        let rows = cell.rows()
+        let engine = try cell.engine(0)
+        defer { engine.close() }
+        try engine.insert(rows)
+        try engine.reopen()
+        let (held, checksum) = try engine.fetchAll()
+        let fetched = try #require(held as? UniquedPods.Fetched)
+        #expect(fetched.objects.map(\.row) == rows)
+        #expect(checksum == rows.reduce(0) { $0 &+ $1.checksum })
+        #expect(fetched.registered.count == rows.count)
+        for object in fetched.objects { #expect(fetched.registered[object.row.id] === object) }
+    }
+
     /// Expects `metric` on exactly the cells `hasRatio` picks, 1 on the `base` implementation's own cells, and
     /// `column` in the CSV's header: a second reference implementation gives its ratio where it has a cell.
     static func expectRatios(
@@ -139,8 +189,8 @@ struct EngineOverheadTests {
     }
 
     @Test(
-        "raw (C) and swift-direct (Swift) read back every value they wrote, and the C side its updates",
-        arguments: [StoreKind.sqlite, .lmdb], [EngineOverheadWorkload.Implementation.raw, .swiftDirect])
+        "raw (C), swift-direct and swift-objects (Swift) read back every value they wrote, and the C side its updates",
+        arguments: [StoreKind.sqlite, .lmdb], [EngineOverheadWorkload.Implementation.raw, .swiftDirect, .swiftObjects])
     func readsBackValues(store: StoreKind, implementation: EngineOverheadWorkload.Implementation) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("direct-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -173,6 +223,7 @@ struct EngineOverheadTests {
     /// The pods a fetch-all holds, as rows: Swift's `PodRow`s, or the C engines' `stacklab_pod`s read back.
     static func values(_ held: Any) throws -> [PodRow] {
         if let rows = held as? [PodRow] { return rows }
+        if let fetched = held as? UniquedPods.Fetched { return fetched.objects.map(\.row) }
         let pods = try #require(held as? CPods)
         func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
         return (0..<pods.count).map { index in
