@@ -29,7 +29,7 @@ public struct EngineOverheadWorkload: Workload {
     /// The operation's median time, its ratio to the raw engine's and what its results hold (the objects are the
     /// `objects` parameter's column). No concurrency strategy: one context, or none, on one store.
     public let metrics: [Metric] = [
-        .medianMilliseconds, .ratioVsRaw, .ratioVsSwiftDirect, .ratioVsPerLookup, .bytesPerObject,
+        .medianMilliseconds, .ratioVsRaw, .ratioVsSwiftDirect, .ratioVsSwiftObjects, .ratioVsPerLookup, .bytesPerObject,
     ]
     public let headlineMetrics: [Metric] = [.medianMilliseconds, .ratioVsRaw, .bytesPerObject, .peakMemoryMegabytes]
 
@@ -198,8 +198,8 @@ public struct EngineOverheadWorkload: Workload {
 
     /// Sets `ratio_vs_raw` on every successful result: the median over repetitions of its cell's median
     /// time, over the same for the raw cell of the same store, operation and size; `ratio_vs_swift_direct` the same
-    /// over the swift-direct cell's; and `ratio_vs_per_lookup` on
-    /// fetch-by-id results, over the raw-per-lookup cell's.
+    /// over the swift-direct cell's, `ratio_vs_swift_objects` over the swift-objects cell's (fetch-all); and
+    /// `ratio_vs_per_lookup` on fetch-by-id results, over the raw-per-lookup cell's.
     static func addRatios(_ results: inout [RunResult]) {
         func key(_ result: RunResult, implementation: String? = nil) -> [String] {
             let parameters = result.cell.parameters
@@ -217,25 +217,17 @@ public struct EngineOverheadWorkload: Workload {
         for result in results where result.error == nil {
             if let median = result.metrics[.medianMilliseconds] { medians[key(result), default: []].append(median) }
         }
+        let references: [(Metric, Implementation)] = [
+            (.ratioVsRaw, .raw), (.ratioVsSwiftDirect, .swiftDirect), (.ratioVsSwiftObjects, .swiftObjects),
+            (.ratioVsPerLookup, .rawPerLookup),
+        ]
         for index in results.indices where results[index].error == nil {
-            guard let own = medians[key(results[index])]?.median,
-                let raw = medians[key(results[index], implementation: Implementation.raw.rawValue)]?.median, raw > 0
-            else { continue }
-            results[index].metrics[.ratioVsRaw] = own / raw
-        }
-        for index in results.indices where results[index].error == nil {
-            guard let own = medians[key(results[index])]?.median,
-                let direct = medians[key(results[index], implementation: Implementation.swiftDirect.rawValue)]?.median,
-                direct > 0
-            else { continue }
-            results[index].metrics[.ratioVsSwiftDirect] = own / direct
-        }
-        for index in results.indices where results[index].error == nil {
-            guard let own = medians[key(results[index])]?.median,
-                let perLookup = medians[key(results[index], implementation: Implementation.rawPerLookup.rawValue)]?
-                    .median, perLookup > 0
-            else { continue }
-            results[index].metrics[.ratioVsPerLookup] = own / perLookup
+            guard let own = medians[key(results[index])]?.median else { continue }
+            for (metric, reference) in references {
+                guard let base = medians[key(results[index], implementation: reference.rawValue)]?.median, base > 0
+                else { continue }
+                results[index].metrics[metric] = own / base
+            }
         }
     }
 

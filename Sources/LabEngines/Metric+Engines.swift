@@ -18,6 +18,13 @@ extension Metric {
         "ratio_vs_swift_direct", unit: .ratio, polarity: .lowerIsBetter, group: engineGroup, decimals: 2,
         about: "the cell's median of median_ms over the swift-direct cell's of the same store, operation and size "
             + "(Swift calling the engine's C API with no object layer)")
+    /// How many times the least object layer (`swift-objects`) the cell takes: what the cell adds over any object
+    /// graph's floor.
+    public static let ratioVsSwiftObjects = Metric(
+        "ratio_vs_swift_objects", unit: .ratio, polarity: .lowerIsBetter, group: engineGroup, decimals: 2,
+        about: "fetch-all on SQLite and LMDB: the cell's median of median_ms over the swift-objects cell's of the same "
+            + "store and size (swift-direct's rows, each made an object uniqued by key: the least an object layer "
+            + "adds)")
     public static let ratioVsPerLookup = Metric(
         "ratio_vs_per_lookup", unit: .ratio, polarity: .lowerIsBetter, group: engineGroup, decimals: 2,
         about: "fetch-by-id: the cell's median of median_ms over the raw-per-lookup cell's of the same store and size "
