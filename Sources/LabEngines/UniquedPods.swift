@@ -1,3 +1,4 @@
+import LabCore
 import LabWorkloads
 
 /// swift-direct's pods made into objects as any fetch that hands back uniqued objects must at least make them:
@@ -32,8 +33,12 @@ final class UniquedPods: PodEngine {
     func reopen() throws { try direct.reopen() }
 
     func fetchAll() throws -> (held: Any, checksum: Int) {
-        let (held, checksum) = try direct.fetchAll()
-        guard var rows = held as? [PodRow] else { return (held, checksum) }
+        var (held, checksum) = try direct.fetchAll()
+        guard var rows = held as? [PodRow] else {
+            throw LabError(.workloadFailed, "swift-objects: the engine under it read no Swift rows (\(type(of: held)))")
+        }
+        // The rows are moved out below; the array must have no other owner, or the first move copies all of them.
+        held = ()
         var objects: [Pod] = []
         objects.reserveCapacity(rows.count)
         var registered: [Int64: Pod] = [:]
