@@ -69,9 +69,11 @@ public struct Attribute<Value: AttributeValueConvertible> {
                     break
                 }
             }
-            if TypedScalarRead.converts(to: Value.self), let value = object.typedScalarValue(name).value(as: Value.self)
-            {
-                return value
+            if TypedScalarRead.converts(to: Value.self) {
+                let read = object.typedScalarValue(name)
+                if let value = read.value(as: Value.self) { return value }
+                // A nil number reads as the type's nil value here, not by looking the attribute up again below.
+                if case .null = read, let fallback = Value.valueForNil { return fallback }
             }
             let stored = object.typedAttributeValue(name)
             if let value = Value(storeValue: stored) { return value }
