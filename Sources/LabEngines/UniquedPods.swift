@@ -17,10 +17,26 @@ final class UniquedPods: PodEngine {
         init(_ row: PodRow) { self.row = row }
     }
 
+    /// A primary key as the table's key, hashed as cheaply as ObjectStack hashes its IDs (a multiply and a
+    /// finalizer, with runs of 16 neighbouring keys kept together), not through SipHash: the floor takes the
+    /// cheapest table a layer would build.
+    struct Key: Hashable {
+        let key: Int64
+
+        func hash(into hasher: inout Hasher) { hasher.combine(key) }
+
+        func _rawHashValue(seed: Int) -> Int {
+            var mixed = (UInt64(bitPattern: key) >> 4) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(UInt(bitPattern: seed))
+            mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
+            mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
+            return Int(bitPattern: UInt(mixed ^ (mixed >> 31))) << 4 | Int(key & 15)
+        }
+    }
+
     /// What `fetchAll()` hands back: the objects in fetch order and the table that uniques them.
     struct Fetched {
         let objects: [Pod]
-        let registered: [Int64: Pod]
+        let registered: [Key: Pod]
     }
 
     private let direct: any PodEngine
@@ -41,13 +57,14 @@ final class UniquedPods: PodEngine {
         held = ()
         var objects: [Pod] = []
         objects.reserveCapacity(rows.count)
-        var registered: [Int64: Pod] = [:]
+        var registered: [Key: Pod] = [:]
         registered.reserveCapacity(rows.count)
         // Each row is moved into its object (popLast hands it over without copying its strings), so the floor
         // counts no retains an object layer decoding straight into its objects would not make.
         while let row = rows.popLast() {
+            // The key is read from the object: reading it from `row` after the move would keep a copy of the row.
             let object = Pod(row)
-            registered[row.id] = object
+            registered[Key(key: object.row.id)] = object
             objects.append(object)
         }
         objects.reverse()

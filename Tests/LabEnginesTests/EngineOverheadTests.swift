@@ -177,7 +177,7 @@ struct EngineOverheadTests {
         #expect(fetched.objects.map(\.row) == rows)
         #expect(checksum == rows.reduce(0) { $0 &+ $1.checksum })
         #expect(fetched.registered.count == rows.count)
-        for object in fetched.objects { #expect(fetched.registered[object.row.id] === object) }
+        for object in fetched.objects { #expect(fetched.registered[UniquedPods.Key(key: object.row.id)] === object) }
     }
 
     /// Expects `metric` on exactly the cells `hasRatio` picks, 1 on the `base` implementation's own cells, and
