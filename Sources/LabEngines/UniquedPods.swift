@@ -7,9 +7,9 @@ import LabWorkloads
 /// Each row `DirectSQLitePods` or `DirectLMDBPods` reads becomes one class instance holding its values, entered
 /// in a table keyed by its primary key (the uniquing that makes a second fetch hand back the same object) and
 /// in the result's array. Nothing else an object graph keeps is made: no object ID instance, no snapshot or row
-/// cache, no context, no fault state. So its time over `swift-direct`'s is the least an object layer adds, and
-/// a target for ObjectStack below `swift-objects`' ratio to `raw` cannot be met by any design that returns
-/// objects. Every other operation is swift-direct's own (the workload runs only `fetch-all`).
+/// cache, no context, no fault state. So its time over `swift-direct`'s is about the least an object layer adds
+/// (made in a second pass over the rows: a pass fused with the decoding could be a little cheaper). Every other
+/// operation is swift-direct's own (the workload runs only `fetch-all`).
 final class UniquedPods: PodEngine {
     /// One fetched pod as an object: its values, as the row was decoded.
     final class Pod {
