@@ -12,14 +12,20 @@ import Foundation
 ///
 /// Every object is registered under its current `objectID`: `rekey` moves those whose ID changes.
 struct ObjectRegistry {
-    private var table = Table(capacity: 0)
+    private var table = Table(capacity: 0) {
+        didSet { buckets = table.buckets }
+    }
+    /// `table`'s buckets, kept beside it: reading them through the class retained and released it on every probe.
+    private var buckets = Table.Buckets.none
+    /// The number of registered objects.
+    private(set) var count = 0
 
     /// The object registered under `id`.
     subscript(id: ManagedObjectID) -> ManagedObject? {
         @inline(__always) get {
             let key = ObjectKey(id)
-            let (bucket, found) = table.find(key, Table.hash(key))
-            return found ? table.objects[bucket] : nil
+            let (bucket, found) = buckets.find(key, Table.hash(key))
+            return found ? buckets.objects[bucket] : nil
         }
         set {
             guard let newValue else {
@@ -30,9 +36,12 @@ struct ObjectRegistry {
             reserveForInsert()
             let key = ObjectKey(id)
             let hash = Table.hash(key)
-            let (bucket, found) = table.find(key, hash)
-            if !found { table.occupy(bucket, hash: hash) }
-            table.objects[bucket] = newValue
+            let (bucket, found) = buckets.find(key, hash)
+            if found {
+                buckets.objects[bucket] = newValue
+            } else {
+                occupy(bucket, hash: hash, with: newValue)
+            }
         }
     }
 
@@ -44,11 +53,10 @@ struct ObjectRegistry {
         reserveForInsert()
         let key = ObjectKey(id)
         let hash = Table.hash(key)
-        let (bucket, found) = table.find(key, hash)
-        if found, let object = table.objects[bucket] { return (object, false) }
+        let (bucket, found) = buckets.find(key, hash)
+        if found, let object = buckets.objects[bucket] { return (object, false) }
         let object = make()
-        table.occupy(bucket, hash: hash)
-        table.objects[bucket] = object
+        occupy(bucket, hash: hash, with: object)
         return (object, true)
     }
 
@@ -56,9 +64,10 @@ struct ObjectRegistry {
     @discardableResult
     mutating func removeValue(forKey id: ManagedObjectID) -> ManagedObject? {
         let key = ObjectKey(id)
-        guard table.find(key, Table.hash(key)).found else { return nil }
+        guard buckets.find(key, Table.hash(key)).found else { return nil }
         makeUnique()
-        let (bucket, _) = table.find(key, Table.hash(key))
+        let (bucket, _) = buckets.find(key, Table.hash(key))
+        count -= 1
         return table.remove(at: bucket)
     }
 
@@ -91,25 +100,35 @@ struct ObjectRegistry {
         // looked up are still found, and the rebuild below files every object under its new ID.
         for (object, id) in replacements where self[object.objectID] === object { object.objectID = id }
         table = table.rehashed(capacity: table.capacity)
+        // Two objects given one ID would now share a bucket: the count is what the table holds.
+        count = (0..<table.capacity).reduce(0) { $0 + (buckets.tags[$1] == 0 ? 0 : 1) }
     }
 
     /// The registered objects.
     var values: Values { Values(table: table) }
     /// The IDs of the registered objects (each registered under its own ID: a new ID re-registers the object).
     var keys: LazyMapSequence<Values, ManagedObjectID> { values.lazy.map(\.objectID) }
-    var count: Int { table.count }
-    var isEmpty: Bool { table.count == 0 }
+    var isEmpty: Bool { count == 0 }
+
+    /// Stores a new object in an empty bucket `find` gave, under its hash's tag. The bucket holds nil (zero
+    /// bits), so the object is put there without releasing what was there.
+    @inline(__always)
+    private mutating func occupy(_ bucket: Int, hash: Int, with object: ManagedObject) {
+        buckets.tags[bucket] = Table.tag(hash)
+        (buckets.objects + bucket).initialize(to: object)
+        count += 1
+    }
 
     /// Room for one more object before an insert that would fill the table past three quarters: four times the
     /// objects while the table is small (a fresh stack's first thousand lookups paid ten resizes when it doubled),
     /// twice past 4,096, so a big table holds no more memory than `Dictionary`'s growth gave it.
     @inline(__always)
     private mutating func reserveForInsert() {
-        guard table.count + 1 > table.capacity / 4 * 3 else {
+        guard count + 1 > (buckets.mask + 1) / 4 * 3 else {
             makeUnique()
             return
         }
-        let objects = table.count < 4_096 ? Swift.max(table.count * 4, 12) : table.count * 2
+        let objects = count < 4_096 ? Swift.max(count * 4, 12) : count * 2
         table = table.rehashed(capacity: Table.capacity(for: objects))
     }
 
@@ -146,10 +165,43 @@ struct ObjectRegistry {
     fileprivate final class Table {
         /// The number of buckets: zero or a power of two.
         let capacity: Int
-        private(set) var count = 0
         let tags: UnsafeMutablePointer<UInt8>
         let objects: UnsafeMutablePointer<ManagedObject?>
         private let storage: UnsafeMutableRawPointer?
+
+        /// The buckets' memory, for probing without the class.
+        struct Buckets {
+            let mask: Int
+            let tags: UnsafeMutablePointer<UInt8>
+            let objects: UnsafeMutablePointer<ManagedObject?>
+
+            /// No buckets (the empty table's).
+            static var none: Buckets {
+                Buckets(
+                    mask: -1, tags: UnsafeMutablePointer(bitPattern: MemoryLayout<UInt8>.alignment)!,
+                    objects: UnsafeMutablePointer(bitPattern: MemoryLayout<ManagedObject?>.alignment)!)
+            }
+
+            /// The bucket holding `key`'s object, or the empty bucket where it would go.
+            @inline(__always)
+            func find(_ key: ObjectKey, _ hash: Int) -> (bucket: Int, found: Bool) {
+                guard mask >= 0 else { return (0, false) }
+                let tag = Table.tag(hash)
+                var bucket = hash & mask
+                while true {
+                    let held = tags[bucket]
+                    if held == 0 { return (bucket, false) }
+                    if held == tag, let object = objects[bucket], ObjectKey(object.objectID) == key {
+                        return (bucket, true)
+                    }
+                    bucket = (bucket + 1) & mask
+                }
+            }
+        }
+
+        var buckets: Buckets {
+            capacity == 0 ? .none : Buckets(mask: capacity - 1, tags: tags, objects: objects)
+        }
 
         /// The hash seed: fixed, as the keys are the store's own numbers, not input an attacker picks.
         private static let seed = 0x5bd1_e995
@@ -190,31 +242,7 @@ struct ObjectRegistry {
         static func hash(_ key: ObjectKey) -> Int { key._rawHashValue(seed: seed) }
 
         @inline(__always)
-        private static func tag(_ hash: Int) -> UInt8 { UInt8(truncatingIfNeeded: UInt(bitPattern: hash) >> 57) | 0x80 }
-
-        /// The bucket holding `key`'s object, or the empty bucket where it would go.
-        @inline(__always)
-        func find(_ key: ObjectKey, _ hash: Int) -> (bucket: Int, found: Bool) {
-            guard capacity > 0 else { return (0, false) }
-            let mask = capacity - 1
-            let tag = Self.tag(hash)
-            var bucket = hash & mask
-            while true {
-                let held = tags[bucket]
-                if held == 0 { return (bucket, false) }
-                if held == tag, let object = objects[bucket], ObjectKey(object.objectID) == key {
-                    return (bucket, true)
-                }
-                bucket = (bucket + 1) & mask
-            }
-        }
-
-        /// Marks an empty bucket found by `find` as holding the object of `hash`, which the caller then stores.
-        @inline(__always)
-        func occupy(_ bucket: Int, hash: Int) {
-            tags[bucket] = Self.tag(hash)
-            count += 1
-        }
+        static func tag(_ hash: Int) -> UInt8 { UInt8(truncatingIfNeeded: UInt(bitPattern: hash) >> 57) | 0x80 }
 
         /// Empties a bucket, moving back the entries after it whose probe started at or before it.
         func remove(at bucket: Int) -> ManagedObject? {
@@ -233,19 +261,18 @@ struct ObjectRegistry {
             }
             tags[hole] = 0
             objects[hole] = nil
-            count -= 1
             return removed
         }
 
         /// A table of `capacity` buckets holding these objects, each under its current ID.
         func rehashed(capacity newCapacity: Int) -> Table {
-            let grown = Table(capacity: Swift.max(newCapacity, Self.capacity(for: count)))
+            let grown = Table(capacity: newCapacity)
             for bucket in 0..<capacity {
                 guard let object = objects[bucket] else { continue }
                 let key = ObjectKey(object.objectID)
                 let hash = Self.hash(key)
-                let (target, found) = grown.find(key, hash)
-                if !found { grown.occupy(target, hash: hash) }
+                let (target, found) = grown.buckets.find(key, hash)
+                if !found { grown.tags[target] = Self.tag(hash) }
                 grown.objects[target] = object
             }
             return grown
