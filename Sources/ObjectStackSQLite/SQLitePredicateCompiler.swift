@@ -72,29 +72,41 @@ final class SQLitePredicateCompiler {
 
     // MARK: - Predicates
 
-    /// A condition (0 or 1) for a predicate evaluated on `scope.row`.
+    /// A condition for a predicate evaluated on `scope.row`, for a `WHERE` or `HAVING` clause: it holds where the
+    /// predicate does, and is 0 or NULL where it does not.
     func condition(_ predicate: BoundPredicate, _ scope: Scope) -> SQLFragment {
+        condition(predicate, scope, nullIsFalse: true)
+    }
+
+    /// A condition for a predicate; with `nullIsFalse` false it is 0 or 1 (under `NOT`, where a NULL would stay
+    /// NULL and so exclude a row the predicate's negation holds for), with it true it may be NULL where the predicate
+    /// is false: a `WHERE` clause drops such rows either way, and a comparison of a column then needs no
+    /// `IS NOT NULL` beside it (one more test per row of a scan: a count of pods with more downloads than a number
+    /// ran a tenth slower than the plain `>` GRDB writes).
+    private func condition(_ predicate: BoundPredicate, _ scope: Scope, nullIsFalse: Bool) -> SQLFragment {
         switch predicate {
         case .constant(let value): return SQLFragment(value ? "1" : "0")
         case .and(let parts):
             if parts.isEmpty { return SQLFragment("1") }
-            return "(" + SQLFragment.joined(parts.map { condition($0, scope) }, separator: " AND ") + ")"
+            let compiled = parts.map { condition($0, scope, nullIsFalse: nullIsFalse) }
+            return "(" + SQLFragment.joined(compiled, separator: " AND ") + ")"
         case .or(let parts):
             if parts.isEmpty { return SQLFragment("0") }
-            return "(" + SQLFragment.joined(parts.map { condition($0, scope) }, separator: " OR ") + ")"
+            let compiled = parts.map { condition($0, scope, nullIsFalse: nullIsFalse) }
+            return "(" + SQLFragment.joined(compiled, separator: " OR ") + ")"
         case .not(let inner):
-            return "(NOT " + condition(inner, scope) + ")"
+            return "(NOT " + condition(inner, scope, nullIsFalse: false) + ")"
         case .comparison(let comparison):
-            return self.comparison(comparison, scope)
+            return self.comparison(comparison, scope, nullIsFalse: nullIsFalse)
         }
     }
 
-    private func comparison(_ comparison: BoundComparison, _ scope: Scope) -> SQLFragment {
+    private func comparison(_ comparison: BoundComparison, _ scope: Scope, nullIsFalse: Bool) -> SQLFragment {
         let lhs = compile(comparison.lhs, scope)
         let rhs = compile(comparison.rhs, scope)
         switch (comparison.quantifier, lhs) {
         case (.direct, .single(let value)):
-            return element(value, comparison, rhs)
+            return element(value, comparison, rhs, nullIsFalse: nullIsFalse)
         case (.direct, .collection(let collection)):
             // A collection on the left (CONTAINS): membership of the right-hand value.
             guard case .single(let needle) = rhs else { return SQLFragment("0") }
@@ -133,7 +145,9 @@ final class SQLitePredicateCompiler {
     }
 
     /// One element of the left side against the right side (a value, a list, a collection or BETWEEN bounds).
-    private func element(_ value: Operand, _ comparison: BoundComparison, _ rhs: Compiled) -> SQLFragment {
+    private func element(
+        _ value: Operand, _ comparison: BoundComparison, _ rhs: Compiled, nullIsFalse: Bool = false
+    ) -> SQLFragment {
         let options = comparison.options
         switch comparison.op {
         case .in:
@@ -148,11 +162,13 @@ final class SQLitePredicateCompiler {
             }
         case .between:
             guard case .list(let bounds) = rhs, bounds.count == 2 else { return SQLFragment("0") }
-            return "(" + compare(value, .greaterThanOrEqual, constant(bounds[0]), options) + " AND "
-                + compare(value, .lessThanOrEqual, constant(bounds[1]), options) + ")"
+            return "("
+                + compare(value, .greaterThanOrEqual, constant(bounds[0]), options, nullIsFalse: nullIsFalse)
+                + " AND " + compare(value, .lessThanOrEqual, constant(bounds[1]), options, nullIsFalse: nullIsFalse)
+                + ")"
         default:
             guard case .single(let other) = rhs else { return SQLFragment("0") }
-            return compare(value, comparison.op, other, options)
+            return compare(value, comparison.op, other, options, nullIsFalse: nullIsFalse)
         }
     }
 
@@ -178,7 +194,9 @@ final class SQLitePredicateCompiler {
 
     /// `a op b` under the evaluator's rules: nil equals only nil, ordering with nil is false, unlike kinds
     /// are unequal and unordered, numbers compare by value across kinds, strings by code point after folding.
-    func compare(_ a: Operand, _ op: PredicateOperator, _ b: Operand, _ options: PredicateOptions) -> SQLFragment {
+    func compare(
+        _ a: Operand, _ op: PredicateOperator, _ b: Operand, _ options: PredicateOptions, nullIsFalse: Bool = false
+    ) -> SQLFragment {
         if a.kind == .null || b.kind == .null {
             if a.kind == .null && b.kind == .null {
                 return SQLFragment(op == .equal ? "1" : "0")
@@ -215,6 +233,8 @@ final class SQLitePredicateCompiler {
         case .notEqual: return "(" + pa + " IS NOT " + pb + collation + ")"
         default:
             let symbol = op.rawValue
+            // Where a NULL counts as false, the plain comparison is the condition (and the form an index serves).
+            if nullIsFalse { return "(" + pa + " \(symbol) " + pb + collation + ")" }
             if a.isColumn, pa.sql == a.fragment.sql, b.constant != nil {
                 // The form an index can serve; the constant is not nil, so only the column can be.
                 return "(" + pa + " \(symbol) " + pb + collation + " AND " + pa + " IS NOT NULL)"

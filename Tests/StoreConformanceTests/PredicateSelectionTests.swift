@@ -322,6 +322,13 @@ struct PredicateCase: Sendable, CustomTestStringConvertible {
         book("rank != 3", selects: booksExcept(["dune", "日本語"])),
         book("NOT (rank >= 3)", selects: ["Dune Messiah", "The Hobbit", "Emile", "Zebra", "Émile"]),
         book("rank >= nil", selects: []),
+        // An ordering with nil under OR, NOT and BETWEEN: false where the value is nil, so its negation holds there.
+        book("rank > 4 OR pages < 50", selects: ["Noir Café", "apple pie", "Zebra"]),
+        book("NOT (rank > 2 OR pages > 300)", selects: ["Dune Messiah", "Emile", "Zebra", "Émile"]),
+        book("rank BETWEEN {2, 4}", selects: ["The Hobbit", "dune", "émile", "日本語"]),
+        book(
+            "NOT (rank BETWEEN {2, 4})", selects: ["Dune Messiah", "Emile", "Noir Café", "Zebra", "apple pie", "Émile"]),
+        book("NOT (rank < 3) AND pages >= 100", selects: ["Emile", "Noir Café", "dune", "Émile", "日本語"]),
         book("published == nil", selects: ["Zebra"]),
         book("subtitle == nil", selects: ["Zebra", "apple pie", "dune", "Émile", "émile", "日本語"]),
         book("subtitle == ''", selects: ["Noir Café"]),
