@@ -81,8 +81,7 @@ final class SQLitePredicateCompiler {
     /// A condition for a predicate; with `nullIsFalse` false it is 0 or 1 (under `NOT`, where a NULL would stay
     /// NULL and so exclude a row the predicate's negation holds for), with it true it may be NULL where the predicate
     /// is false: a `WHERE` clause drops such rows either way, and a comparison of a column then needs no
-    /// `IS NOT NULL` beside it (one more test per row of a scan: a count of pods with more downloads than a number
-    /// ran a tenth slower than the plain `>` GRDB writes).
+    /// `IS NOT NULL` beside it (one more test per row of a scan, which the plain `>` GRDB writes does not make).
     private func condition(_ predicate: BoundPredicate, _ scope: Scope, nullIsFalse: Bool) -> SQLFragment {
         switch predicate {
         case .constant(let value): return SQLFragment(value ? "1" : "0")
