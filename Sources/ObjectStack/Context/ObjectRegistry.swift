@@ -119,17 +119,15 @@ struct ObjectRegistry {
         count += 1
     }
 
-    /// Room for one more object before an insert that would fill the table past three quarters: four times the
-    /// objects while the table is small (a fresh stack's first thousand lookups paid ten resizes when it doubled),
-    /// twice past 4,096, so a big table holds no more memory than `Dictionary`'s growth gave it.
+    /// Room for one more object before an insert that would fill the table past three quarters, grown as
+    /// `TableGrowth` grows the stack's tables.
     @inline(__always)
     private mutating func reserveForInsert() {
         guard count + 1 > (buckets.mask + 1) / 4 * 3 else {
             makeUnique()
             return
         }
-        let objects = count < 4_096 ? Swift.max(count * 4, 12) : count * 2
-        table = table.rehashed(capacity: Table.capacity(for: objects))
+        table = table.rehashed(capacity: Table.capacity(for: TableGrowth.keys(afterFull: count)))
     }
 
     /// Gives the registry a table of its own before a change (a copy of the registry, or its `values` being

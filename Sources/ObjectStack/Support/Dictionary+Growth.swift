@@ -1,15 +1,9 @@
 extension Dictionary {
-    /// Makes room for one more key before an insert that would fill the table: four times the keys while the
-    /// table is small, twice (as `Dictionary` itself grows) past `quadruplingLimit`.
-    ///
-    /// The context's registry and the coordinator's row cache start empty on a fresh stack and gain one object per
-    /// lookup, so the first thousand lookups paid ten resizes, each rehashing every key into a new allocation (6%
-    /// of LMDB's fetch-by-id of 1,000 in the profile). Quadrupling rehashes a third as many keys in four resizes,
-    /// and a table ends at the same size; big tables keep doubling, so they hold no more memory than before.
+    /// Makes room for one more key before an insert that would fill the table, as `TableGrowth` grows tables.
     @inline(__always)
     mutating func reserveForInsert() {
         guard count >= capacity else { return }
-        reserve(count < Self.quadruplingLimit ? Swift.max(count * 4, 16) : count * 2)
+        reserve(TableGrowth.keys(afterFull: count))
     }
 
     /// Makes room for `minimumCapacity` keys in all, as `reserveCapacity` does, but rehashing the keys through this
@@ -22,7 +16,4 @@ extension Dictionary {
         for (key, value) in self { grown[key] = value }
         self = grown
     }
-
-    /// The number of keys up to which a full table quadruples.
-    private static var quadruplingLimit: Int { 4_096 }
 }
