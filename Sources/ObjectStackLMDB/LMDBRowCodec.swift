@@ -250,8 +250,8 @@ struct LMDBRowCodec: Sendable {
                 packer.appendString(utf8: text)
             case Tag.integer.rawValue:
                 reader.position += 1
-                guard let zigzag = reader.varint() else { throw corrupt("truncated integer") }
-                packer.appendInteger(Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
+                guard let value = reader.signedVarint() else { throw corrupt("truncated integer") }
+                packer.appendInteger(value)
             case Tag.double.rawValue:
                 reader.position += 1
                 guard let bits = reader.fixed() else { throw corrupt("truncated double") }
@@ -288,10 +288,8 @@ struct LMDBRowCodec: Sendable {
         guard header.legacyLayout < 0, index < header.fieldCount else { return nil }
         var reader = Reader(bytes: bytes)
         reader.position = header.fieldsStart
-        guard Self.skip(index, &reader), reader.byte() == Tag.integer.rawValue, let zigzag = reader.varint() else {
-            return nil
-        }
-        return Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+        guard Self.skip(index, &reader), reader.byte() == Tag.integer.rawValue else { return nil }
+        return reader.signedVarint()
     }
 
     /// A field of a row of an older layout: the row's field it maps to, or the fill the layout records.
@@ -321,8 +319,8 @@ struct LMDBRowCodec: Sendable {
         switch tag {
         case .null: return .null
         case .integer:
-            guard let zigzag = reader.varint() else { throw corrupt("truncated integer") }
-            return .integer(Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1))
+            guard let value = reader.signedVarint() else { throw corrupt("truncated integer") }
+            return .integer(value)
         case .double:
             guard let bits = reader.fixed() else { throw corrupt("truncated double") }
             return .double(Double(bitPattern: bits))
@@ -448,6 +446,13 @@ struct LMDBRowCodec: Sendable {
                 shift += 7
             }
             return nil
+        }
+
+        /// A zig-zag varint, as integers are stored.
+        @inline(__always)
+        mutating func signedVarint() -> Int64? {
+            guard let zigzag = varint() else { return nil }
+            return Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
         }
 
         @inline(__always)
