@@ -4,11 +4,11 @@ import Foundation
 /// `objectID`, with a byte of that ID's hash beside it.
 ///
 /// A `[ObjectKey: ManagedObject]` kept a 16-byte key beside each 8-byte object, and the key was the object's own ID
-/// over again. This table keeps the object and a tag byte: 9 bytes a bucket instead of 24, so the 2^18 buckets a
-/// fetch of 100,000 objects needs hold about 40 bytes an object less. A probe compares tag bytes, which lie together
-/// in a few cache lines; only a tag that matches reads the object's ID. Buckets are found by `ObjectKey`'s hash
-/// (runs of 16 neighbouring keys in neighbouring buckets, so a fetch in key order writes whole lines in turn),
-/// probed linearly, and a removal shifts the entries after it back, so no tombstones build up.
+/// over again. This table keeps the object and a tag byte: 9 bytes a bucket instead of 24. A probe compares tag
+/// bytes, which lie together in a few cache lines; only a tag that matches reads the object's ID. Buckets are found
+/// by `ObjectKey`'s hash (runs of 16 neighbouring keys in neighbouring buckets, so a fetch in key order writes whole
+/// lines in turn), probed linearly, and a removal shifts the entries after it back, so no tombstones build up. The
+/// table fills to seven eighths before it grows (`TableGrowth`): 100,000 objects take 2^17 buckets.
 ///
 /// Every object is registered under its current `objectID`: `rekey` moves those whose ID changes.
 struct ObjectRegistry {
@@ -73,7 +73,7 @@ struct ObjectRegistry {
 
     /// Makes room for `capacity` objects.
     mutating func reserveCapacity(_ capacity: Int) {
-        let needed = Table.capacity(for: capacity)
+        let needed = TableGrowth.buckets(for: capacity)
         if needed > table.capacity {
             table = table.rehashed(capacity: needed)
         } else {
@@ -119,15 +119,15 @@ struct ObjectRegistry {
         count += 1
     }
 
-    /// Room for one more object before an insert that would fill the table past three quarters, grown as
+    /// Room for one more object before an insert that would fill the table past seven eighths, grown as
     /// `TableGrowth` grows the stack's tables.
     @inline(__always)
     private mutating func reserveForInsert() {
-        guard count + 1 > (buckets.mask + 1) / 4 * 3 else {
+        guard count + 1 > TableGrowth.maximumKeys(inBuckets: buckets.mask + 1) else {
             makeUnique()
             return
         }
-        table = table.rehashed(capacity: Table.capacity(for: TableGrowth.keys(afterFull: count)))
+        table = table.rehashed(capacity: TableGrowth.buckets(for: TableGrowth.keys(afterFull: count)))
     }
 
     /// Gives the registry a table of its own before a change (a copy of the registry, or its `values` being
@@ -227,13 +227,6 @@ struct ObjectRegistry {
             guard let storage else { return }
             objects.deinitialize(count: capacity)
             free(storage)
-        }
-
-        /// The buckets `objects` objects need, at most three quarters full.
-        static func capacity(for objects: Int) -> Int {
-            guard objects > 0 else { return 0 }
-            let buckets = objects + (objects + 2) / 3
-            return Swift.max(16, 1 << (Int.bitWidth - (buckets - 1).leadingZeroBitCount))
         }
 
         @inline(__always)

@@ -5,8 +5,8 @@ import Synchronization
 /// Each entry counts the contexts that have the object registered; it leaves the cache when the last one
 /// lets go, so the cache holds what contexts hold and no more.
 struct RowCache {
-    /// A cached row with its holders and the time it was stored, in two words: a table of 100,000 rows has 2^18
-    /// buckets, and a third word in each was 21 bytes a fetched object.
+    /// A cached row with its holders and the time it was stored, in two words: a table of 100,000 rows has 2^17
+    /// buckets (`ObjectKeyTable`), and a third word in each would be 10 bytes a fetched object.
     private struct Entry {
         var snapshot: RowSnapshot
         /// The holders in the low 24 bits, the time stored in the high 40, in ticks of 2^22 nanoseconds (about 4 ms,
@@ -50,13 +50,14 @@ struct RowCache {
         }
     }
 
-    private var entries: [ObjectKey: Entry] = [:]
+    private var entries = ObjectKeyTable<Entry>()
     /// Counts the changes to cached rows (a newer version stored, a row dropped), readable without the lock.
     let generation = RowCacheGeneration()
 
     /// The cached row of an object, if it is no older than `maximumAge` seconds (any age for nil).
     func snapshot(for id: ManagedObjectID, maximumAge: Double? = nil) -> RowSnapshot? {
-        guard let entry = entries[ObjectKey(id)] else { return nil }
+        guard let bucket = entries.bucket(of: ObjectKey(id)) else { return nil }
+        let entry = entries[bucket]
         if let maximumAge, entry.storedAt.isOlder(than: maximumAge) { return nil }
         return entry.snapshot
     }
@@ -64,10 +65,10 @@ struct RowCache {
     /// The cached row of an object, if it is no older than `maximumAge` seconds, with one more holder counted:
     /// a context registering the object looks it up and retains it in one lookup.
     mutating func retainedSnapshot(for id: ManagedObjectID, maximumAge: Double?) -> RowSnapshot? {
-        guard let index = entries.index(forKey: ObjectKey(id)) else { return nil }
-        let entry = entries.values[index]
+        guard let bucket = entries.bucket(of: ObjectKey(id)) else { return nil }
+        let entry = entries[bucket]
         if let maximumAge, entry.storedAt.isOlder(than: maximumAge) { return nil }
-        entries.values[index].references += 1
+        entries[bucket].references += 1
         return entry.snapshot
     }
 
@@ -97,10 +98,10 @@ struct RowCache {
         // One hash per row, found or not: a new row's entry is inserted by the lookup that missed (a lookup and
         // then an insert hashed each new row of a save twice). A new entry starts at this row with no holders,
         // which the update below then brings to the same state as an existing one.
-        entries.reserveForInsert()
-        Self.update(
-            &entries[ObjectKey(id), default: Entry(snapshot: snapshot, references: 0, storedAt: now)],
-            with: snapshot, references: references, at: now, generation: generation)
+        let bucket = entries.bucket(inserting: ObjectKey(id)) {
+            Entry(snapshot: snapshot, references: 0, storedAt: now)
+        }
+        Self.update(&entries[bucket], with: snapshot, references: references, at: now, generation: generation)
     }
 
     /// Brings an entry up to a row read or written at `now`.
@@ -123,15 +124,15 @@ struct RowCache {
     /// Counts one more context holding the object, storing its row if given.
     mutating func retain(_ id: ManagedObjectID, snapshot: RowSnapshot?) {
         if let snapshot { store(snapshot, for: id) }
-        if let index = entries.index(forKey: ObjectKey(id)) { entries.values[index].references += 1 }
+        if let bucket = entries.bucket(of: ObjectKey(id)) { entries[bucket].references += 1 }
     }
 
     /// Counts one context fewer; the row leaves when none holds it.
     mutating func release(_ id: ManagedObjectID) {
-        guard let index = entries.index(forKey: ObjectKey(id)) else { return }
-        entries.values[index].references -= 1
-        if entries.values[index].references <= 0 {
-            entries.remove(at: index)
+        guard let bucket = entries.bucket(of: ObjectKey(id)) else { return }
+        entries[bucket].references -= 1
+        if entries[bucket].references <= 0 {
+            entries.remove(at: bucket)
             generation.advance()
         }
     }
@@ -139,17 +140,18 @@ struct RowCache {
     /// Replaces an object's cached row with a newer one written behind the cache's back (a batch request), keeping
     /// its holders; an object whose row is not cached stays out.
     mutating func refresh(_ snapshot: RowSnapshot, for id: ManagedObjectID, at now: RowCacheInstant) {
-        guard let index = entries.index(forKey: ObjectKey(id)),
-            entries.values[index].snapshot.version < snapshot.version
+        guard let bucket = entries.bucket(of: ObjectKey(id)), entries[bucket].snapshot.version < snapshot.version
         else { return }
-        entries.values[index].snapshot = snapshot
-        entries.values[index].storedAt = now
+        entries[bucket].snapshot = snapshot
+        entries[bucket].storedAt = now
         generation.advance()
     }
 
     /// Drops a deleted object's row.
     mutating func remove(_ id: ManagedObjectID) {
-        if entries.removeValue(forKey: ObjectKey(id)) != nil { generation.advance() }
+        guard let bucket = entries.bucket(of: ObjectKey(id)) else { return }
+        entries.remove(at: bucket)
+        generation.advance()
     }
 }
 
