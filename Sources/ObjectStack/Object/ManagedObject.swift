@@ -60,11 +60,35 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// so it takes a byte of that value's padding: five `Bool`s in two places took 16 bytes, and a fetched `Pod`
     /// (eight attributes) went from 208 bytes of heap to 192.
     @exclusivity(unchecked) private var state: StateFlags = []
+    /// Transient values, to-many relationships and fault batches, made on first use (most objects have none):
+    /// three fields of their own took 16 bytes more of every object, and a fetched `Pod` a 192-byte block, not 176.
+    @exclusivity(unchecked) private(set) var sideState: ObjectSideState?
+    /// The side state, made if the object has none yet.
+    private var madeSideState: ObjectSideState {
+        if let sideState { return sideState }
+        let made = ObjectSideState()
+        sideState = made
+        return made
+    }
     /// Values of transient attributes, by property index.
-    // `.init()`, not `[:]`: the literal called an initialiser per new object (a fetch makes thousands).
-    @exclusivity(unchecked) var transientValues: [Int: StoreValue] = .init()
+    var transientValues: [Int: StoreValue] {
+        get { sideState?.transientValues ?? [:] }
+        set {
+            // Clearing an object that has none allocates nothing (a reset clears every registered object).
+            if sideState == nil, newValue.isEmpty { return }
+            madeSideState.transientValues = newValue
+        }
+        _modify { yield &madeSideState.transientValues }
+    }
     /// To-many relationships read or changed so far, by property index.
-    @exclusivity(unchecked) var toMany: [Int: ToManyState] = .init()
+    var toMany: [Int: ToManyState] {
+        get { sideState?.toMany ?? [:] }
+        set {
+            if sideState == nil, newValue.isEmpty { return }
+            madeSideState.toMany = newValue
+        }
+        _modify { yield &madeSideState.toMany }
+    }
     /// Set while a context inserts the object and until it is saved.
     var insertedFlag: Bool {
         @inline(__always) get { state.contains(.inserted) }
@@ -91,7 +115,13 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var fetchedRow: RowSnapshot?
     @exclusivity(unchecked) var fetchedGeneration: UInt64 = 0
     /// For a fault from a fetch with a batch size: the fetch's batches, so firing loads the whole batch.
-    @exclusivity(unchecked) var faultBatch: FaultBatch?
+    var faultBatch: FaultBatch? {
+        get { sideState?.faultBatch }
+        set {
+            if sideState == nil, newValue == nil { return }
+            madeSideState.faultBatch = newValue
+        }
+    }
 
     /// Creates an object of `entity` and inserts it into `context` (if given).
     ///
