@@ -1,14 +1,16 @@
 import Foundation
 
 /// A context's registered objects by ID: an open-addressing table of the objects alone, each found through its own
-/// `objectID`, with a byte of that ID's hash beside it.
+/// `objectID`, with two bytes of that ID's hash beside it.
 ///
 /// A `[ObjectKey: ManagedObject]` kept a 16-byte key beside each 8-byte object, and the key was the object's own ID
-/// over again. This table keeps the object and a tag byte: 9 bytes a bucket instead of 24. A probe compares tag
-/// bytes, which lie together in a few cache lines; only a tag that matches reads the object's ID. Buckets are found
-/// by `ObjectKey`'s hash (runs of 16 neighbouring keys in neighbouring buckets, so a fetch in key order writes whole
-/// lines in turn), probed linearly, and a removal shifts the entries after it back, so no tombstones build up. The
-/// table fills to seven eighths before it grows (`TableGrowth`): 100,000 objects take 2^17 buckets.
+/// over again. This table keeps the object and a 16-bit tag: 10 bytes a bucket instead of 24. A probe compares tags,
+/// which lie together in a few cache lines; only a tag that matches reads the object's ID (a few dependent loads),
+/// which 15 bits of hash make one bucket in 32,768 do by chance (a byte's seven bits, one in 128, cost a merge into
+/// 100,000 registered objects a quarter more once the table filled further). Buckets are found by `ObjectKey`'s hash
+/// (runs of 16 neighbouring keys in neighbouring buckets, so a fetch in key order writes whole lines in turn), probed
+/// in steps of 17 (`TableProbe`), and a removal shifts the entries after it back, so no tombstones build up. The table fills to seven
+/// eighths before it grows (`TableGrowth`): 100,000 objects take 2^17 buckets.
 ///
 /// Every object is registered under its current `objectID`: `rekey` moves those whose ID changes.
 struct ObjectRegistry {
@@ -158,25 +160,25 @@ struct ObjectRegistry {
         }
     }
 
-    /// The buckets: `capacity` tag bytes (0 for an empty bucket, else 0x80 and the hash's top seven bits) and
+    /// The buckets: `capacity` 16-bit tags (0 for an empty bucket, else 0x8000 and the hash's top 15 bits) and
     /// `capacity` object references, in one zeroed allocation (a nil reference is zero bits).
     fileprivate final class Table {
         /// The number of buckets: zero or a power of two.
         let capacity: Int
-        let tags: UnsafeMutablePointer<UInt8>
+        let tags: UnsafeMutablePointer<UInt16>
         let objects: UnsafeMutablePointer<ManagedObject?>
         private let storage: UnsafeMutableRawPointer?
 
         /// The buckets' memory, for probing without the class.
         struct Buckets {
             let mask: Int
-            let tags: UnsafeMutablePointer<UInt8>
+            let tags: UnsafeMutablePointer<UInt16>
             let objects: UnsafeMutablePointer<ManagedObject?>
 
             /// No buckets (the empty table's).
             static var none: Buckets {
                 Buckets(
-                    mask: -1, tags: UnsafeMutablePointer(bitPattern: MemoryLayout<UInt8>.alignment)!,
+                    mask: -1, tags: UnsafeMutablePointer(bitPattern: MemoryLayout<UInt16>.alignment)!,
                     objects: UnsafeMutablePointer(bitPattern: MemoryLayout<ManagedObject?>.alignment)!)
             }
 
@@ -192,7 +194,7 @@ struct ObjectRegistry {
                     if held == tag, let object = objects[bucket], ObjectKey(object.objectID) == key {
                         return (bucket, true)
                     }
-                    bucket = (bucket + 1) & mask
+                    bucket = TableProbe.next(bucket, mask: mask)
                 }
             }
         }
@@ -210,15 +212,15 @@ struct ObjectRegistry {
             if capacity > 0 {
                 // Zeroed: every tag empty and every reference nil, without a pass that writes them (a big table's
                 // pages are then faulted in as they are first used, as `Dictionary`'s are).
-                guard let storage = calloc(capacity, 9) else {
+                guard let storage = calloc(capacity, 10) else {
                     fatalError("ObjectRegistry: out of memory for \(capacity) buckets")
                 }
                 self.storage = storage
-                tags = storage.bindMemory(to: UInt8.self, capacity: capacity)
-                objects = (storage + capacity).bindMemory(to: ManagedObject?.self, capacity: capacity)
+                tags = storage.bindMemory(to: UInt16.self, capacity: capacity)
+                objects = (storage + 2 * capacity).bindMemory(to: ManagedObject?.self, capacity: capacity)
             } else {
                 storage = nil
-                tags = UnsafeMutablePointer(bitPattern: MemoryLayout<UInt8>.alignment)!
+                tags = UnsafeMutablePointer(bitPattern: MemoryLayout<UInt16>.alignment)!
                 objects = UnsafeMutablePointer(bitPattern: MemoryLayout<ManagedObject?>.alignment)!
             }
         }
@@ -233,22 +235,24 @@ struct ObjectRegistry {
         static func hash(_ key: ObjectKey) -> Int { key._rawHashValue(seed: seed) }
 
         @inline(__always)
-        static func tag(_ hash: Int) -> UInt8 { UInt8(truncatingIfNeeded: UInt(bitPattern: hash) >> 57) | 0x80 }
+        static func tag(_ hash: Int) -> UInt16 { UInt16(truncatingIfNeeded: UInt(bitPattern: hash) >> 49) | 0x8000 }
 
         /// Empties a bucket, moving back the entries after it whose probe started at or before it.
         func remove(at bucket: Int) -> ManagedObject? {
             let mask = capacity - 1
             let removed = objects[bucket]
             var hole = bucket
-            var next = (bucket + 1) & mask
+            var next = TableProbe.next(bucket, mask: mask)
             while tags[next] != 0 {
                 let home = objects[next].map { Self.hash(ObjectKey($0.objectID)) & mask } ?? next
-                if (next &- home) & mask >= (next &- hole) & mask {
+                if TableProbe.steps(from: home, to: next, mask: mask)
+                    >= TableProbe.steps(from: hole, to: next, mask: mask)
+                {
                     tags[hole] = tags[next]
                     objects[hole] = objects[next]
                     hole = next
                 }
-                next = (next + 1) & mask
+                next = TableProbe.next(next, mask: mask)
             }
             tags[hole] = 0
             objects[hole] = nil

@@ -3,10 +3,10 @@ import Foundation
 /// A hash table of values by `ObjectKey`, filled to seven eighths before it grows: the row cache's table.
 ///
 /// `Dictionary` grows at three quarters full, so 100,000 cached rows took 2^18 buckets of a 16-byte key and a
-/// 16-byte entry, 84 bytes a row; here they fit in 2^17, 43 bytes a row. Buckets are found by `ObjectKey`'s hash
-/// (runs of 16 neighbouring keys in neighbouring buckets), probed linearly over a byte per bucket (0 for empty, else
-/// 0x80 and the hash's top seven bits), so a probe reads a key only where its tag matches, and the tags of a long
-/// probe lie in one or two cache lines. A removal shifts the entries after it back, so no tombstones build up.
+/// 16-byte entry, 84 bytes a row; here they fit in 2^17, 44 bytes a row. Buckets are found by `ObjectKey`'s hash
+/// (runs of 16 neighbouring keys in neighbouring buckets) and probed in steps of 17 (`TableProbe`), over a 16-bit tag
+/// per bucket (0 for empty, else 0x8000 and the hash's top 15 bits): a probe reads a key only where its tag matches,
+/// which one bucket in 32,768 does by chance. A removal shifts the entries after it back, so no tombstones build up.
 ///
 /// A copy shares the buckets until one side changes them (copy-on-write, as `Dictionary`).
 struct ObjectKeyTable<Value> {
@@ -76,12 +76,12 @@ struct ObjectKeyTable<Value> {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.duplicate() }
     }
 
-    /// The buckets, in one zeroed allocation: `capacity` tag bytes, then the keys, then the values; a key and a
+    /// The buckets, in one zeroed allocation: `capacity` tags, then the keys, then the values; a key and a
     /// value are initialized only where the tag is not 0.
     private final class Storage {
         /// The number of buckets: zero or a power of two.
         let capacity: Int
-        let tags: UnsafeMutablePointer<UInt8>
+        let tags: UnsafeMutablePointer<UInt16>
         let keys: UnsafeMutablePointer<ObjectKey>
         let values: UnsafeMutablePointer<Value>
         private let memory: UnsafeMutableRawPointer?
@@ -92,20 +92,20 @@ struct ObjectKeyTable<Value> {
         init(capacity: Int) {
             precondition(capacity == 0 || capacity.nonzeroBitCount == 1, "ObjectKeyTable: a power of two")
             self.capacity = capacity
-            let keysStart = (capacity + 15) & ~15
+            let keysStart = (2 * capacity + 15) & ~15
             let valuesStart = Self.aligned(keysStart + capacity * MemoryLayout<ObjectKey>.stride)
             // Zeroed: every tag empty without a pass that writes them (a big table's pages are faulted in as they
             // are first used).
             guard capacity > 0, let memory = calloc(valuesStart + capacity * MemoryLayout<Value>.stride, 1) else {
                 precondition(capacity == 0, "ObjectKeyTable: out of memory for \(capacity) buckets")
                 self.memory = nil
-                tags = UnsafeMutablePointer(bitPattern: MemoryLayout<UInt8>.alignment)!
+                tags = UnsafeMutablePointer(bitPattern: MemoryLayout<UInt16>.alignment)!
                 keys = UnsafeMutablePointer(bitPattern: MemoryLayout<ObjectKey>.alignment)!
                 values = UnsafeMutablePointer(bitPattern: MemoryLayout<Value>.alignment)!
                 return
             }
             self.memory = memory
-            tags = memory.bindMemory(to: UInt8.self, capacity: capacity)
+            tags = memory.bindMemory(to: UInt16.self, capacity: capacity)
             keys = (memory + keysStart).bindMemory(to: ObjectKey.self, capacity: capacity)
             values = (memory + valuesStart).bindMemory(to: Value.self, capacity: capacity)
         }
@@ -125,7 +125,7 @@ struct ObjectKeyTable<Value> {
         static func hash(_ key: ObjectKey) -> Int { key._rawHashValue(seed: seed) }
 
         @inline(__always)
-        static func tag(_ hash: Int) -> UInt8 { UInt8(truncatingIfNeeded: UInt(bitPattern: hash) >> 57) | 0x80 }
+        static func tag(_ hash: Int) -> UInt16 { UInt16(truncatingIfNeeded: UInt(bitPattern: hash) >> 49) | 0x8000 }
 
         /// The bucket holding `key`, or the empty bucket where it would go.
         @inline(__always)
@@ -138,7 +138,7 @@ struct ObjectKeyTable<Value> {
                 let held = tags[bucket]
                 if held == 0 { return (bucket, false) }
                 if held == tag, keys[bucket] == key { return (bucket, true) }
-                bucket = (bucket + 1) & mask
+                bucket = TableProbe.next(bucket, mask: mask)
             }
         }
 
@@ -147,16 +147,18 @@ struct ObjectKeyTable<Value> {
             let mask = capacity - 1
             (values + bucket).deinitialize(count: 1)
             var hole = bucket
-            var next = (bucket + 1) & mask
+            var next = TableProbe.next(bucket, mask: mask)
             while tags[next] != 0 {
                 let home = Self.hash(keys[next]) & mask
-                if (next &- home) & mask >= (next &- hole) & mask {
+                if TableProbe.steps(from: home, to: next, mask: mask)
+                    >= TableProbe.steps(from: hole, to: next, mask: mask)
+                {
                     tags[hole] = tags[next]
                     (keys + hole).initialize(to: keys[next])
                     (values + hole).moveInitialize(from: values + next, count: 1)
                     hole = next
                 }
-                next = (next + 1) & mask
+                next = TableProbe.next(next, mask: mask)
             }
             tags[hole] = 0
         }

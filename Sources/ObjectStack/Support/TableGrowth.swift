@@ -18,7 +18,7 @@ enum TableGrowth {
 
     /// The most keys a table of `buckets` buckets (a power of two) holds: seven eighths of them.
     ///
-    /// Tags probed a byte at a time keep a fuller table's longer probes in a cache line or two, and its smaller
+    /// Tags of 16 bits keep a fuller table's longer probes in a few cache lines and off other keys, and its smaller
     /// size is fewer lines missed: at three quarters, 100,000 keys took 2^18 buckets; at seven eighths, 2^17.
     @inline(__always)
     static func maximumKeys(inBuckets buckets: Int) -> Int { buckets / 8 * 7 }
