@@ -9,8 +9,8 @@ import Foundation
 /// which 15 bits of hash make one bucket in 32,768 do by chance (a byte's seven bits, one in 128, cost a merge into
 /// 100,000 registered objects a quarter more once the table filled further). Buckets are found by `ObjectKey`'s hash
 /// (runs of 16 neighbouring keys in neighbouring buckets, so a fetch in key order writes whole lines in turn), probed
-/// in steps of 17 (`TableProbe`), and a removal shifts the entries after it back, so no tombstones build up. The table fills to seven
-/// eighths before it grows (`TableGrowth`): 100,000 objects take 2^17 buckets.
+/// in steps of 17 (`TableProbe`), and a removal shifts the entries after it back, so no tombstones build up. The
+/// table fills to seven eighths before it grows (`TableGrowth`): 100,000 objects take 2^17 buckets.
 ///
 /// Every object is registered under its current `objectID`: `rekey` moves those whose ID changes.
 struct ObjectRegistry {
