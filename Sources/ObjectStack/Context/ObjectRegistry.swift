@@ -116,7 +116,7 @@ struct ObjectRegistry {
     /// bits), so the object is put there without releasing what was there.
     @inline(__always)
     private mutating func occupy(_ bucket: Int, hash: Int, with object: ManagedObject) {
-        buckets.tags[bucket] = Table.tag(hash)
+        buckets.tags[bucket] = TableProbe.tag(hash)
         (buckets.objects + bucket).initialize(to: object)
         count += 1
     }
@@ -186,7 +186,7 @@ struct ObjectRegistry {
             @inline(__always)
             func find(_ key: ObjectKey, _ hash: Int) -> (bucket: Int, found: Bool) {
                 guard mask >= 0 else { return (0, false) }
-                let tag = Table.tag(hash)
+                let tag = TableProbe.tag(hash)
                 var bucket = hash & mask
                 while true {
                     let held = tags[bucket]
@@ -234,9 +234,6 @@ struct ObjectRegistry {
         @inline(__always)
         static func hash(_ key: ObjectKey) -> Int { key._rawHashValue(seed: seed) }
 
-        @inline(__always)
-        static func tag(_ hash: Int) -> UInt16 { UInt16(truncatingIfNeeded: UInt(bitPattern: hash) >> 49) | 0x8000 }
-
         /// Empties a bucket, moving back the entries after it whose probe started at or before it.
         func remove(at bucket: Int) -> ManagedObject? {
             let mask = capacity - 1
@@ -267,7 +264,7 @@ struct ObjectRegistry {
                 let key = ObjectKey(object.objectID)
                 let hash = Self.hash(key)
                 let (target, found) = grown.buckets.find(key, hash)
-                if !found { grown.tags[target] = Self.tag(hash) }
+                if !found { grown.tags[target] = TableProbe.tag(hash) }
                 grown.objects[target] = object
             }
             return grown

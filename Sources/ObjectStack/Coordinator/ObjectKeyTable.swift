@@ -42,7 +42,7 @@ struct ObjectKeyTable<Value> {
         let hash = Storage.hash(key)
         let (bucket, found) = storage.find(key, hash)
         if !found {
-            storage.tags[bucket] = Storage.tag(hash)
+            storage.tags[bucket] = TableProbe.tag(hash)
             (storage.keys + bucket).initialize(to: key)
             (storage.values + bucket).initialize(to: make())
             count += 1
@@ -63,11 +63,10 @@ struct ObjectKeyTable<Value> {
         if needed > storage.capacity { grow(to: needed) }
     }
 
-    /// Moves the entries into `capacity` buckets (copies them, when a copy of the table shares these).
+    /// Moves the entries into `capacity` buckets (after copying them, when a copy of the table shares these).
     private mutating func grow(to capacity: Int) {
-        storage =
-            isKnownUniquelyReferenced(&storage)
-            ? storage.moved(capacity: capacity) : storage.copied(capacity: capacity)
+        makeUnique()
+        storage = storage.moved(capacity: capacity)
     }
 
     /// Gives the table buckets of its own before a change, each entry in the same bucket as before.
@@ -124,15 +123,12 @@ struct ObjectKeyTable<Value> {
         @inline(__always)
         static func hash(_ key: ObjectKey) -> Int { key._rawHashValue(seed: seed) }
 
-        @inline(__always)
-        static func tag(_ hash: Int) -> UInt16 { UInt16(truncatingIfNeeded: UInt(bitPattern: hash) >> 49) | 0x8000 }
-
         /// The bucket holding `key`, or the empty bucket where it would go.
         @inline(__always)
         func find(_ key: ObjectKey, _ hash: Int) -> (bucket: Int, found: Bool) {
             guard capacity > 0 else { return (0, false) }
             let mask = capacity - 1
-            let tag = Self.tag(hash)
+            let tag = TableProbe.tag(hash)
             var bucket = hash & mask
             while true {
                 let held = tags[bucket]
@@ -161,18 +157,6 @@ struct ObjectKeyTable<Value> {
                 next = TableProbe.next(next, mask: mask)
             }
             tags[hole] = 0
-        }
-
-        /// A table of `capacity` buckets holding copies of these keys and values (this table keeps its own).
-        func copied(capacity newCapacity: Int) -> Storage {
-            let grown = Storage(capacity: newCapacity)
-            for bucket in 0..<capacity where tags[bucket] != 0 {
-                let target = grown.find(keys[bucket], Self.hash(keys[bucket])).bucket
-                grown.tags[target] = tags[bucket]
-                (grown.keys + target).initialize(to: keys[bucket])
-                (grown.values + target).initialize(to: values[bucket])
-            }
-            return grown
         }
 
         /// A table of `capacity` buckets the keys and values are moved into, without a retain and a release of

@@ -20,4 +20,9 @@ enum TableProbe {
     /// How many steps lead from `start` to `bucket`.
     @inline(__always)
     static func steps(from start: Int, to bucket: Int, mask: Int) -> Int { ((bucket &- start) &* inverseStep) & mask }
+
+    /// A bucket's tag for a key's hash: 0x8000 and the hash's top 15 bits (0 marks an empty bucket), so a probe
+    /// reads a key only where its tag matches, which one bucket in 32,768 does by chance.
+    @inline(__always)
+    static func tag(_ hash: Int) -> UInt16 { UInt16(truncatingIfNeeded: UInt(bitPattern: hash) >> 49) | 0x8000 }
 }
