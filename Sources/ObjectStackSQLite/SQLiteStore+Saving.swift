@@ -50,7 +50,8 @@ extension SQLiteStore {
     /// redone the slow way.
     private struct StaleUpdate: Error {}
 
-    private struct RowKey: Hashable {
+    /// A row of the file: its hierarchy's root entity and its primary key.
+    struct RowKey: Hashable {
         let root: String
         let key: Int64
         init(_ id: ManagedObjectID) {
@@ -61,6 +62,10 @@ extension SQLiteStore {
             self.root = root
             self.key = key
         }
+
+        // The primary key alone is hashed: hashing the root's name too was most of a lookup in a save's table of
+        // 100,000 versions, and rows of two hierarchies sharing a key meet in a bucket only as a pair.
+        func hash(into hasher: inout Hasher) { hasher.combine(key) }
     }
 
     /// The stored version of every updated and deleted row; throws the conflicts, as the in-memory store does.
@@ -121,104 +126,6 @@ extension SQLiteStore {
             statement.bindInt(id.key, at: 1)
             return try readRows(statement, root: table.root.name).first?.1
         }
-    }
-
-    /// Checks every uniqueness constraint of every written row against the save itself and the store.
-    ///
-    /// Done with queries rather than UNIQUE indexes, so the error names the object that already holds the
-    /// values, and so a save that swaps values between objects is not refused half-way.
-    private func checkUniqueness(_ request: StoreSaveRequest, _ db: SQLiteConnection) throws {
-        let leaving = Set(request.deletes.map { RowKey($0.objectID) } + request.updates.map { RowKey($0.objectID) })
-        let written: [(ManagedObjectID, [StoreValue], StoreSaveRequest.Update?)] =
-            request.inserts.map { ($0.objectID, $0.values, nil) } + request.updates.map { ($0.objectID, $0.values, $0) }
-        var conflicts: [ConstraintConflict] = []
-        var claimed: [String: [[StoreValue]: ManagedObjectID]] = [:]
-        /// A constraint as the check uses it, worked out once per entity and save (building its key and names
-        /// for every row was a seventh of a bulk insert).
-        struct Constraint {
-            let declaring: EntityDescription
-            let names: [String]
-            let storedIndices: [Int]
-            let query: String
-            let key: String
-        }
-        var constraintsByEntity: [ObjectIdentifier: [Constraint]] = [:]
-        // A hierarchy with no rows yet cannot clash with the store, only within the save: skip the lookups
-        // (the common bulk import into a new store).
-        var isEmpty: [String: Bool] = [:]
-        func tableIsEmpty(_ table: SQLiteSchema.Table) throws -> Bool {
-            if let known = isEmpty[table.name] { return known }
-            let statement = try db.statement("SELECT NOT EXISTS (SELECT 1 FROM \(SQLiteSchema.quote(table.name)))")
-            defer { statement.reset() }
-            let empty = try statement.step() && statement.int(0) == 1
-            isEmpty[table.name] = empty
-            return empty
-        }
-        for (id, values, update) in written {
-            let constraints =
-                constraintsByEntity[ObjectIdentifier(id.entity)]
-                ?? {
-                    let found = id.entity.applicableUniquenessConstraints.map { declaring, attributes in
-                        Constraint(
-                            declaring: declaring, names: attributes.map(\.name),
-                            storedIndices: attributes.map { $0.storedIndex! },
-                            query: uniquenessQuery(declaring, attributes),
-                            key: "\(declaring.name):" + attributes.map(\.name).joined(separator: ","))
-                    }
-                    constraintsByEntity[ObjectIdentifier(id.entity)] = found
-                    return found
-                }()
-            for constraint in constraints {
-                let combination = constraint.storedIndices.map { values[$0] }
-                if combination.contains(where: \.isNull) { continue }
-                // One hash of the values claims them (room for every written row at once: growing a table of
-                // value lists rehashes all of them); the first claimer keeps them.
-                if let other = claimed[constraint.key, default: Dictionary(minimumCapacity: written.count)].updateValue(
-                    id, forKey: combination)
-                {
-                    claimed[constraint.key]![combination] = other
-                    conflicts.append(
-                        ConstraintConflict(
-                            entityName: constraint.declaring.name, attributeNames: constraint.names,
-                            values: combination, conflictingObjectIDs: [other, id], existingObjectID: nil))
-                    continue
-                }
-                if try tableIsEmpty(schema.table(for: constraint.declaring)) { continue }
-                // An update that keeps the constraint's values of the version it read (checked above) cannot clash
-                // with the store: the store held that row with them already.
-                if let update, update.keepsCommittedValues(at: constraint.storedIndices) { continue }
-                let statement = try db.statement(constraint.query)
-                defer { statement.reset() }
-                for (index, value) in combination.enumerated() { statement.bind(value, at: Int32(index + 1)) }
-                statement.bindInt(id.key, at: Int32(combination.count + 1))
-                let table = schema.table(for: constraint.declaring)
-                while try statement.step() {
-                    let ownerKey = statement.int(0)
-                    if leaving.contains(RowKey(root: table.root.name, key: ownerKey)) { continue }
-                    let entity = table.entitiesByCode[statement.int(1)] ?? id.entity
-                    let existing = ManagedObjectID(entity: entity, storeIdentifier: identifier, primaryKey: ownerKey)
-                    conflicts.append(
-                        ConstraintConflict(
-                            entityName: constraint.declaring.name, attributeNames: constraint.names,
-                            values: combination, conflictingObjectIDs: [id], existingObjectID: existing))
-                    break
-                }
-            }
-        }
-        if !conflicts.isEmpty {
-            var error = StoreError(
-                code: .constraintConflict,
-                message: conflicts.map(\.description).joined(separator: "; "), url: url)
-            error.constraintConflicts = conflicts
-            throw error
-        }
-    }
-
-    private func uniquenessQuery(_ declaring: EntityDescription, _ attributes: [AttributeDescription]) -> String {
-        let table = schema.table(for: declaring)
-        let tests = attributes.map { "\(schema.column($0)) = ?" }.joined(separator: " AND ")
-        return "SELECT Z_PK, Z_ENT FROM \(SQLiteSchema.quote(table.name)) WHERE \(tests) "
-            + "AND Z_ENT IN (\(table.codeList(declaring.selfAndDescendants))) AND Z_PK != ?"
     }
 
     // MARK: - Writing rows
@@ -330,9 +237,21 @@ extension SQLiteStore {
     ) throws {
         guard request.updates.count > 1 else { return }
         var changing: [String: [(id: ManagedObjectID, columns: [String])]] = [:]
-        for update in request.updates where currentVersions[RowKey(update.objectID)] != nil {
+        var storedIndices: [ObjectIdentifier: [[Int]]] = [:]
+        for update in request.updates {
             let constraints = update.objectID.entity.applicableUniquenessConstraints
             guard !constraints.isEmpty else { continue }
+            // An update that keeps every constrained value of the version it read changes none of them: most
+            // updates, which need no set of changed indices each.
+            let indices =
+                storedIndices[ObjectIdentifier(update.objectID.entity)]
+                ?? {
+                    let found = constraints.map { $0.attributes.map { $0.storedIndex! } }
+                    storedIndices[ObjectIdentifier(update.objectID.entity)] = found
+                    return found
+                }()
+            if indices.allSatisfy({ update.keepsCommittedValues(at: $0) }) { continue }
+            guard currentVersions[RowKey(update.objectID)] != nil else { continue }
             let changed = Set(update.changedIndices())
             for (declaring, attributes) in constraints {
                 let columns = attributes.filter { changed.contains($0.storedIndex!) }.map { schema.column($0) }

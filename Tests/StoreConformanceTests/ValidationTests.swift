@@ -224,6 +224,49 @@ struct ValidationTests {
     }
 
     @Test(
+        "two takers of a kept unique value each clash with the first claimant in request order",
+        arguments: StoreType.allCases)
+    func keptUniqueValueTwoTakers(kind: StoreType) throws {
+        let stack = try TestStack(kind, model: Self.itemModel())
+        let context = stack.newContext()
+        let ids = try context.performAndWait { () throws -> [ManagedObjectID] in
+            let items = try ["v", "w", "x"].map { code in
+                let item = try context.insertNewObject(forEntityName: "Item")
+                try item.setValue(code, forKey: "code")
+                return item
+            }
+            try context.save()
+            return items.map(\.objectID)
+        }
+        let rows = try stack.store.snapshots(for: ids).map { try #require($0) }
+        var keeper = StoreSaveRequest.Update(
+            objectID: ids[0], values: [.string("v"), .string("note")], expectedVersion: rows[0].version,
+            committedValues: rows[0].values)
+        keeper.changedMask = 0b10
+        let takers = [1, 2].map { index in
+            var taker = StoreSaveRequest.Update(
+                objectID: ids[index], values: [.string("v"), .null], expectedVersion: rows[index].version,
+                committedValues: rows[index].values)
+            taker.changedMask = 0b01
+            return taker
+        }
+        // The keeper first: it holds "v", and each taker clashes with it. The keeper last: the first taker claims
+        // "v", and the second taker, then the keeper, clash with it.
+        for (updates, expected) in [
+            ([keeper] + takers, [[ids[0], ids[1]], [ids[0], ids[2]]]),
+            (takers + [keeper], [[ids[1], ids[2]], [ids[1], ids[0]]]),
+        ] {
+            var request = StoreSaveRequest()
+            request.updates = updates
+            let error = try #require(throws: StoreError.self) { try stack.store.execute(request) }
+            #expect(error.code == .constraintConflict)
+            #expect(error.constraintConflicts.map(\.conflictingObjectIDs) == expected)
+            #expect(error.constraintConflicts.allSatisfy { $0.existingObjectID == nil && $0.values == [.string("v")] })
+        }
+        #expect(try stack.store.snapshots(for: ids).map { $0?.values } == rows.map(\.values), "nothing was written")
+    }
+
+    @Test(
         "an update onto a saved object's unique value clashes; one that changes another value of the same row does not",
         arguments: StoreType.allCases)
     func updateOntoStoredUniqueValue(kind: StoreType) throws {
