@@ -282,14 +282,7 @@ struct LMDBSave {
                     ))
             }
         }
-        if !conflicts.isEmpty {
-            conflicts.sort { $0.order < $1.order }
-            var error = StoreError(
-                code: .constraintConflict,
-                message: conflicts.map(\.conflict.description).joined(separator: "; "), url: url)
-            error.constraintConflicts = conflicts.map(\.conflict)
-            throw error
-        }
+        if !conflicts.isEmpty { throw StoreError(constraintConflicts: conflicts, url: url) }
     }
 
     private func savedObjectIDs() -> [String: [Int64: ManagedObjectID]] {

@@ -25,7 +25,7 @@ extension SQLiteStore {
     /// and the conflict is reported as the keeper's claim would have made it; a save of 100,000 updated counters
     /// hashed every row's name into a table for nothing.
     func checkUniqueness(_ request: StoreSaveRequest, _ db: SQLiteConnection) throws {
-        var conflicts: [(order: Int, conflict: ConstraintConflict)] = []
+        var conflicts: [(order: Int64, conflict: ConstraintConflict)] = []
         var claimed: [[[StoreValue]: ManagedObjectID]] = []
         var numbers: [String: Int] = [:]
         var constraintsByEntity: [ObjectIdentifier: [Constraint]] = [:]
@@ -83,7 +83,7 @@ extension SQLiteStore {
                 if let update, update.keepsCommittedValues(at: constraint.storedIndices) { continue }
                 let combination = constraint.storedIndices.map { values[$0] }
                 if combination.contains(where: \.isNull) { continue }
-                let order = position << 16 | ordinal
+                let order = Int64(position) << 16 | Int64(ordinal)
                 if let other = claimed[constraint.number].updateValue(id, forKey: combination) {
                     claimed[constraint.number][combination] = other
                     conflicts.append(
@@ -116,7 +116,8 @@ extension SQLiteStore {
                         // Whichever comes first in the request claimed the values; the other conflicts in its turn.
                         let (pair, turn) =
                             saved < position
-                            ? ([keeper.objectID, id], order) : ([id, keeper.objectID], saved << 16 | keeperOrdinal)
+                            ? ([keeper.objectID, id], order)
+                            : ([id, keeper.objectID], Int64(saved) << 16 | Int64(keeperOrdinal))
                         if saved < position { claimed[constraint.number][combination] = keeper.objectID }
                         conflicts.append(
                             (
@@ -146,14 +147,7 @@ extension SQLiteStore {
         for (index, update) in request.updates.enumerated() {
             try check(update.objectID, update.values, update, at: firstUpdate + index)
         }
-        if !conflicts.isEmpty {
-            conflicts.sort { $0.order < $1.order }
-            var error = StoreError(
-                code: .constraintConflict,
-                message: conflicts.map(\.conflict.description).joined(separator: "; "), url: url)
-            error.constraintConflicts = conflicts.map(\.conflict)
-            throw error
-        }
+        if !conflicts.isEmpty { throw StoreError(constraintConflicts: conflicts, url: url) }
     }
 
     private func uniquenessQuery(_ declaring: EntityDescription, _ attributes: [AttributeDescription]) -> String {

@@ -71,6 +71,15 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         self.detail = detail
     }
 
+    /// The error of a save that `conflicts` refuse, each with its place in the save (its row's position in the
+    /// request, then the constraint's): the conflicts are listed, and described, in that order.
+    public init(constraintConflicts conflicts: [(order: Int64, conflict: ConstraintConflict)], url: URL?) {
+        let ordered = conflicts.sorted { $0.order < $1.order }.map(\.conflict)
+        self.init(
+            code: .constraintConflict, message: ordered.map(\.description).joined(separator: "; "), url: url)
+        constraintConflicts = ordered
+    }
+
     public var description: String {
         var text = "\(code): \(message)"
         if let url { text += " [\(url.isFileURL ? url.path : url.absoluteString)]" }
