@@ -180,14 +180,13 @@ struct ValidationTests {
         }
     }
 
-    @Test(
-        "a store names the same clash whether the update keeping a unique value comes before or after its taker",
-        arguments: StoreType.allCases)
-    func keptUniqueValueOrder(kind: StoreType) throws {
-        let stack = try TestStack(kind, model: Self.itemModel())
+    /// Saves one item per code and reads back the rows the store holds for them.
+    private static func savedItems(coded codes: [String], in stack: TestStack) throws -> (
+        ids: [ManagedObjectID], rows: [RowSnapshot]
+    ) {
         let context = stack.newContext()
         let ids = try context.performAndWait { () throws -> [ManagedObjectID] in
-            let items = try ["v", "w"].map { code in
+            let items = try codes.map { code in
                 let item = try context.insertNewObject(forEntityName: "Item")
                 try item.setValue(code, forKey: "code")
                 return item
@@ -195,7 +194,15 @@ struct ValidationTests {
             try context.save()
             return items.map(\.objectID)
         }
-        let rows = try stack.store.snapshots(for: ids).map { try #require($0) }
+        return (ids, try stack.store.snapshots(for: ids).map { try #require($0) })
+    }
+
+    @Test(
+        "a store names the same clash whether the update keeping a unique value comes before or after its taker",
+        arguments: StoreType.allCases)
+    func keptUniqueValueOrder(kind: StoreType) throws {
+        let stack = try TestStack(kind, model: Self.itemModel())
+        let (ids, rows) = try Self.savedItems(coded: ["v", "w"], in: stack)
         // The first keeps its code "v" and changes its note; the second takes "v". Each is sent twice: with the
         // values alone to compare, and with the mask of changed values a context sends.
         let keeper = StoreSaveRequest.Update(
@@ -228,17 +235,7 @@ struct ValidationTests {
         arguments: StoreType.allCases)
     func keptUniqueValueTwoTakers(kind: StoreType) throws {
         let stack = try TestStack(kind, model: Self.itemModel())
-        let context = stack.newContext()
-        let ids = try context.performAndWait { () throws -> [ManagedObjectID] in
-            let items = try ["v", "w", "x"].map { code in
-                let item = try context.insertNewObject(forEntityName: "Item")
-                try item.setValue(code, forKey: "code")
-                return item
-            }
-            try context.save()
-            return items.map(\.objectID)
-        }
-        let rows = try stack.store.snapshots(for: ids).map { try #require($0) }
+        let (ids, rows) = try Self.savedItems(coded: ["v", "w", "x"], in: stack)
         var keeper = StoreSaveRequest.Update(
             objectID: ids[0], values: [.string("v"), .string("note")], expectedVersion: rows[0].version,
             committedValues: rows[0].values)
