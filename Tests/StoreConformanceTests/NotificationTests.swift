@@ -62,6 +62,52 @@ struct NotificationTests {
         }
     }
 
+    @Test(
+        "an object changed again after each notification, save or rollback is announced and saved again",
+        arguments: StoreType.allCases)
+    func repeatedChanges(kind: StoreType) throws {
+        let stack = try TestStack(kind)
+        let context = stack.newContext()
+        let recorder = NotificationRecorder(context, names: [ManagedObjectContext.objectsDidChangeNotification])
+        try context.performAndWait { () throws in
+            let book = Book(context: context)
+            book.title = "First"
+            let other = Book(context: context)
+            other.title = "Other"
+            try context.save()
+            // Two values of one object, then another object, then the first again: each announced once.
+            book.title = "Second"
+            book.pages = 2
+            other.pages = 3
+            book.pages = 4
+            context.processPendingChanges()
+            #expect(
+                recorder.objects(ManagedObjectContext.objectsDidChangeNotification, .updatedObjects).last == [
+                    book, other,
+                ])
+            // After the notification, the same object changed again is announced again.
+            book.title = "Third"
+            book.pages = 5
+            context.processPendingChanges()
+            #expect(recorder.objects(ManagedObjectContext.objectsDidChangeNotification, .updatedObjects).last == [book])
+            #expect(context.updatedObjects == [book, other])
+            try context.save()
+            // After a save and after a rollback, a change makes the object updated again.
+            book.pages = 6
+            #expect(context.updatedObjects == [book] && context.hasChanges)
+            context.rollback()
+            #expect(!context.hasChanges)
+            book.pages = 7
+            #expect(context.updatedObjects == [book])
+            try context.save()
+        }
+        let reader = stack.newContext()
+        try reader.performAndWait { () throws in
+            let books = try reader.fetch(FetchRequest<Book>(entityName: "Book"))
+            #expect(Set(books.map { "\($0.title):\($0.pages)" }) == ["Third:7", "Other:3"])
+        }
+    }
+
     @Test("willSave, didSave and didSaveObjectIDs carry what the save wrote", arguments: StoreType.allCases)
     func saveNotifications(kind: StoreType) throws {
         let stack = try TestStack(kind)
