@@ -237,19 +237,12 @@ extension SQLiteStore {
     ) throws {
         guard request.updates.count > 1 else { return }
         var changing: [String: [(id: ManagedObjectID, columns: [String])]] = [:]
-        var storedIndices: [ObjectIdentifier: [[Int]]] = [:]
         for update in request.updates {
             let constraints = update.objectID.entity.applicableUniquenessConstraints
             guard !constraints.isEmpty else { continue }
             // An update that keeps every constrained value of the version it read changes none of them: most
             // updates, which need no set of changed indices each.
-            let indices =
-                storedIndices[ObjectIdentifier(update.objectID.entity)]
-                ?? {
-                    let found = constraints.map { $0.attributes.map { $0.storedIndex! } }
-                    storedIndices[ObjectIdentifier(update.objectID.entity)] = found
-                    return found
-                }()
+            let indices = update.objectID.entity.applicableUniquenessStoredIndices
             if indices.allSatisfy({ update.keepsCommittedValues(at: $0) }) { continue }
             guard currentVersions[RowKey(update.objectID)] != nil else { continue }
             let changed = Set(update.changedIndices())

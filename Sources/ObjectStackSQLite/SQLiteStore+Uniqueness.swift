@@ -31,19 +31,20 @@ extension SQLiteStore {
         var constraintsByEntity: [ObjectIdentifier: [Constraint]] = [:]
         func constraints(of entity: EntityDescription) -> [Constraint] {
             if let known = constraintsByEntity[ObjectIdentifier(entity)] { return known }
-            let found = entity.applicableUniquenessConstraints.map { declaring, attributes in
+            let found = zip(entity.applicableUniquenessConstraints, entity.applicableUniquenessStoredIndices).map {
+                constraint, storedIndices in
+                let (declaring, attributes) = constraint
                 let key = "\(declaring.name):" + attributes.map(\.name).joined(separator: ",")
                 let number =
                     numbers[key]
                     ?? {
                         numbers[key] = claimed.count
-                        // Room for every written row at once: growing a table of value lists rehashes all of them.
-                        claimed.append(Dictionary(minimumCapacity: request.inserts.count + request.updates.count))
+                        claimed.append([:])
                         return claimed.count - 1
                     }()
                 return Constraint(
                     declaring: declaring, names: attributes.map(\.name),
-                    storedIndices: attributes.map { $0.storedIndex! },
+                    storedIndices: storedIndices,
                     query: uniquenessQuery(declaring, attributes), number: number)
             }
             constraintsByEntity[ObjectIdentifier(entity)] = found
@@ -84,6 +85,11 @@ extension SQLiteStore {
                 let combination = constraint.storedIndices.map { values[$0] }
                 if combination.contains(where: \.isNull) { continue }
                 let order = Int64(position) << 16 | Int64(ordinal)
+                // Room for every written row at the first claim: growing a table of value lists rehashes all of
+                // them, and a save whose updates all keep their values (claiming nothing) makes no room at all.
+                if claimed[constraint.number].isEmpty {
+                    claimed[constraint.number].reserveCapacity(request.inserts.count + request.updates.count)
+                }
                 if let other = claimed[constraint.number].updateValue(id, forKey: combination) {
                     claimed[constraint.number][combination] = other
                     conflicts.append(

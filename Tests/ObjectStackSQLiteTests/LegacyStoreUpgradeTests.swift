@@ -39,7 +39,7 @@ struct LegacyStoreUpgradeTests {
     /// codes by name within a hierarchy, a `J_…` join table, decimals as text, key/value metadata.
     static func legacyFile(_ model: ManagedObjectModel) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("legacy-\(UUID().uuidString).sqlite")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: url.path, contents: nil))
         let db = try SQLiteFile(url)
         var statements = [
             "CREATE TABLE Z_METADATA (key TEXT PRIMARY KEY, value TEXT NOT NULL)",

@@ -262,6 +262,10 @@ public final class ManagedObjectModel: Sendable {
             entity.uniquenessConstraints.map { names in
                 (entity, names.compactMap { entity.attributesByName[$0] })
             } + (entity.superentity?.applicableUniquenessConstraints ?? [])
+        // Stored properties are resolved before constraints, and a constrained attribute is stored (checked above).
+        entity.applicableUniquenessStoredIndices = entity.applicableUniquenessConstraints.map {
+            $0.attributes.compactMap(\.storedIndex)
+        }
         for index in entity.indexes {
             for name in index.attributeNames where entity.attributesByName[name] == nil {
                 throw ObjectStackError.invalidModel(
