@@ -58,10 +58,6 @@ extension SQLiteStore {
             root = id.entity.rootEntity.name
             key = id.key
         }
-        init(root: String, key: Int64) {
-            self.root = root
-            self.key = key
-        }
 
         // The primary key alone is hashed: hashing the root's name too was most of a lookup in a save's table of
         // 100,000 versions, and rows of two hierarchies sharing a key meet in a bucket only as a pair.

@@ -2,11 +2,6 @@ import Foundation
 
 /// One save into an in-memory backing: checked in full first, then applied, so it lands whole or not at all.
 struct InMemorySave {
-    private struct RowKey: Hashable {
-        let root: String
-        let key: Int64
-    }
-
     let request: StoreSaveRequest
     let url: URL
     /// The ordered indexes (fetch indexes and uniqueness constraints) each entity's rows are in, by entity name.
@@ -49,50 +44,17 @@ struct InMemorySave {
         try checkUniqueness(against: state)
     }
 
+    /// Checks the save's uniqueness constraints by the rule every store keeps (`UniquenessCheck`); the backing's
+    /// table of each constraint's values names the row holding a combination.
     private func checkUniqueness(against state: InMemoryBacking.State) throws {
-        // An owner that is deleted or rewritten by this save gives up its values; a rewritten owner that keeps
-        // them claims them again below, so a clash with it is still found.
-        func rowKey(_ id: ManagedObjectID) -> RowKey { RowKey(root: id.entity.rootEntity.name, key: id.key) }
-        let leaving = Set(request.deletes.map { rowKey($0.objectID) } + request.updates.map { rowKey($0.objectID) })
-        let newValues: [(ManagedObjectID, [StoreValue])] =
-            request.inserts.map { ($0.objectID, $0.values) } + request.updates.map { ($0.objectID, $0.values) }
-        var conflicts: [ConstraintConflict] = []
-        var claimed: [String: [[StoreValue]: ManagedObjectID]] = [:]
-        for (id, values) in newValues {
-            for (declaring, constraint) in id.entity.applicableUniquenessConstraints {
-                let combination = constraint.map { values[$0.storedIndex!] }
-                if combination.contains(where: \.isNull) { continue }
-                let key = Self.constraintKey(declaring, constraint)
-                let names = constraint.map(\.name)
-                if let other = claimed[key]?[combination] {
-                    conflicts.append(
-                        ConstraintConflict(
-                            entityName: declaring.name, attributeNames: names, values: combination,
-                            conflictingObjectIDs: [other, id], existingObjectID: nil))
-                    continue
-                }
-                claimed[key, default: [:]][combination] = id
-                let table = state.tables[id.entity.rootEntity.name]
-                guard let ownerKey = table?.unique[key]?[combination], ownerKey != id.key,
-                    let owner = table?.row(ownerKey)
-                else { continue }
-                if leaving.contains(RowKey(root: id.entity.rootEntity.name, key: ownerKey)) { continue }
-                let existing =
-                    id.entity.rootEntity.selfAndDescendants.first { $0.name == owner.entityName }
-                    .map { ManagedObjectID(entity: $0, storeIdentifier: id.storeIdentifier, primaryKey: ownerKey) }
-                    ?? id
-                conflicts.append(
-                    ConstraintConflict(
-                        entityName: declaring.name, attributeNames: names, values: combination,
-                        conflictingObjectIDs: [id], existingObjectID: existing))
-            }
-        }
-        if !conflicts.isEmpty {
-            var error = StoreError(
-                code: .constraintConflict,
-                message: conflicts.map(\.description).joined(separator: "; "), url: url)
-            error.constraintConflicts = conflicts
-            throw error
+        try UniquenessCheck(request).run(url: url) { claim, visit in
+            let root = claim.declaring.rootEntity
+            let table = state.tables[root.name]
+            guard let ownerKey = table?.unique[Self.constraintKey(claim.declaring, claim.attributes)]?[claim.values],
+                ownerKey != claim.claimant.key, let owner = table?.row(ownerKey)
+            else { return }
+            let entity = root.selfAndDescendants.first { $0.name == owner.entityName } ?? claim.claimant.entity
+            _ = try visit(ownerKey, entity)
         }
     }
 
