@@ -15,8 +15,8 @@ final class ExtensionProcess: Sendable {
         var closed = false
     }
 
-    // A Process is not Sendable; it is only run, written to and waited on by this handle's owner, one at a time.
-    nonisolated(unsafe) private let process = Process()
+    /// The child: only run, written to and waited on by this handle's owner, one call at a time.
+    private let process = Process()
     private let input = Pipe()
     private let state = Mutex(State())
     private let onCommit: @Sendable (UInt64, String) -> Void
