@@ -47,10 +47,19 @@ struct InMemorySave {
     /// Checks the save's uniqueness constraints by the rule every store keeps (`UniquenessCheck`); the backing's
     /// table of each constraint's values names the row holding a combination.
     private func checkUniqueness(against state: InMemoryBacking.State) throws {
+        // Each constraint's key in the backing, made once per save and not for every claim of a bulk insert.
+        var keys: [Int: String] = [:]
         try UniquenessCheck(request).run(url: url) { claim, visit in
             let root = claim.declaring.rootEntity
             let table = state.tables[root.name]
-            guard let ownerKey = table?.unique[Self.constraintKey(claim.declaring, claim.attributes)]?[claim.values],
+            let key =
+                keys[claim.number]
+                ?? {
+                    let made = Self.constraintKey(claim.declaring, claim.attributes)
+                    keys[claim.number] = made
+                    return made
+                }()
+            guard let ownerKey = table?.unique[key]?[claim.values],
                 ownerKey != claim.claimant.key, let owner = table?.row(ownerKey)
             else { return }
             let entity = root.selfAndDescendants.first { $0.name == owner.entityName } ?? claim.claimant.entity
